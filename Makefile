@@ -1,0 +1,85 @@
+# GPU sum reduction, step by step: from Harris's kernel 1 to the card's bandwidth limit.
+#
+#   make run-all       build every step, run them on the same input, print the table
+#   make test          build and test everything (GPU checks are skipped without a GPU)
+#
+# `make help` lists the rest. Variables: TYPE=int|float|double, N=2^26 (run-all size),
+# REPS=20, SIZES="2^16 ... 2^28" (sweep), SM=90 or NVCC_ARCH=..., CUDA_PATH, DEVICE=0.
+
+COMMON := common
+include common/config.mk
+
+STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
+         step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
+         step8_vectorized step9_single_pass
+PROGRAM_DIRS := $(STEPS) cub_reference
+
+N      ?= 2^26
+REPS   ?= 20
+SIZES  ?= 2^16 2^18 2^20 2^22 2^24 2^26 2^28
+DEVICE ?= 0
+STEP   ?=
+
+TOOLS      := build/tools
+UNIT_TESTS := build/$(TYPE)/unit_tests
+PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c
+
+export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH
+
+.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs clean help
+
+all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
+
+$(PROGRAM_DIRS):
+	@$(MAKE) --no-print-directory -C $@ TYPE=$(TYPE)
+
+$(TOOLS)/report: common/report_main.c common/results.c common/svg.c common/results.h common/svg.h
+	@mkdir -p $(TOOLS)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ common/report_main.c common/results.c common/svg.c -lm
+
+$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
+
+## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg)
+run-all: all
+	@scripts/run_all.sh $(PROGRAM_DIRS)
+
+## sweep: step6..step9 (and step9's atomic variants) and CUB over SIZES (results/sweep.csv, .svg)
+sweep: all
+	@scripts/sweep.sh
+
+## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers
+test: $(TOOLS)/report $(UNIT_TESTS)
+	@tests/run.sh $(PROGRAM_DIRS)
+
+## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
+profile: all
+	@scripts/profile.sh $(STEPS) cub_reference
+
+## sanitize: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every step
+sanitize: all
+	@scripts/sanitize.sh $(PROGRAM_DIRS)
+
+## diff STEP=k: what step k changed, as a diff of step k-1's kernel file against step k's
+diff:
+	@scripts/diff_steps.sh show $(STEP)
+
+## diffs: every consecutive diff into results/diffs/
+diffs:
+	@scripts/diff_steps.sh all
+
+## docs: the Doxygen site in docs/html (warnings are errors)
+docs:
+	@scripts/docs.sh
+
+## check-archs: compile every step for every real architecture nvcc supports (no GPU needed)
+check-archs:
+	@scripts/check_archs.sh $(PROGRAM_DIRS)
+
+clean:
+	@for d in $(PROGRAM_DIRS); do $(MAKE) --no-print-directory -C $$d clean; done
+	rm -rf build docs/html
+
+help:
+	@sed -n 's/^## //p' Makefile

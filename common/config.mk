@@ -1,0 +1,31 @@
+# Toolchain settings shared by the top-level Makefile and every step's build.
+
+TYPE      ?= int
+ifeq ($(filter $(TYPE),int float double),)
+$(error TYPE must be int, float or double (got '$(TYPE)'))
+endif
+TYPE_FLAG_int    :=
+TYPE_FLAG_float  := -DELEMENT_FLOAT
+TYPE_FLAG_double := -DELEMENT_DOUBLE
+TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
+# Programs of the int build are plain ./reduce; other types carry the type in the name.
+SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
+
+CUDA_PATH ?= /usr/local/cuda
+NVCC      ?= $(CUDA_PATH)/bin/nvcc
+CC        := gcc
+
+# -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in
+# this machine (native), or sm_75, the oldest the toolkit supports, when there is none
+# (native would warn and pick it anyway).
+ifdef SM
+NVCC_ARCH ?= sm_$(SM)
+endif
+ifndef NVCC_ARCH
+NVCC_ARCH := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_75)
+endif
+export NVCC_ARCH
+
+NVCC_FLAGS      := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG) $(EXTRA_NVCC_FLAGS)
+NVCC_LINK_FLAGS := -arch=$(NVCC_ARCH)
+HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG)

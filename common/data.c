@@ -1,0 +1,163 @@
+/**
+ * @file data.c
+ * @brief Input data, CPU reference and verification (see data.h).
+ */
+#include "data.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+
+/** SplitMix64: a tiny, fast, well-mixed generator; the same seed gives the same data. */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void fill_random(element_t *a, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = splitmix64(&state);
+#if ELEMENT_IS_INTEGER
+        a[i] = (element_t)(r % (2 * RANDOM_INT_RANGE + 1)) - RANDOM_INT_RANGE;
+#elif defined(ELEMENT_DOUBLE)
+        a[i] = (element_t)(r >> 11) * 0x1.0p-53;   /* 53 random bits: uniform in [0, 1) */
+#else
+        a[i] = (element_t)(r >> 40) * 0x1.0p-24f;  /* 24 random bits: uniform in [0, 1) */
+#endif
+    }
+}
+
+const char *random_data_description(void)
+{
+#if ELEMENT_IS_INTEGER
+    return "random in [-7, 7]";
+#else
+    return "random in [0, 1)";
+#endif
+}
+
+#if !ELEMENT_IS_INTEGER
+/** Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. */
+static void neumaier_add(long double *sum, long double *carry, long double x)
+{
+    long double t = *sum + x;
+    if (fabsl(*sum) >= fabsl(x))
+        *carry += (*sum - t) + x;
+    else
+        *carry += (x - t) + *sum;
+    *sum = t;
+}
+#endif
+
+reference cpu_reference(const element_t *a, size_t n)
+{
+    reference ref = { 0, 1, 0.0L, 0.0L };
+#if ELEMENT_IS_INTEGER
+    long long sum = 0, abs_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += a[i];
+        abs_sum += (a[i] < 0) ? -(long long)a[i] : a[i];
+    }
+    ref.exact = sum;
+    ref.fits_element = (sum >= INT_MIN && sum <= INT_MAX);
+    ref.sum = (long double)sum;
+    ref.abs_sum = (long double)abs_sum;
+#else
+    long double sum = 0.0L, carry = 0.0L, abs_sum = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        neumaier_add(&sum, &carry, (long double)a[i]);
+        abs_sum += fabsl((long double)a[i]);
+    }
+    ref.sum = sum + carry;
+    ref.abs_sum = abs_sum;
+#endif
+    return ref;
+}
+
+reference one_hot_reference(element_t value)
+{
+    reference ref = { 0, 1, (long double)value, fabsl((long double)value) };
+#if ELEMENT_IS_INTEGER
+    ref.exact = value;
+#endif
+    return ref;
+}
+
+/** ceil(log2(x)) for x >= 1: the levels of a binary tree over x leaves. */
+static unsigned int ceil_log2(uint64_t x)
+{
+    unsigned int levels = 0;
+    while (((uint64_t)1 << levels) < x)
+        levels++;
+    return levels;
+}
+
+uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads)
+{
+    uint64_t total_threads = (uint64_t)blocks * threads;
+    uint64_t serial = (count + total_threads - 1) / total_threads;
+    return serial + ceil_log2(threads);
+}
+
+uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(size_t count))
+{
+    uint64_t depth = 0;
+    size_t count = n;
+    do {
+        size_t blocks = blocks_for(count);
+        depth += pass_depth(count, blocks, threads);
+        count = blocks;
+    } while (count > 1);
+    return depth;
+}
+
+double error_bound(const reference *ref, uint64_t depth)
+{
+    if (ELEMENT_IS_INTEGER)
+        return 0.0;
+    double hu = (double)depth * ELEMENT_UNIT_ROUNDOFF;
+    if (hu >= 0.5)
+        return INFINITY;
+    double gamma = hu / (1.0 - hu);
+    return (double)(gamma * ref->abs_sum + ldexpl(ref->abs_sum, -60));
+}
+
+verdict check_sum(element_t got, const reference *ref, uint64_t depth)
+{
+    verdict v;
+    long double diff = fabsl((long double)got - ref->sum);
+    v.error = (double)diff;
+    v.bound = error_bound(ref, depth);
+    v.rel_error = (ref->sum != 0.0L) ? (double)(diff / fabsl(ref->sum)) : (diff == 0.0L ? 0.0 : INFINITY);
+#if ELEMENT_IS_INTEGER
+    v.ok = ref->fits_element && (long long)got == ref->exact;
+#else
+    v.ok = (diff <= (long double)v.bound);   /* false for NaN */
+#endif
+    return v;
+}
+
+void format_element(char *buf, size_t size, element_t value)
+{
+#if ELEMENT_IS_INTEGER
+    snprintf(buf, size, "%d", value);
+#elif defined(ELEMENT_DOUBLE)
+    snprintf(buf, size, "%.17g", value);
+#else
+    snprintf(buf, size, "%.9g", (double)value);
+#endif
+}
+
+void format_reference(char *buf, size_t size, const reference *ref)
+{
+#if ELEMENT_IS_INTEGER
+    snprintf(buf, size, "%lld", ref->exact);
+#else
+    snprintf(buf, size, "%.20Lg", ref->sum);
+#endif
+}

@@ -1,0 +1,102 @@
+/**
+ * @file data.h
+ * @brief Input data, the CPU reference and the verdict: the pure logic that decides
+ * whether a GPU result is right. No CUDA here, so it is unit-tested on any machine.
+ */
+#ifndef REDUCE_DATA_H
+#define REDUCE_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Random ints are drawn from [-RANDOM_INT_RANGE, RANDOM_INT_RANGE]. */
+#define RANDOM_INT_RANGE 7
+
+/**
+ * Fills `a` with reproducible random values from `seed`: ints in [-7, 7] (symmetric, so
+ * partial sums wander around zero instead of growing with n and can't overflow int in
+ * practice: the sum of 2^32 of them has a standard deviation near 2^18), floats and
+ * doubles in [0, 1) (positive, so the relative error of the sum means something).
+ */
+void fill_random(element_t *a, size_t n, uint64_t seed);
+
+/** One line describing what fill_random() draws, for the program's report. */
+const char *random_data_description(void);
+
+/** The exact (int) or high-precision (float, double) sum of an input, from the CPU. */
+typedef struct reference {
+    long long exact;       /**< int builds: the exact sum in 64 bits */
+    int fits_element;      /**< int builds: 1 if `exact` is representable as element_t */
+    long double sum;       /**< the sum (compensated, in long double, for floats) */
+    long double abs_sum;   /**< sum of |x|: what the float error bound scales with */
+} reference;
+
+/**
+ * Sums `a` on the CPU: exactly in 64-bit integers for int, with Neumaier's compensated
+ * summation in long double for floats, so the reference is far more accurate than any
+ * GPU order of additions in element_t.
+ */
+reference cpu_reference(const element_t *a, size_t n);
+
+/** The reference for an input that is all zeros but one element equal to `value`. */
+reference one_hot_reference(element_t value);
+
+/** The outcome of comparing a GPU result with the reference. */
+typedef struct verdict {
+    int ok;               /**< 1 if the result is exact (int) or within the bound (float) */
+    double error;         /**< |got - reference| */
+    double bound;         /**< accepted error: 0 for int */
+    double rel_error;     /**< error / |reference| (0 if the reference is 0 and got too) */
+} verdict;
+
+/**
+ * Height of one pass's summation tree: `count` values, `blocks` blocks of `threads`
+ * threads. Each thread adds at most ceil(count / (blocks * threads)) values one after
+ * another (a grid-stride loop, or the two of "add during load"), then the block combines
+ * its threads in a tree of ceil(log2(threads)) levels. The sum of the two bounds the
+ * additions any one input passes through in this pass (one more than needed, for safety).
+ */
+uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
+
+/** Sum of pass_depth() over the passes of reduce_in_passes() for n inputs. */
+uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(size_t count));
+
+/**
+ * Accepted error of a float sum whose summation tree has height `depth`.
+ *
+ * Derivation. Each rounded addition returns (a + b)(1 + d) with |d| <= u, the unit
+ * roundoff. An input x_i that passes through h_i additions on its way to the result is
+ * therefore multiplied by a product of h_i factors (1 + d), which differs from 1 by at
+ * most gamma(h_i) = h_i u / (1 - h_i u) (Higham, Accuracy and Stability of Numerical
+ * Algorithms, lemma 3.1). Summing over the inputs:
+ *
+ *     |computed - exact| <= sum_i gamma(h_i) |x_i| <= gamma(depth) * sum_i |x_i|
+ *
+ * where depth = max h_i is the height of the tree, which the step knows (elements each
+ * thread adds serially plus the tree levels, for every pass). The order of the additions
+ * does not matter, which is why one bound serves every step. We add the reference's own
+ * error (compensated summation in long double: below 2^-60 sum |x_i| for any n we can
+ * allocate). Returns 0 for int (exact comparison), and INFINITY when depth * u >= 1/2,
+ * where the bound says nothing.
+ */
+double error_bound(const reference *ref, uint64_t depth);
+
+/** Compares a GPU result with the reference: exact for int, within error_bound() else. */
+verdict check_sum(element_t got, const reference *ref, uint64_t depth);
+
+/** Writes `value` as the program prints it (all significant digits for floats). */
+void format_element(char *buf, size_t size, element_t value);
+
+/** Writes the reference as the program prints it (exact for int, 20 digits for floats). */
+void format_reference(char *buf, size_t size, const reference *ref);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

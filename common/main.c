@@ -1,0 +1,462 @@
+/**
+ * @file main.c
+ * @brief The program every step links: flags, data, memory, timing, verification, report.
+ *
+ * A step provides STEP and step_reduce() (step.h); this file does the rest the same way
+ * for every step, so the table compares kernels and nothing else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "data.h"
+#include "gpu.h"
+#include "options.h"
+#include "results.h"
+#include "step.h"
+
+/** Byte the result is poisoned with before each run, so a run that writes nothing fails. */
+#define POISON_BYTE 0xA5
+/** The L2 flush writes this many times the L2 size. */
+#define FLUSH_L2_MULTIPLE 4
+
+/** Device buffers of one program run. */
+typedef struct buffers {
+    element_t *in;           /**< the input, n elements */
+    element_t *out;          /**< the result, one element */
+    element_t *scratch[2];   /**< partial sums, scratch_count elements each */
+    size_t scratch_count;
+    void *flush;             /**< written before each timed run to evict L2; NULL with --hot */
+    size_t flush_bytes;
+} buffers;
+
+static const char *program = "reduce";
+
+/** Prints one error line prefixed with the program name. */
+static void say_error(const char *message)
+{
+    fprintf(stderr, "%s: %s\n", program, message);
+}
+
+/** The table label of this step: "step3 first add during load", or the title alone. */
+static void step_label(char *buf, size_t size)
+{
+    if (STEP.number >= 0)
+        snprintf(buf, size, "step%d %s", STEP.number, STEP.title);
+    else
+        snprintf(buf, size, "%s", STEP.title);
+}
+
+/** Scratch elements for n inputs: the step's own need, or its first pass's partials. */
+static size_t scratch_for(size_t n)
+{
+    return STEP.scratch_elements ? STEP.scratch_elements(n) : STEP.blocks_for(n);
+}
+
+/** Height of the step's summation tree for n inputs (for the float error bound). */
+static uint64_t depth_for(size_t n)
+{
+    return STEP.addition_depth ? STEP.addition_depth(n) : depth_of_passes(n, STEP.threads, STEP.blocks_for);
+}
+
+/**
+ * Allocates the device buffers for inputs of up to max_n elements, after checking that
+ * they fit in free memory. Returns 0 or EXIT_USAGE (with a message saying how much was
+ * asked and how much is free).
+ */
+static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, const gpu_info *gpu)
+{
+    memset(b, 0, sizeof *b);
+    b->scratch_count = max_scratch > 0 ? max_scratch : 1;
+    b->flush_bytes = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
+    size_t input_bytes = max_n * sizeof(element_t);
+    size_t need = input_bytes + (2 * b->scratch_count + 1) * sizeof(element_t) + b->flush_bytes;
+    size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
+    if (max_n > SIZE_MAX / sizeof(element_t) || need + slack > gpu->free_bytes) {
+        char asked[32], free_text[32], message[512];
+        format_bytes(asked, sizeof asked, (unsigned long long)need);
+        format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
+        snprintf(message, sizeof message, "n = %zu needs %s of device memory but %s has %s free; "
+                 "use a smaller -n", max_n, asked, gpu->name, free_text);
+        say_error(message);
+        return EXIT_USAGE;
+    }
+    CUDA_CHECK(cudaMalloc((void **)&b->in, input_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&b->out, sizeof(element_t)));
+    CUDA_CHECK(cudaMalloc((void **)&b->scratch[0], b->scratch_count * sizeof(element_t)));
+    CUDA_CHECK(cudaMalloc((void **)&b->scratch[1], b->scratch_count * sizeof(element_t)));
+    if (b->flush_bytes)
+        CUDA_CHECK(cudaMalloc(&b->flush, b->flush_bytes));
+    return 0;
+}
+
+/** Frees what allocate() took. */
+static void release(buffers *b)
+{
+    CUDA_CHECK(cudaFree(b->in));
+    CUDA_CHECK(cudaFree(b->out));
+    CUDA_CHECK(cudaFree(b->scratch[0]));
+    CUDA_CHECK(cudaFree(b->scratch[1]));
+    if (b->flush)
+        CUDA_CHECK(cudaFree(b->flush));
+}
+
+/** Allocates host memory for n elements, or says how much could not be had. */
+static element_t *host_alloc(size_t n)
+{
+    element_t *p = (n <= SIZE_MAX / sizeof(element_t)) ? malloc(n * sizeof(element_t)) : NULL;
+    if (!p) {
+        char bytes[32], message[160];
+        format_bytes(bytes, sizeof bytes, (unsigned long long)n * sizeof(element_t));
+        snprintf(message, sizeof message, "cannot allocate %s of host memory for the input; "
+                 "use a smaller -n", bytes);
+        say_error(message);
+    }
+    return p;
+}
+
+/**
+ * Runs the step once on n inputs: flush (unless warm), poison the result, reduce between
+ * two events, copy the result back. Returns the GPU time in ms; *result gets the value.
+ */
+static float run_once(const buffers *b, size_t n, int pass, cudaStream_t stream,
+                      cudaEvent_t start, cudaEvent_t stop, element_t *result)
+{
+    if (b->flush)
+        flush_l2(b->flush, b->flush_bytes, pass, stream);
+    CUDA_CHECK(cudaMemsetAsync(b->out, POISON_BYTE, sizeof(element_t), stream));
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    CUDA_CHECK(step_reduce(b->in, n, b->out, b->scratch[0], b->scratch[1], stream));
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaMemcpy(result, b->out, sizeof(element_t), cudaMemcpyDeviceToHost));
+    return ms;
+}
+
+/** Prints "expected X, got Y" for a wrong result (stderr). */
+static void report_mismatch(const char *what, element_t got, const reference *ref, const verdict *v)
+{
+    char got_text[64], expected_text[64];
+    format_element(got_text, sizeof got_text, got);
+    format_reference(expected_text, sizeof expected_text, ref);
+    if (ELEMENT_IS_INTEGER)
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s\n", program, what, expected_text, got_text);
+    else
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s (error %.3g, bound %.3g)\n", program, what,
+                expected_text, got_text, v->error, v->bound);
+}
+
+/**
+ * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
+ * verifies every result. Returns 1 if all are right; else prints the first mismatch.
+ */
+static int verify_runs(const buffers *b, size_t n, const reference *ref, int runs, const char *what,
+                       cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+{
+    uint64_t depth = depth_for(n);
+    for (int r = 0; r < runs; r++) {
+        element_t got;
+        run_once(b, n, r, stream, start, stop, &got);
+        verdict v = check_sum(got, ref, depth);
+        if (!v.ok) {
+            char where[160];
+            snprintf(where, sizeof where, "n=%zu %s, call %d of %d", n, what, r + 1, runs);
+            report_mismatch(where, got, ref, &v);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/**
+ * --check: for each size, random data and one-hot data (a single 1 at the first and last
+ * index, at and around block and warp boundaries, and in the vector tail), each reduced
+ * twice in a row. A one-hot sum of 1 proves that index was read exactly once.
+ */
+static int run_checks(const options *opt, const gpu_info *gpu)
+{
+    size_t max_n = 0, max_scratch = 0;
+    for (int i = 0; i < opt->check_count; i++) {
+        size_t n = opt->check_sizes[i];
+        max_n = n > max_n ? n : max_n;
+        size_t s = scratch_for(n);
+        max_scratch = s > max_scratch ? s : max_scratch;
+    }
+    buffers b;
+    int status = allocate(&b, max_n, max_scratch, 0, gpu);
+    if (status != 0)
+        return status;
+    element_t *host = host_alloc(max_n);
+    if (!host)
+        return EXIT_USAGE;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+
+    static const size_t boundaries[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 1 << 20 };
+    int failures = 0;
+    for (int i = 0; i < opt->check_count; i++) {
+        size_t n = opt->check_sizes[i];
+        int ok = 1, positions = 0;
+
+        fill_random(host, n, opt->seed + n);
+        reference ref = cpu_reference(host, n);
+        CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+        ok &= verify_runs(&b, n, &ref, 2, "random data", stream, start, stop);
+
+        size_t candidates[3 * sizeof boundaries / sizeof boundaries[0] + 5];
+        int count = 0;
+        candidates[count++] = 0;
+        candidates[count++] = n / 2;
+        for (size_t k = 1; k <= 3 && k <= n; k++)
+            candidates[count++] = n - k;   /* last index and the vector tail */
+        for (size_t k = 0; k < sizeof boundaries / sizeof boundaries[0]; k++)
+            for (size_t d = 0; d < 3; d++)
+                candidates[count++] = boundaries[k] - 1 + d;   /* b-1, b, b+1 */
+
+        const element_t one = 1, zero = 0;
+        reference one_hot = one_hot_reference(one);
+        CUDA_CHECK(cudaMemset(b.in, 0, n * sizeof(element_t)));
+        for (int c = 0; c < count && ok; c++) {
+            size_t p = candidates[c];
+            int seen = 0;
+            for (int d = 0; d < c; d++)
+                seen |= (candidates[d] == p);
+            if (p >= n || seen)
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "one-hot at index %zu", p);
+            CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
+            ok &= verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
+            CUDA_CHECK(cudaMemcpy(b.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
+            positions++;
+        }
+        printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
+               ok ? "PASS" : "FAIL", positions);
+        fflush(stdout);
+        failures += !ok;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    release(&b);
+    free(host);
+    return failures ? EXIT_WRONG : EXIT_OK;
+}
+
+/** Reads --input into a new host buffer; returns it (NULL after an error message). */
+static element_t *read_input(const char *path, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        char message[512];
+        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
+        say_error(message);
+        return NULL;
+    }
+    element_t *host = host_alloc(n);
+    if (host && fread(host, sizeof(element_t), n, f) != n) {
+        say_error("--input: the file could not be read to the end");
+        free(host);
+        host = NULL;
+    }
+    fclose(f);
+    return host;
+}
+
+/** Size in elements of the --input file; 0 after an error message. */
+static size_t input_elements(const char *path)
+{
+    struct stat st;
+    char message[512];
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(message, sizeof message, "--input: '%s' is not a readable file", path);
+        say_error(message);
+        return 0;
+    }
+    if (st.st_size == 0 || st.st_size % sizeof(element_t) != 0) {
+        snprintf(message, sizeof message, "--input: '%s' has %lld bytes, not a whole number (>= 1) of "
+                 "%zu-byte %s elements; write raw little-endian %s values", path, (long long)st.st_size,
+                 sizeof(element_t), ELEMENT_NAME, ELEMENT_NAME);
+        say_error(message);
+        return 0;
+    }
+    return (size_t)st.st_size / sizeof(element_t);
+}
+
+/** Fills the CSV/table row of a finished run. */
+static void fill_row(result_row *row, size_t n, const gpu_info *gpu, const options *opt,
+                     const timing_stats *t, double rel_error, int ok)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", STEP.name);
+    step_label(row->label, sizeof row->label);
+    snprintf(row->type, sizeof row->type, "%s", ELEMENT_NAME);
+    row->n = n;
+    row->bytes = (unsigned long long)n * sizeof(element_t);
+    snprintf(row->device, sizeof row->device, "%s", gpu->name);
+    row->peak_gbs = gpu->peak_gbs;
+    row->reps = opt->reps;
+    row->flushed = !opt->hot;
+    row->median_ms = t->median_ms;
+    row->min_ms = t->min_ms;
+    row->max_ms = t->max_ms;
+    row->gbs = bandwidth_gbs(row->bytes, t->median_ms);
+    row->rel_error = rel_error;
+    snprintf(row->status, sizeof row->status, "%s", ok ? "PASSED" : "FAILED");
+}
+
+/** Prints the human-readable report of one timed run. */
+static void print_report(const result_row *row, const gpu_info *gpu, const options *opt, element_t got,
+                         const reference *ref, const verdict *v)
+{
+    char n_text[32], bytes_text[32], l2_text[32], got_text[64], expected_text[64];
+    format_count(n_text, sizeof n_text, row->n);
+    format_bytes(bytes_text, sizeof bytes_text, row->bytes);
+    format_bytes(l2_text, sizeof l2_text, gpu->l2_bytes);
+    format_element(got_text, sizeof got_text, got);
+    format_reference(expected_text, sizeof expected_text, ref);
+    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.source);
+    printf("  input    %s %s (%s), %s\n", n_text, ELEMENT_NAME, bytes_text,
+           opt->input_path ? opt->input_path : random_data_description());
+    printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
+    printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,
+           row->min_ms, row->max_ms, opt->reps, opt->warmup, opt->hot ? "L2 warm (--hot)" : "L2 flushed");
+    timing_stats t = { row->median_ms, row->min_ms, row->max_ms };
+    if (is_noisy(&t))
+        printf("  noisy    the slowest run is more than 10%% slower than the fastest: "
+               "is another process using the GPU?\n");
+    printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
+    if (ELEMENT_IS_INTEGER)
+        printf("  result   %s, expected %s: PASSED (every run verified)\n", got_text, expected_text);
+    else
+        printf("  result   %s, reference %s, relative error %.2e, within the bound %.3g: PASSED "
+               "(every run verified)\n", got_text, expected_text, v->rel_error, v->bound);
+}
+
+/** The timed run: warm-up, repetitions (each verified), statistics, report, CSV row. */
+static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
+{
+    element_t *host = opt->input_path ? read_input(opt->input_path, n) : host_alloc(n);
+    if (!host)
+        return EXIT_USAGE;
+    if (!opt->input_path)
+        fill_random(host, n, opt->seed);
+    reference ref = cpu_reference(host, n);
+
+    buffers b;
+    int status = allocate(&b, n, scratch_for(n), !opt->hot, gpu);
+    if (status != 0) {
+        free(host);
+        return status;
+    }
+    CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+    free(host);
+
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+
+    double *times = malloc((size_t)opt->reps * sizeof *times);
+    if (!times) {
+        say_error("out of host memory for the timings");
+        return EXIT_USAGE;
+    }
+    uint64_t depth = depth_for(n);
+    element_t got = 0;
+    verdict v = { 1, 0.0, 0.0, 0.0 };
+    int ok = 1, failed_run = 0;
+    for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
+        float ms = run_once(&b, n, r, stream, start, stop, &got);
+        if (r >= opt->warmup)
+            times[r - opt->warmup] = ms;
+        v = check_sum(got, &ref, depth);
+        ok = v.ok;
+        failed_run = r + 1;
+    }
+    timing_stats t = { 0.0, 0.0, 0.0 };
+    if (ok)
+        t = summarize_times(times, opt->reps);
+    result_row row;
+    fill_row(&row, n, gpu, opt, &t, v.rel_error, ok);
+
+    if (!ok) {
+        char where[96];
+        snprintf(where, sizeof where, "n=%zu, run %d of %d", n, failed_run, opt->warmup + opt->reps);
+        report_mismatch(where, got, &ref, &v);
+    } else if (!opt->quiet) {
+        print_report(&row, gpu, opt, got, &ref, &v);
+    }
+    if (ok && opt->print_sum) {
+        char text[64];
+        format_element(text, sizeof text, got);
+        printf("%s\n", text);
+    }
+    if (opt->csv_path && csv_append(opt->csv_path, &row) != 0) {
+        char message[512];
+        snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
+        say_error(message);
+        ok = 0;
+    }
+    free(times);
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    release(&b);
+    return ok ? EXIT_OK : EXIT_WRONG;
+}
+
+/** Rejects an n above the step's maximum, before the GPU is touched. */
+static int check_max_n(size_t n)
+{
+    if (n <= STEP.max_n)
+        return 0;
+    char message[256];
+    snprintf(message, sizeof message, "n = %zu is above this step's maximum of %llu (its kernel "
+             "indexes with 32-bit integers); use step6 or later for larger inputs",
+             n, (unsigned long long)STEP.max_n);
+    say_error(message);
+    return EXIT_USAGE;
+}
+
+/** Parses, validates, opens the GPU and runs the benchmark or the checks. */
+int main(int argc, char **argv)
+{
+    program = argv[0];
+    options opt;
+    char error[512];
+    switch (parse_options(argc, argv, &opt, error, sizeof error)) {
+    case PARSE_HELP:
+        print_usage(argv[0], STEP.name, STEP.max_n);
+        return EXIT_OK;
+    case PARSE_ERROR:
+        say_error(error);
+        return EXIT_USAGE;
+    case PARSE_OK:
+        break;
+    }
+
+    size_t n = opt.n;
+    if (opt.input_path && (n = input_elements(opt.input_path)) == 0)
+        return EXIT_USAGE;
+    if (check_max_n(n))
+        return EXIT_USAGE;
+    for (int i = 0; i < opt.check_count; i++)
+        if (check_max_n(opt.check_sizes[i]))
+            return EXIT_USAGE;
+
+    gpu_info gpu;
+    int status = gpu_open(opt.device, &gpu, error, sizeof error);
+    if (status != 0) {
+        say_error(error);
+        return status;
+    }
+    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n);
+}

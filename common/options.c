@@ -1,0 +1,215 @@
+/**
+ * @file options.c
+ * @brief Flag parsing (see options.h).
+ */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Parses a whole decimal number with nothing after it; -1 on anything else. */
+static int parse_decimal(const char *text, uint64_t *value)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return -1;  /* rejects "", "-5", "+5", " 5" */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *value = v;
+    return 0;
+}
+
+int parse_size(const char *text, uint64_t *value)
+{
+    if (strncmp(text, "2^", 2) != 0)
+        return parse_decimal(text, value);
+
+    char exponent_text[8];
+    const char *rest = text + 2;
+    size_t digits = strspn(rest, "0123456789");
+    if (digits == 0 || digits >= sizeof exponent_text)
+        return -1;
+    memcpy(exponent_text, rest, digits);
+    exponent_text[digits] = '\0';
+    uint64_t exponent, offset = 0;
+    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 62)
+        return -1;
+    uint64_t base = (uint64_t)1 << exponent;
+    rest += digits;
+    if (*rest == '\0') {
+        *value = base;
+        return 0;
+    }
+    if ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0)
+        return -1;
+    if (*rest == '-' && offset > base)
+        return -1;
+    *value = (*rest == '+') ? base + offset : base - offset;
+    return 0;
+}
+
+/** Formats one error line into the caller's buffer and returns PARSE_ERROR. */
+static enum parse_result fail(char *error, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, size, format, args);
+    va_end(args);
+    return PARSE_ERROR;
+}
+
+/** Parses an integer flag value within [low, high]; -1 if not a number in range. */
+static int parse_int_in(const char *text, long low, long high, int *value)
+{
+    uint64_t v;
+    if (parse_decimal(text, &v) != 0 || (long)v < low || v > (uint64_t)high)
+        return -1;
+    *value = (int)v;
+    return 0;
+}
+
+/** Parses the comma-separated list of --check into opt; -1 with a message on error. */
+static int parse_check_list(const char *text, options *opt, char *error, size_t size)
+{
+    char buffer[1024];
+    if (strlen(text) >= sizeof buffer) {
+        fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
+        return -1;
+    }
+    strcpy(buffer, text);
+    opt->check_count = 0;
+    for (char *save = NULL, *item = strtok_r(buffer, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        uint64_t n;
+        if (parse_size(item, &n) != 0 || n == 0) {
+            fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
+                              "e.g. --check 1,257,2^20+7", item);
+            return -1;
+        }
+        if (opt->check_count == MAX_CHECK_SIZES) {
+            fail(error, size, "--check: at most %d sizes in one run", MAX_CHECK_SIZES);
+            return -1;
+        }
+        opt->check_sizes[opt->check_count++] = (size_t)n;
+    }
+    if (opt->check_count == 0) {
+        fail(error, size, "--check needs at least one size, e.g. --check 1,257,2^20+7");
+        return -1;
+    }
+    return 0;
+}
+
+enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
+{
+    enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_QUIET, OPT_INPUT,
+           OPT_PRINT_SUM, OPT_CHECK };
+    static const struct option long_options[] = {
+        { "size", required_argument, NULL, 'n' },
+        { "reps", required_argument, NULL, 'r' },
+        { "warmup", required_argument, NULL, OPT_WARMUP },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "device", required_argument, NULL, OPT_DEVICE },
+        { "csv", required_argument, NULL, OPT_CSV },
+        { "hot", no_argument, NULL, OPT_HOT },
+        { "quiet", no_argument, NULL, OPT_QUIET },
+        { "input", required_argument, NULL, OPT_INPUT },
+        { "print-sum", no_argument, NULL, OPT_PRINT_SUM },
+        { "check", required_argument, NULL, OPT_CHECK },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, NULL, 0, { 0 }, 0 };
+    *opt = defaults;
+    error[0] = '\0';
+
+    optind = 0;  /* GNU: full reset, so the parser can run more than once (unit tests) */
+    opterr = 0;  /* we word the errors ourselves */
+    int c;
+    while ((c = getopt_long(argc, argv, ":n:r:h", long_options, NULL)) != -1) {
+        uint64_t value;
+        switch (c) {
+        case 'n':
+            if (parse_size(optarg, &value) != 0)
+                return fail(error, error_size, "-n/--size: '%s' is not a size; give a whole number "
+                                               ">= 1, e.g. -n 1000000 or -n 2^26", optarg);
+            if (value == 0)
+                return fail(error, error_size, "-n/--size must be at least 1 (got 0)");
+            opt->n = (size_t)value;
+            opt->n_given = 1;
+            break;
+        case 'r':
+            if (parse_int_in(optarg, 1, MAX_REPS, &opt->reps) != 0)
+                return fail(error, error_size, "-r/--reps: '%s' is not allowed; give a whole number "
+                                               "from 1 to %d", optarg, MAX_REPS);
+            break;
+        case OPT_WARMUP:
+            if (parse_int_in(optarg, 0, MAX_REPS, &opt->warmup) != 0)
+                return fail(error, error_size, "--warmup: '%s' is not allowed; give a whole number "
+                                               "from 0 to %d", optarg, MAX_REPS);
+            break;
+        case OPT_SEED:
+            if (parse_decimal(optarg, &value) != 0)
+                return fail(error, error_size, "--seed: '%s' is not allowed; give a whole number "
+                                               ">= 0", optarg);
+            opt->seed = value;
+            break;
+        case OPT_DEVICE:
+            if (parse_int_in(optarg, 0, 1023, &opt->device) != 0)
+                return fail(error, error_size, "--device: '%s' is not a device index; give 0, 1, ... "
+                                               "(nvidia-smi -L lists them)", optarg);
+            break;
+        case OPT_CSV: opt->csv_path = optarg; break;
+        case OPT_HOT: opt->hot = 1; break;
+        case OPT_QUIET: opt->quiet = 1; break;
+        case OPT_INPUT: opt->input_path = optarg; break;
+        case OPT_PRINT_SUM: opt->print_sum = 1; break;
+        case OPT_CHECK:
+            if (parse_check_list(optarg, opt, error, error_size) != 0)
+                return PARSE_ERROR;
+            break;
+        case 'h':
+            return PARSE_HELP;
+        case ':':
+            return fail(error, error_size, "option '%s' needs a value; see --help", argv[optind - 1]);
+        default:
+            return fail(error, error_size, "unknown option '%s'; see --help for the accepted flags",
+                        argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail(error, error_size, "unexpected argument '%s'; sizes go after -n, see --help",
+                    argv[optind]);
+    if (opt->input_path && opt->n_given)
+        return fail(error, error_size, "give either --input FILE or -n, not both: "
+                                       "the file's size decides n");
+    if (opt->input_path && opt->check_count)
+        return fail(error, error_size, "give either --input FILE or --check, not both");
+    return PARSE_OK;
+}
+
+void print_usage(const char *program, const char *step_name, uint64_t max_n)
+{
+    printf("Usage: %s [flags]\n"
+           "Times the %s reduction on the GPU and verifies every result.\n\n"
+           "  -n, --size N     elements to reduce (default 2^26); N or 2^K or 2^K+M, at most %llu\n"
+           "  -r, --reps R     timed repetitions, median reported (default %d)\n"
+           "      --warmup W   untimed runs first (default %d)\n"
+           "      --seed S     seed of the random data (default 1)\n"
+           "      --device D   CUDA device index (default 0)\n"
+           "      --csv FILE   append one result row to FILE\n"
+           "      --hot        do not flush the L2 cache before each run\n"
+           "      --quiet      print only errors (and --print-sum)\n"
+           "      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n"
+           "      --print-sum  print the result alone on a line, for scripts\n"
+           "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
+           "  -h, --help       this text\n\n"
+           "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n",
+           program, step_name, (unsigned long long)max_n, DEFAULT_REPS, DEFAULT_WARMUP);
+}

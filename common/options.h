@@ -1,0 +1,73 @@
+/**
+ * @file options.h
+ * @brief Command-line flags of every step program, parsed with getopt_long.
+ *
+ * Parsing is pure (no CUDA), so every bad input is unit-tested without a GPU and gets
+ * exit code 2 before the GPU is touched.
+ */
+#ifndef REDUCE_OPTIONS_H
+#define REDUCE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default n: 2^26 ints are 256 MiB, larger than the L2 of any current GPU. */
+#define DEFAULT_N ((size_t)1 << 26)
+#define DEFAULT_REPS 20
+#define DEFAULT_WARMUP 3
+#define MAX_REPS 100000
+#define MAX_CHECK_SIZES 64
+
+/** Exit codes, so that scripts can tell the failures apart. */
+enum exit_code {
+    EXIT_OK = 0,          /**< ran, result verified */
+    EXIT_WRONG = 1,       /**< a result did not match the reference */
+    EXIT_USAGE = 2,       /**< bad flags or input: nothing was run */
+    EXIT_NO_GPU = 3,      /**< no CUDA device (or no driver) on this machine */
+    EXIT_CUDA_ERROR = 4   /**< a CUDA call or launch failed */
+};
+
+/** Everything the flags can say. */
+typedef struct options {
+    size_t n;                /**< elements to reduce */
+    int n_given;             /**< 1 if -n was on the command line */
+    int reps;                /**< timed repetitions */
+    int warmup;              /**< untimed runs first */
+    uint64_t seed;           /**< seed of the random data */
+    int device;              /**< CUDA device index */
+    const char *csv_path;    /**< append one result row here, or NULL */
+    int hot;                 /**< 1: skip the L2 flush (time a warm cache) */
+    int quiet;               /**< 1: print nothing but errors and --print-sum */
+    const char *input_path;  /**< reduce this file's raw elements, or NULL */
+    int print_sum;           /**< 1: print the result alone on a line */
+    size_t check_sizes[MAX_CHECK_SIZES]; /**< --check: sizes to verify, no timing */
+    int check_count;         /**< number of sizes in check_sizes (0: no --check) */
+} options;
+
+/** Result of parse_options(). */
+enum parse_result { PARSE_OK, PARSE_HELP, PARSE_ERROR };
+
+/**
+ * Parses argv into `opt` (defaults first). On PARSE_ERROR, `error` holds one line that
+ * says what is wrong and what is accepted.
+ */
+enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size);
+
+/**
+ * Parses a size: a whole decimal number, or 2^K, or 2^K+M / 2^K-M (so scripts can say
+ * 2^31+5). Returns 0 and sets *value, or -1 when the text is not such a size.
+ */
+int parse_size(const char *text, uint64_t *value);
+
+/** Prints the usage text for `program`, naming the step and its largest n. */
+void print_usage(const char *program, const char *step_name, uint64_t max_n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,108 @@
+/**
+ * @file report_main.c
+ * @brief The `report` tool: turns the rows the programs appended into the tables, the
+ * CSV files and the pictures of `make run-all` and `make sweep`.
+ *
+ *     report run   ROWS.csv OUT.csv OUT.svg PROGRAM...   (PROGRAM: the expected order)
+ *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
+ *
+ * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
+ * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "svg.h"
+
+#define MAX_ROWS 1024
+
+/** Opens `path` for writing or says why not. */
+static FILE *open_output(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "report: cannot write '%s'\n", path);
+    return f;
+}
+
+/** `report run`: one row per expected program, in order, then table, CSV and SVG. */
+static int report_run(const char *rows_path, const char *csv_path, const char *svg_path,
+                      char **programs, int program_count)
+{
+    static result_row raw[MAX_ROWS], rows[MAX_ROWS];
+    int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
+    if (raw_count < 0)
+        raw_count = 0;   /* every program failed before writing: all rows FAILED below */
+    int count = 0, reference_index = -1, failed = 0;
+    for (int p = 0; p < program_count && count < MAX_ROWS; p++) {
+        const result_row *found = NULL;
+        for (int i = 0; i < raw_count; i++)
+            if (strcmp(raw[i].step, programs[p]) == 0)
+                found = &raw[i];   /* the last row of that program wins */
+        result_row *row = &rows[count++];
+        if (found) {
+            *row = *found;
+        } else {
+            memset(row, 0, sizeof *row);
+            snprintf(row->step, sizeof row->step, "%s", programs[p]);
+            snprintf(row->label, sizeof row->label, "%s", programs[p]);
+            snprintf(row->status, sizeof row->status, "FAILED");
+        }
+        failed |= strcmp(row->status, "PASSED") != 0;
+        if (strcmp(row->step, "cub_reference") == 0)
+            reference_index = count - 1;
+    }
+    print_run_table(stdout, rows, count, reference_index);
+    FILE *csv = open_output(csv_path);
+    if (!csv)
+        return 2;
+    write_run_csv(csv, rows, count, reference_index);
+    fclose(csv);
+    if (svg_write_run_chart(svg_path, rows, count, reference_index) != 0) {
+        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
+        return 2;
+    }
+    printf("\nWrote %s and %s\n", csv_path, svg_path);
+    return failed ? 1 : 0;
+}
+
+/** `report sweep`: every row in file order (sizes outer, designs inner). */
+static int report_sweep(const char *rows_path, const char *csv_path, const char *svg_path,
+                        const char *reference)
+{
+    static result_row rows[MAX_ROWS];
+    int count = csv_read_all(rows_path, rows, MAX_ROWS);
+    if (count <= 0) {
+        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+        return 1;
+    }
+    print_sweep_table(stdout, rows, count, reference);
+    FILE *csv = open_output(csv_path);
+    if (!csv)
+        return 2;
+    write_sweep_csv(csv, rows, count, reference);
+    fclose(csv);
+    if (svg_write_sweep_chart(svg_path, rows, count) != 0) {
+        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
+        return 2;
+    }
+    printf("\nWrote %s and %s\n", csv_path, svg_path);
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= strcmp(rows[i].status, "PASSED") != 0;
+    return failed ? 1 : 0;
+}
+
+/** Dispatches `run` and `sweep`. */
+int main(int argc, char **argv)
+{
+    if (argc >= 6 && strcmp(argv[1], "run") == 0)
+        return report_run(argv[2], argv[3], argv[4], argv + 5, argc - 5);
+    if (argc == 6 && strcmp(argv[1], "sweep") == 0)
+        return report_sweep(argv[2], argv[3], argv[4], argv[5]);
+    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
+                    "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n");
+    return 2;
+}

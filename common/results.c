@@ -1,0 +1,375 @@
+/**
+ * @file results.c
+ * @brief Statistics, CSV rows and tables (see results.h).
+ */
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** qsort comparator for doubles. */
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+timing_stats summarize_times(double *ms, int count)
+{
+    timing_stats t = { 0.0, 0.0, 0.0 };
+    if (count <= 0)
+        return t;
+    qsort(ms, (size_t)count, sizeof *ms, compare_doubles);
+    t.min_ms = ms[0];
+    t.max_ms = ms[count - 1];
+    t.median_ms = (count % 2) ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
+    return t;
+}
+
+double bandwidth_gbs(unsigned long long bytes, double ms)
+{
+    return ms > 0.0 ? (double)bytes / (ms * 1e-3) / 1e9 : 0.0;
+}
+
+int is_noisy(const timing_stats *t)
+{
+    return t->min_ms > 0.0 && t->max_ms > t->min_ms * (1.0 + NOISE_THRESHOLD);
+}
+
+const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,"
+                          "median_ms,min_ms,max_ms,gbs,pct_peak,rel_error,status";
+
+/** Writes a CSV string field, quoted, with inner quotes doubled. */
+static void write_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/** Writes the row's fields, without the newline, so derived columns can follow. */
+static void write_fields(FILE *f, const result_row *r)
+{
+    write_quoted(f, r->step);
+    fputc(',', f);
+    write_quoted(f, r->label);
+    fputc(',', f);
+    write_quoted(f, r->type);
+    fprintf(f, ",%llu,%llu,", r->n, r->bytes);
+    write_quoted(f, r->device);
+    fprintf(f, ",%.1f,%d,%d,%.6f,%.6f,%.6f,%.2f,%.2f,%.3e,", r->peak_gbs, r->reps, r->flushed,
+            r->median_ms, r->min_ms, r->max_ms, r->gbs,
+            r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
+    write_quoted(f, r->status);
+}
+
+void csv_write_row(FILE *f, const result_row *r)
+{
+    write_fields(f, r);
+    fputc('\n', f);
+}
+
+/** Splits one CSV line into at most `max` fields (in place); returns the field count. */
+static int split_csv(char *line, char **fields, int max)
+{
+    int count = 0;
+    char *p = line;
+    while (count < max) {
+        char *out = p;
+        fields[count++] = out;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '\0')
+                    return -1;                 /* unterminated quote */
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                *out++ = *p++;
+        }
+        char end = *p;
+        *out = '\0';
+        if (end != ',')
+            return (end == '\0' || end == '\n' || end == '\r') ? count : -1;
+        p++;
+    }
+    return -1;                                 /* more fields than expected */
+}
+
+/** Copies a parsed field into a fixed buffer; -1 if it does not fit. */
+static int copy_field(char *dst, size_t size, const char *src)
+{
+    if (strlen(src) >= size)
+        return -1;
+    strcpy(dst, src);
+    return 0;
+}
+
+int csv_parse_row(const char *line, result_row *r)
+{
+    enum { FIELDS = 16 };
+    char buffer[1024];
+    char *f[FIELDS];
+    if (strlen(line) >= sizeof buffer)
+        return -1;
+    strcpy(buffer, line);
+    if (split_csv(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
+        return -1;
+    memset(r, 0, sizeof *r);
+    char *end;
+    if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
+        copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
+        copy_field(r->status, sizeof r->status, f[15]))
+        return -1;
+    r->n = strtoull(f[3], &end, 10);
+    if (*end) return -1;
+    r->bytes = strtoull(f[4], &end, 10);
+    if (*end) return -1;
+    r->peak_gbs = strtod(f[6], &end);
+    if (*end) return -1;
+    r->reps = (int)strtol(f[7], &end, 10);
+    if (*end) return -1;
+    r->flushed = (int)strtol(f[8], &end, 10);
+    if (*end) return -1;
+    r->median_ms = strtod(f[9], &end);
+    if (*end) return -1;
+    r->min_ms = strtod(f[10], &end);
+    if (*end) return -1;
+    r->max_ms = strtod(f[11], &end);
+    if (*end) return -1;
+    r->gbs = strtod(f[12], &end);
+    if (*end) return -1;
+    r->rel_error = strtod(f[14], &end);   /* f[13], % of peak, is derived */
+    if (*end) return -1;
+    return 0;
+}
+
+int csv_append(const char *path, const result_row *row)
+{
+    FILE *probe = fopen(path, "r");
+    int is_new = (probe == NULL);
+    if (probe)
+        fclose(probe);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return -1;
+    if (is_new)
+        fprintf(f, "%s\n", CSV_HEADER);
+    csv_write_row(f, row);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int csv_read_all(const char *path, result_row *rows, int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[1024];
+    int count = 0;
+    while (count < max && fgets(line, sizeof line, f))
+        if (csv_parse_row(line, &rows[count]) == 0)
+            count++;
+    fclose(f);
+    return count;
+}
+
+/** 1 if the row holds a verified measurement. */
+static int passed(const result_row *r)
+{
+    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
+}
+
+speedups compute_speedups(const result_row *rows, int count, int i, int reference_index)
+{
+    speedups s = { 0.0, 0.0, 0.0 };
+    if (i < 0 || i >= count || !passed(&rows[i]))
+        return s;
+    if (i > 0 && i != reference_index && passed(&rows[i - 1]))
+        s.step = rows[i - 1].median_ms / rows[i].median_ms;
+    if (passed(&rows[0]))
+        s.cumulative = rows[0].median_ms / rows[i].median_ms;
+    if (reference_index >= 0 && reference_index < count && passed(&rows[reference_index]) &&
+        rows[reference_index].gbs > 0.0)
+        s.vs_reference = rows[i].gbs / rows[reference_index].gbs;
+    return s;
+}
+
+void format_count(char *buf, size_t size, unsigned long long n)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%llu", n);
+    size_t len = strlen(digits), out = 0;
+    for (size_t i = 0; i < len && out + 2 < size; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[out++] = ',';
+        buf[out++] = digits[i];
+    }
+    buf[out] = '\0';
+}
+
+void format_bytes(char *buf, size_t size, unsigned long long bytes)
+{
+    static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double value = (double)bytes;
+    int unit = 0;
+    while (value >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        unit++;
+    }
+    if (value == floor(value))
+        snprintf(buf, size, "%.0f %s", value, units[unit]);
+    else
+        snprintf(buf, size, "%.1f %s", value, units[unit]);
+}
+
+/** Index of the first passing row (the table's title comes from it), or 0. */
+static int first_passed(const result_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (passed(&rows[i]))
+            return i;
+    return 0;
+}
+
+/** 1 if the rows are float or double (the table then shows the relative error). */
+static int rows_are_float(const result_row *rows, int count)
+{
+    return count > 0 && strcmp(rows[0].type, "int") != 0;
+}
+
+/** Writes a speedup as "2.33x", or blanks when there is none. */
+static void format_ratio(char *buf, size_t size, double ratio)
+{
+    if (ratio > 0.0)
+        snprintf(buf, size, "%.2fx", ratio);
+    else
+        buf[0] = '\0';
+}
+
+void print_run_table(FILE *out, const result_row *rows, int count, int reference_index)
+{
+    if (count <= 0) {
+        fprintf(out, "no results\n");
+        return;
+    }
+    const result_row *head = &rows[first_passed(rows, count)];
+    char n_text[32], bytes_text[32];
+    format_count(n_text, sizeof n_text, head->n);
+    format_bytes(bytes_text, sizeof bytes_text, head->bytes);
+    int floats = rows_are_float(rows, count);
+    fprintf(out, "Sum of %s %s (%s), %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type,
+            bytes_text, head->device, head->peak_gbs, head->reps,
+            head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+    fprintf(out, "%-42s %9s %17s %7s %13s %11s %7s", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak",
+            "Step speedup", "Cumulative", "vs CUB");
+    fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (!passed(r)) {
+            fprintf(out, "%-42s %9s\n", r->label, "FAILED");
+            continue;
+        }
+        speedups s = compute_speedups(rows, count, i, reference_index);
+        char step[16], cumulative[16], vs[16];
+        format_ratio(step, sizeof step, s.step);
+        format_ratio(cumulative, sizeof cumulative, s.cumulative);
+        format_ratio(vs, sizeof vs, s.vs_reference);
+        fprintf(out, "%-42s %9.3f %17.1f %6.1f%% %13s %11s %7s", r->label, r->median_ms, r->gbs,
+                100.0 * r->gbs / r->peak_gbs, step, cumulative, vs);
+        if (floats)
+            fprintf(out, " %10.1e", r->rel_error);
+        timing_stats t = { r->median_ms, r->min_ms, r->max_ms };
+        if (is_noisy(&t))
+            fprintf(out, "  noisy: is another process using the GPU?");
+        fputc('\n', out);
+    }
+}
+
+void write_run_csv(FILE *out, const result_row *rows, int count, int reference_index)
+{
+    fprintf(out, "%s,step_speedup,cumulative,vs_cub\n", CSV_HEADER);
+    for (int i = 0; i < count; i++) {
+        speedups s = compute_speedups(rows, count, i, reference_index);
+        write_fields(out, &rows[i]);
+        fprintf(out, ",%.3f,%.3f,%.3f\n", s.step, s.cumulative, s.vs_reference);
+    }
+}
+
+/** Writes n as "2^K" when it is a power of two, else with separators. */
+static void format_size(char *buf, size_t size, unsigned long long n)
+{
+    if (n && (n & (n - 1)) == 0) {
+        int k = 0;
+        while ((1ull << k) < n)
+            k++;
+        snprintf(buf, size, "2^%d", k);
+    } else {
+        format_count(buf, size, n);
+    }
+}
+
+/** The reference design's row at size n, or NULL. */
+static const result_row *reference_at(const result_row *rows, int count, const char *step,
+                                      unsigned long long n)
+{
+    for (int i = 0; i < count; i++)
+        if (rows[i].n == n && strcmp(rows[i].step, step) == 0 && passed(&rows[i]))
+            return &rows[i];
+    return NULL;
+}
+
+void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step)
+{
+    if (count <= 0) {
+        fprintf(out, "no results\n");
+        return;
+    }
+    const result_row *head = &rows[first_passed(rows, count)];
+    fprintf(out, "Sweep of %s sums, %s, peak %.0f GB/s, median of %d runs, %s\n", head->type,
+            head->device, head->peak_gbs, head->reps, head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+    fprintf(out, "%-8s %-42s %10s %9s %7s %7s\n", "n", "Design", "Time (us)", "GB/s", "% peak", "vs CUB");
+    unsigned long long last_n = 0;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char size_text[32] = "";
+        if (r->n != last_n)
+            format_size(size_text, sizeof size_text, r->n);
+        last_n = r->n;
+        if (!passed(r)) {
+            fprintf(out, "%-8s %-42s %10s\n", size_text, r->label, "FAILED");
+            continue;
+        }
+        const result_row *ref = reference_at(rows, count, reference_step, r->n);
+        char vs[16];
+        format_ratio(vs, sizeof vs, ref ? r->gbs / ref->gbs : 0.0);
+        fprintf(out, "%-8s %-42s %10.1f %9.1f %6.1f%% %7s\n", size_text, r->label, r->median_ms * 1e3,
+                r->gbs, 100.0 * r->gbs / r->peak_gbs, vs);
+    }
+}
+
+void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *reference_step)
+{
+    fprintf(out, "step,label,type,n,median_us,gbs,pct_peak,vs_cub,status\n");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        const result_row *ref = reference_at(rows, count, reference_step, r->n);
+        double vs = (ref && passed(r)) ? r->gbs / ref->gbs : 0.0;
+        fprintf(out, "%s,\"%s\",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->step, r->label, r->type, r->n,
+                r->median_ms * 1e3, r->gbs, r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs,
+                r->status);
+    }
+}

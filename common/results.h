@@ -1,0 +1,111 @@
+/**
+ * @file results.h
+ * @brief Measurements as data: statistics of the repetitions, one CSV row per run, and
+ * the tables of `make run-all` and `make sweep`. Pure C, unit-tested without a GPU.
+ */
+#ifndef REDUCE_RESULTS_H
+#define REDUCE_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Slowest run more than this much slower than the fastest: the row says "noisy". */
+#define NOISE_THRESHOLD 0.10
+
+/** Median, fastest and slowest of the timed repetitions. */
+typedef struct timing_stats {
+    double median_ms, min_ms, max_ms;
+} timing_stats;
+
+/** Median (mean of the middle two for an even count), min and max; sorts `ms` in place. */
+timing_stats summarize_times(double *ms, int count);
+
+/** Bytes read over time: the figure of merit of a memory-bound kernel, in GB/s (10^9). */
+double bandwidth_gbs(unsigned long long bytes, double ms);
+
+/** 1 if the slowest run is more than NOISE_THRESHOLD slower than the fastest. */
+int is_noisy(const timing_stats *t);
+
+/** One program's run: what a step appends to a CSV file and the table prints. */
+typedef struct result_row {
+    char step[64];            /**< program, e.g. "step3_add_during_load" */
+    char label[96];           /**< table label, e.g. "step3 first add during load" */
+    char type[8];             /**< "int", "float", "double" */
+    unsigned long long n;     /**< elements */
+    unsigned long long bytes; /**< n * sizeof(element) */
+    char device[128];         /**< GPU name */
+    double peak_gbs;          /**< theoretical DRAM bandwidth of that GPU */
+    int reps;                 /**< timed repetitions */
+    int flushed;              /**< 1: L2 flushed before each repetition */
+    double median_ms, min_ms, max_ms;
+    double gbs;               /**< bytes / median */
+    double rel_error;         /**< |result - reference| / |reference| (0 for exact int) */
+    char status[16];          /**< "PASSED" or "FAILED" */
+} result_row;
+
+/** The CSV header matching csv_write_row(). */
+extern const char CSV_HEADER[];
+
+/** Appends one row (CSV, strings quoted) to `f`. */
+void csv_write_row(FILE *f, const result_row *row);
+
+/**
+ * Parses one CSV line written by csv_write_row() (quotes and commas inside quotes
+ * handled). Returns 0, or -1 for the header or a malformed line.
+ */
+int csv_parse_row(const char *line, result_row *row);
+
+/** Appends `row` to the file at `path`, writing the header first if the file is new. */
+int csv_append(const char *path, const result_row *row);
+
+/** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
+int csv_read_all(const char *path, result_row *rows, int max);
+
+/** Speedups of one table row against its neighbours in the same run. */
+typedef struct speedups {
+    double step;        /**< previous row's time / this row's time (0: none) */
+    double cumulative;  /**< first row's time / this row's time (0: none) */
+    double vs_reference;/**< this row's bandwidth / the reference row's (0: none) */
+} speedups;
+
+/**
+ * Speedups for row i of a table: against row i-1 (step), row 0 (cumulative) and the
+ * reference row (CUB), ignoring rows that failed. reference_index < 0: no reference.
+ */
+speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
+
+/**
+ * Prints Harris's table for one `make run-all`: a title line with the size, type, GPU,
+ * peak and method, then one row per program with time, bandwidth, % of peak, step and
+ * cumulative speedup and the ratio to the reference (CUB). Float builds gain a relative
+ * error column; noisy and failed rows say so.
+ */
+void print_run_table(FILE *out, const result_row *rows, int count, int reference_index);
+
+/** Writes the run-all rows with their speedups as CSV (the table, machine-readable). */
+void write_run_csv(FILE *out, const result_row *rows, int count, int reference_index);
+
+/**
+ * Prints the sweep: one block per n, one line per design, with median time in
+ * microseconds, GB/s, % of peak and the ratio to the reference design at that n.
+ */
+void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step);
+
+/** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
+void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *reference_step);
+
+/** Writes n with thousands separators ("67,108,864"). */
+void format_count(char *buf, size_t size, unsigned long long n);
+
+/** Writes a byte count in the largest binary unit that keeps it >= 1 ("256 MiB"). */
+void format_bytes(char *buf, size_t size, unsigned long long bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

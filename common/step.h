@@ -1,0 +1,70 @@
+/**
+ * @file step.h
+ * @brief The contract between the harness and a step: what every step file provides.
+ *
+ * A step reduces `n` values that are already on the device to one value on the device.
+ * The harness owns everything else (flags, data, memory, timing, verification), so a step
+ * file holds only its kernel and the few lines that launch it.
+ */
+#ifndef REDUCE_STEP_H
+#define REDUCE_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+#include "element.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest n for the steps whose kernels index with 32-bit `unsigned int`. */
+#define MAX_N_32BIT ((uint64_t)INT32_MAX)
+/** "Any n that fits in memory": the steps with 64-bit indices. */
+#define MAX_N_64BIT ((uint64_t)INT64_MAX)
+
+/**
+ * What a step tells the harness about itself. The text fields feed the table and
+ * `--help`; the functions let the harness size scratch memory and the float error bound
+ * without knowing how the step works inside.
+ */
+typedef struct step_info {
+    int number;            /**< 0..9 for the steps, -1 for the CUB reference */
+    const char *name;      /**< directory name, e.g. "step3_add_during_load" */
+    const char *title;     /**< table label after "stepN", e.g. "first add during load" */
+    const char *source;    /**< where the idea comes from, e.g. "Harris kernel 4" */
+    const char *idea;      /**< the step's one idea, one line */
+    uint64_t max_n;        /**< largest n the step supports */
+    unsigned int threads;  /**< threads per block */
+    /** Blocks of one pass over `count` values: also how many partial sums it leaves. */
+    size_t (*blocks_for)(size_t count);
+    /**
+     * Elements each of the two scratch buffers must hold for n inputs;
+     * NULL means blocks_for(n) (the partial sums of the first pass).
+     */
+    size_t (*scratch_elements)(size_t n);
+    /**
+     * Longest chain of additions between an input and the result, for the float error
+     * bound; NULL means the harness derives it from blocks_for() and threads, which is
+     * right for every step that reduces in passes (see depth_of_passes()).
+     */
+    uint64_t (*addition_depth)(size_t n);
+} step_info;
+
+/** The step's metadata: one definition per program, in the step's .cu file. */
+extern const step_info STEP;
+
+/**
+ * Reduces `n` device values at `in` to one value written to `*out` (device memory).
+ * Scratch buffers come from the harness, two of them, so that no pass reads and writes
+ * the same array. Everything is queued on `stream`; the harness times it with events.
+ * Returns the first CUDA error (launches are checked with cudaGetLastError).
+ */
+cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                        element_t *scratch_a, element_t *scratch_b, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

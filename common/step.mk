@@ -1,0 +1,56 @@
+# Build rules shared by every step directory (and the CUB reference).
+#
+# A step's Makefile is one line, `include ../common/step.mk`: it builds the step's .cu
+# file with the harness in common/ into ./reduce (./reduce_float, ./reduce_double for
+# TYPE=float/double). Objects go to build/$(TYPE)/, so switching type never mixes them.
+#
+#   make                 build for the GPU in this machine (sm_75 when there is none)
+#   make SM=90           build for sm_90;  NVCC_ARCH=... for any -arch value
+#   make TYPE=float      element type: int (default), float or double
+#   make run             build and run once with the default size
+#   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
+
+COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+include $(COMMON)/config.mk
+
+STEP_SOURCE := $(firstword $(wildcard *.cu))
+ifeq ($(STEP_SOURCE),)
+$(error no .cu file in $(CURDIR): a step directory holds one kernel file)
+endif
+
+BUILD      := build/$(TYPE)
+HARNESS    := main options data results gpu passes
+HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
+
+# Extra programs from the same .cu file with other -D flags: a step's Makefile may set
+# VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include.
+PROGRAMS := reduce$(SUFFIX) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
+
+.PHONY: all run clean
+all: $(PROGRAMS)
+
+reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
+	$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+
+reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ)
+	$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+
+$(BUILD)/step.o: $(STEP_SOURCE) | $(BUILD)/common
+	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/step_%.o: $(STEP_SOURCE) | $(BUILD)/common
+	$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
+
+$(BUILD)/common/%.o: $(COMMON)/%.c | $(BUILD)/common
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/common:
+	mkdir -p $@
+
+run: reduce$(SUFFIX)
+	./reduce$(SUFFIX) $(ARGS)
+
+clean:
+	rm -rf build reduce reduce_* 
+
+-include $(wildcard $(BUILD)/*.d $(BUILD)/common/*.d)

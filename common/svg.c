@@ -1,0 +1,357 @@
+/**
+ * @file svg.c
+ * @brief Bar chart of `make run-all` and line chart of `make sweep` as plain SVG 1.1.
+ */
+#include "svg.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WIDTH 960.0
+#define HEIGHT 540.0
+#define FONT "font-family=\"sans-serif\""
+#define LABEL_MAX 42      /* longer x-axis labels are cut with "..." */
+#define CHAR_WIDTH 0.6    /* estimated glyph width in ems, to size margins */
+#define LABEL_ANGLE 35.0  /* x-axis labels of the bar chart, degrees below horizontal */
+#define RADIANS(deg) ((deg) * 3.14159265358979323846 / 180.0)
+
+/** Distinct colours for the designs (d3's category10). */
+static const char *const PALETTE[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
+#define PALETTE_SIZE ((int)(sizeof PALETTE / sizeof PALETTE[0]))
+#define BAR_COLOUR "#1f77b4"
+#define REFERENCE_COLOUR "#ff7f0e"
+#define FAILED_COLOUR "#d62728"
+
+/** The plot area in pixels and the value at its top; both charts share the y axis. */
+typedef struct plot {
+    double left, top, width, height, ymax;
+} plot;
+
+/** A run counts only if it passed and has a time; the rest are drawn as failures. */
+static int ok(const result_row *r)
+{
+    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
+}
+
+/** Writes `s` with &, <, > and " escaped, so labels such as "cub::..." stay valid XML. */
+static void put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/** One <text> element: `attrs` is raw SVG, the printf-formatted content is escaped. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void text(FILE *f, double x, double y, const char *attrs, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " %s>", x, y, attrs);
+    put_escaped(f, buf);
+    fputs("</text>\n", f);
+}
+
+/** Copies `label` cut to LABEL_MAX characters, so that one long label cannot eat the chart. */
+static void short_label(char *out, size_t size, const char *label)
+{
+    if (strlen(label) <= LABEL_MAX)
+        snprintf(out, size, "%s", label);
+    else
+        snprintf(out, size, "%.*s...", LABEL_MAX - 3, label);
+}
+
+/** Estimated width in pixels of `s` at `font_px`: SVG has no text metrics before rendering. */
+static double text_width(const char *s, double font_px)
+{
+    return (double)strlen(s) * CHAR_WIDTH * font_px;
+}
+
+/** Opens the file and writes the header, white background, title and subtitle. */
+static FILE *begin(const char *path, const char *title, const char *subtitle)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+               "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            WIDTH, HEIGHT, WIDTH, HEIGHT);
+    text(f, WIDTH / 2, 26, "font-size=\"17\" font-weight=\"bold\" text-anchor=\"middle\"", "%s", title);
+    if (subtitle)
+        text(f, WIDTH / 2, 46, "font-size=\"12\" fill=\"#555\" text-anchor=\"middle\"", "%s", subtitle);
+    return f;
+}
+
+/** Closes the document; -1 if any write failed (disk full), so callers can say so. */
+static int finish(FILE *f)
+{
+    fputs("</svg>\n", f);
+    int failed = ferror(f);
+    return (fclose(f) != 0 || failed) ? -1 : 0;
+}
+
+/** A valid page that says why there is no chart, rather than no file at all. */
+static int write_empty(const char *path, const char *title)
+{
+    FILE *f = begin(path, title, NULL);
+    if (!f)
+        return -1;
+    text(f, WIDTH / 2, HEIGHT / 2, "font-size=\"20\" fill=\"#888\" text-anchor=\"middle\"", "no results");
+    return finish(f);
+}
+
+/** Tick step 1, 2, 2.5 or 5 x 10^k giving at most 6 intervals up to `max`: round labels. */
+static double nice_step(double max)
+{
+    static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
+    double magnitude = pow(10.0, floor(log10(max / 6.0)));
+    for (int i = 0; i < 5; i++)
+        if (max / (factors[i] * magnitude) <= 6.0)
+            return factors[i] * magnitude;
+    return 10.0 * magnitude;
+}
+
+/** Sets p->ymax to a round value a little above `max` and returns the tick step. */
+static double set_y_range(plot *p, double max)
+{
+    if (!(max > 0.0))
+        max = 1.0;
+    double step = nice_step(max * 1.05);
+    p->ymax = ceil(max * 1.05 / step) * step;
+    return step;
+}
+
+/** Pixel row of value `v` on the shared y axis. */
+static double y_of(const plot *p, double v)
+{
+    return p->top + p->height * (1.0 - v / p->ymax);
+}
+
+/** Gridlines, tick labels and title of the y axis, plus the x axis line. */
+static void draw_y_axis(FILE *f, const plot *p, double step)
+{
+    for (int i = 0; i * step <= p->ymax * (1.0 + 1e-9); i++) {
+        double y = y_of(p, i * step);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", p->left, y,
+                p->left + p->width, y, i == 0 ? "#333" : "#e3e3e3");
+        text(f, p->left - 8, y + 4, "font-size=\"12\" text-anchor=\"end\"", "%g", i * step);
+    }
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", p->left, p->top,
+            p->left, p->top + p->height);
+    double cx = p->left - 58, cy = p->top + p->height / 2;
+    char attrs[112];
+    snprintf(attrs, sizeof attrs, "font-size=\"13\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\"", cx, cy);
+    text(f, cx, cy, attrs, "Bandwidth (GB/s)");
+}
+
+/** Dashed line at the theoretical peak: the ceiling every step is measured against. */
+static void draw_peak(FILE *f, const plot *p, double peak)
+{
+    if (!(peak > 0.0))
+        return;
+    double y = y_of(p, peak);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+               "stroke-width=\"1.5\" stroke-dasharray=\"6,4\"/>\n", p->left, y, p->left + p->width, y);
+    text(f, p->left + 6, y - 5, "font-size=\"12\" fill=\"#d62728\"", "peak %.0f GB/s", peak);
+}
+
+/** First passing row (titles and the peak come from it), or -1 if every run failed. */
+static int first_ok(const result_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (ok(&rows[i]))
+            return i;
+    return -1;
+}
+
+/** Left margin that keeps the rotated x labels of the first bars inside the picture. */
+static double bar_left_margin(const result_row *rows, int count, double right)
+{
+    double left = 70.0, c = cos(RADIANS(LABEL_ANGLE));
+    for (int pass = 0; pass < 3; pass++) {
+        double slot = (WIDTH - left - right) / count, need = 0.0;
+        for (int i = 0; i < count; i++) {
+            char label[LABEL_MAX + 1];
+            short_label(label, sizeof label, rows[i].label);
+            double over = text_width(label, 11) * c - (i + 0.5) * slot + 10.0;
+            need = over > need ? over : need;
+        }
+        left = fmin(fmax(need, 70.0), WIDTH / 3);
+    }
+    return left;
+}
+
+int svg_write_run_chart(const char *path, const result_row *rows, int count, int reference_index)
+{
+    if (count <= 0)
+        return write_empty(path, "Sum reduction: bandwidth per step");
+    int head = first_ok(rows, count);
+    const result_row *h = &rows[head >= 0 ? head : 0];
+    char n_text[32], bytes_text[32], title[320], subtitle[320];
+    format_count(n_text, sizeof n_text, h->n);
+    format_bytes(bytes_text, sizeof bytes_text, h->bytes);
+    snprintf(title, sizeof title, "Sum of %s %s (%s) on %s", n_text, h->type, bytes_text, h->device);
+    char first[LABEL_MAX + 1];
+    short_label(first, sizeof first, rows[0].label);
+    snprintf(subtitle, sizeof subtitle, "Bandwidth per program, median of %d runs, %s; %s%s", h->reps,
+             h->flushed ? "L2 flushed" : "L2 warm", ok(&rows[0]) ? "above each bar: speedup over " :
+             "no speedups: the first program failed", ok(&rows[0]) ? first : "");
+    FILE *f = begin(path, title, subtitle);
+    if (!f)
+        return -1;
+
+    double max = h->peak_gbs, longest = 0.0;
+    for (int i = 0; i < count; i++) {
+        char label[LABEL_MAX + 1];
+        short_label(label, sizeof label, rows[i].label);
+        longest = fmax(longest, text_width(label, 11));
+        if (ok(&rows[i]))
+            max = fmax(max, rows[i].gbs);
+    }
+    double bottom = fmin(longest * sin(RADIANS(LABEL_ANGLE)) + 22.0, HEIGHT / 2);
+    plot p = { bar_left_margin(rows, count, 30.0), 70.0, 0.0, 0.0, 0.0 };
+    p.width = WIDTH - p.left - 30.0;
+    p.height = HEIGHT - p.top - bottom;
+    double step = set_y_range(&p, max);
+    draw_y_axis(f, &p, step);
+
+    double slot = p.width / count, base = y_of(&p, 0.0);
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        double cx = p.left + (i + 0.5) * slot;
+        if (ok(r)) {
+            double y = y_of(&p, r->gbs);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
+                    cx - 0.3 * slot, y, 0.6 * slot, base - y, i == reference_index ? REFERENCE_COLOUR : BAR_COLOUR);
+            fputs("<title>", f);
+            put_escaped(f, r->label);
+            fprintf(f, ": %.1f GB/s, %.3f ms</title></rect>\n", r->gbs, r->median_ms);
+            speedups s = compute_speedups(rows, count, i, reference_index);
+            if (s.cumulative > 0.0)
+                text(f, cx, y - 5, "font-size=\"11\" text-anchor=\"middle\"", "%.1fx", s.cumulative);
+        } else {
+            text(f, cx, base - 8, "font-size=\"11\" font-weight=\"bold\" fill=\"" FAILED_COLOUR
+                 "\" text-anchor=\"middle\"", "FAILED");
+        }
+        char label[LABEL_MAX + 1], attrs[128];
+        short_label(label, sizeof label, r->label);
+        snprintf(attrs, sizeof attrs, "font-size=\"11\" text-anchor=\"end\" transform=\"rotate(%.0f %.1f %.1f)\"",
+                 -LABEL_ANGLE, cx, base + 14);
+        text(f, cx, base + 14, attrs, "%s", label);
+    }
+    draw_peak(f, &p, h->peak_gbs);
+    return finish(f);
+}
+
+/** 1 if row i is the first of its design (`step`): designs keep their order of appearance. */
+static int first_of_design(const result_row *rows, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (strcmp(rows[j].step, rows[i].step) == 0)
+            return 0;
+    return 1;
+}
+
+/** Next passing row of design `step` with the smallest n above `after`, or -1: sorts without memory. */
+static int next_point(const result_row *rows, int count, const char *step, unsigned long long after)
+{
+    int best = -1;
+    for (int i = 0; i < count; i++)
+        if (ok(&rows[i]) && rows[i].n > after && strcmp(rows[i].step, step) == 0 &&
+            (best < 0 || rows[i].n < rows[best].n))
+            best = i;
+    return best;
+}
+
+int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
+{
+    if (count <= 0)
+        return write_empty(path, "Sum reduction: bandwidth against size");
+    int head = first_ok(rows, count);
+    const result_row *h = &rows[head >= 0 ? head : 0];
+    char title[320], subtitle[160];
+    snprintf(title, sizeof title, "Sum of %s against size on %s", h->type, h->device);
+    snprintf(subtitle, sizeof subtitle, "Bandwidth per design, median of %d runs, %s", h->reps,
+             h->flushed ? "L2 flushed" : "L2 warm");
+    FILE *f = begin(path, title, subtitle);
+    if (!f)
+        return -1;
+
+    double max = h->peak_gbs, lo = 1e9, hi = -1e9, legend = 0.0;
+    for (int i = 0; i < count; i++) {
+        char label[LABEL_MAX + 1];
+        short_label(label, sizeof label, rows[i].label);
+        legend = fmax(legend, text_width(label, 12));
+        if (ok(&rows[i]) && rows[i].n > 0) {
+            max = fmax(max, rows[i].gbs);
+            lo = fmin(lo, floor(log2((double)rows[i].n)));
+            hi = fmax(hi, ceil(log2((double)rows[i].n)));
+        }
+    }
+    if (hi < lo)
+        lo = 16, hi = 28;  /* every run failed: an empty but labelled axis */
+    if (hi - lo < 2)
+        lo -= 1, hi += 1;
+    legend = fmin(legend + 40.0, WIDTH / 3);
+    plot p = { 80.0, 70.0, WIDTH - 80.0 - legend - 30.0, HEIGHT - 70.0 - 70.0, 0.0 };
+    double step = set_y_range(&p, max), base = y_of(&p, 0.0);
+    draw_y_axis(f, &p, step);
+    double xlo = lo - 0.25, xhi = hi + 0.25;
+#define X_OF(e) (p.left + p.width * ((e) - xlo) / (xhi - xlo))
+    int stride = 1;
+    while ((hi - lo) / stride > 8)
+        stride *= 2;
+    for (int e = (int)lo; e <= (int)hi; e++) {
+        if (e % stride != 0)
+            continue;
+        double x = X_OF(e);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x, base, x, base + 5);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\">"
+                   "2<tspan dy=\"-6\" font-size=\"9\">%d</tspan></text>\n", x, base + 22, e);
+    }
+    text(f, p.left + p.width / 2, base + 50, "font-size=\"13\" text-anchor=\"middle\"", "Elements n");
+
+    int designs = 0;
+    for (int i = 0; i < count; i++) {
+        if (!first_of_design(rows, i))
+            continue;
+        const char *colour = PALETTE[designs % PALETTE_SIZE];
+        int first = next_point(rows, count, rows[i].step, 0);
+        if (first >= 0)
+            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
+        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+            fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
+        if (first >= 0)
+            fputs("\"/>\n", f);
+        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X_OF(log2((double)rows[j].n)),
+                    y_of(&p, rows[j].gbs), colour);
+        double lx = p.left + p.width + 20.0, ly = p.top + 10.0 + 20.0 * designs;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n"
+                   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
+                lx, ly, lx + 22, ly, colour, lx + 11, ly, colour);
+        char label[LABEL_MAX + 1];
+        short_label(label, sizeof label, rows[i].label);
+        text(f, lx + 28, ly + 4, "font-size=\"12\"", "%s", label);
+        designs++;
+    }
+#undef X_OF
+    draw_peak(f, &p, h->peak_gbs);
+    return finish(f);
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make check-archs: compiles every program for every real GPU architecture this nvcc
+# supports (nvcc --list-gpu-code), for int, float and double, with warnings as errors.
+# Compile only: no GPU needed. Proves nothing arch-specific slipped in without a fallback.
+# Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
+set -u
+cd "$(dirname "$0")/.."
+nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
+archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ')
+if [ -z "$archs" ]; then
+    echo "check-archs: '$nvcc --list-gpu-code' listed no architectures" >&2
+    exit 2
+fi
+gencode=""
+for sm in $archs; do gencode="$gencode -gencode arch=compute_${sm#sm_},code=$sm"; done
+types=${TYPES:-int float double}
+out=build/check-archs
+mkdir -p "$out"
+echo "check-archs: $archs"
+
+# one job per (program, type, variant): the -D flags that select it
+jobs=()
+for dir in "$@"; do
+    for type in $types; do
+        case $type in int) flag="" ;; float) flag=-DELEMENT_FLOAT ;; double) flag=-DELEMENT_DOUBLE ;; esac
+        jobs+=("$dir $type $flag")
+        case $dir in
+            step4_*) jobs+=("$dir $type $flag -DLEGACY_WARP_SYNC") ;;
+            step9_*) jobs+=("$dir $type $flag -DGRID_FINISH=BLOCK_ATOMIC" "$dir $type $flag -DGRID_FINISH=WARP_ATOMIC") ;;
+        esac
+    done
+done
+
+compile() {
+    local dir=$1 type=$2 name
+    shift 2
+    name="$dir $type $*"
+    local log="$out/$(echo "$dir-$type$*" | tr ' =' '__').log"
+    if "$nvcc" -c -O3 -Icommon -Werror all-warnings $gencode "$@" "$dir/reduce.cu" -o /dev/null > "$log" 2>&1; then
+        echo "ok     $name"
+    else
+        echo "FAILED $name (see $log)"
+        head -5 "$log"
+        return 1
+    fi
+}
+export -f compile
+export nvcc gencode out
+
+printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'compile {}'
+status=$?
+if [ "$status" -eq 0 ]; then
+    echo "check-archs: ${#jobs[@]} builds, every architecture, no warnings"
+else
+    echo "check-archs: FAILED"
+    exit 1
+fi

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make diff STEP=k: the diff of step k-1's kernel file against step k's (what step k
+# changed), in colour on a terminal. make diffs: every consecutive diff into
+# results/diffs/stepK.diff.
+set -u
+cd "$(dirname "$0")/.."
+steps=(step*_*/)
+steps=("${steps[@]%/}")
+
+# kernel file of step k, or nothing
+kernel_of() { ls "step$1"_*/reduce.cu 2>/dev/null | head -1; }
+
+case ${1:-} in
+show)
+    k=${2:-}
+    if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ -z "$(kernel_of "$k")" ] || [ -z "$(kernel_of $((k - 1)))" ]; then
+        echo "make diff: give STEP=k with k from 1 to $((${#steps[@]} - 1)), e.g. make diff STEP=3" >&2
+        exit 2
+    fi
+    colour=never
+    [ -t 1 ] && colour=always
+    diff -u --color="$colour" "$(kernel_of $((k - 1)))" "$(kernel_of "$k")"
+    [ $? -le 1 ] ;;
+all)
+    mkdir -p results/diffs
+    for ((k = 1; k < ${#steps[@]}; k++)); do
+        out=results/diffs/step$k.diff
+        diff -u "$(kernel_of $((k - 1)))" "$(kernel_of "$k")" > "$out"
+        echo "$out: $(( $(grep -c "^[-+]" "$out") - 2 )) lines changed"
+    done ;;
+*)
+    echo "usage: scripts/diff_steps.sh show K | all" >&2
+    exit 2 ;;
+esac

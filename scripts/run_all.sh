@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make run-all: runs every program on the same input, one at a time with progress, then
+# prints Harris's table and writes results/run-all.csv and results/run-all.svg
+# (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
+set -u
+suffix=${SUFFIX-}
+n=${N:-2^26}
+reps=${REPS:-20}
+device=${DEVICE:-0}
+mkdir -p results
+raw=results/run-all${suffix}-rows.csv
+rm -f "$raw"
+
+i=0
+failed=0
+for dir in "$@"; do
+    i=$((i + 1))
+    printf '[%2d/%d] %-24s ' "$i" "$#" "$dir"
+    start=$(date +%s%N)
+    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw"
+    status=$?
+    seconds=$(( ($(date +%s%N) - start) / 1000000 ))
+    if [ "$status" -eq 0 ]; then
+        printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000))
+    else
+        printf 'FAILED, exit code %d\n' "$status"
+        failed=1
+    fi
+    # no GPU, or bad input: every program would say the same, so stop here
+    if [ "$status" -eq 2 ] || [ "$status" -eq 3 ]; then
+        exit "$status"
+    fi
+done
+echo
+build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1
+exit "$failed"

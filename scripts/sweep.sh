@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make sweep: the designs past Harris over a range of sizes, to show where each wins:
+# step6 and step7 (several passes), step8 (two kernels), step9 (one kernel: last block,
+# block atomic, warp atomic) and CUB. Writes results/sweep.csv and results/sweep.svg.
+set -u
+suffix=${SUFFIX-}
+reps=${REPS:-20}
+device=${DEVICE:-0}
+sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
+programs=(step6_multi_add/reduce step7_shuffle/reduce step8_vectorized/reduce
+          step9_single_pass/reduce step9_single_pass/reduce_block_atomic
+          step9_single_pass/reduce_warp_atomic cub_reference/reduce)
+mkdir -p results
+raw=results/sweep${suffix}-rows.csv
+rm -f "$raw"
+
+failed=0
+for n in $sizes; do
+    printf 'n = %-6s' "$n"
+    for program in "${programs[@]}"; do
+        "./$program$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw"
+        status=$?
+        if [ "$status" -eq 0 ]; then
+            printf ' .'
+        else
+            printf ' %s FAILED (exit %d)' "$program" "$status"
+            failed=1
+            if [ "$status" -eq 2 ] || [ "$status" -eq 3 ]; then
+                echo
+                exit "$status"
+            fi
+        fi
+    done
+    echo
+done
+echo
+build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" cub_reference || failed=1
+exit "$failed"

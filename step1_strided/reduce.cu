@@ -1,0 +1,74 @@
+/**
+ * @file step1_strided/reduce.cu
+ * @brief Step 1 (Harris kernel 2): interleaved addressing with a strided index.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The passes driver (common/passes.c)
+ * relaunches the kernel on the partial sums until one value is left. The steps change
+ * one of the two parts at a time.
+ */
+#include "passes.h"
+
+/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+#define THREADS 256
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ *
+ * At level s, thread tid works on index 2*s*tid, so the active threads are the first
+ * ones of the block: whole warps are busy or whole warps are idle, and no warp diverges.
+ * The price is the stride: at level s the threads of a warp touch shared memory 2*s
+ * words apart, so many land in the same bank and are served one after another (bank
+ * conflicts). Step 2 makes the accesses contiguous.
+ */
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[THREADS];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        unsigned int index = 2 * s * tid;
+        if (index < blockDim.x)
+            partial[index] += partial[index + s];
+        __syncthreads();
+    }
+    return partial[0];
+}
+
+/**
+ * One pass: block b sums elements [b*THREADS, (b+1)*THREADS) and writes out[b].
+ * Threads past the end contribute 0, so n need not be a multiple of the block size.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
+{
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    element_t sum = block_sum((i < n) ? in[i] : 0);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: one element per thread. */
+static size_t blocks_for(size_t count)
+{
+    return (count + THREADS - 1) / THREADS;
+}
+
+/** Launches reduce_pass for the passes driver. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, (unsigned int)count);
+}
+
+extern "C" const step_info STEP = {
+    1, "step1_strided", "strided index, bank conflicts", "Harris kernel 2",
+    "index 2*s*tid keeps active threads contiguous: no divergence, but bank conflicts",
+    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    return reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+}

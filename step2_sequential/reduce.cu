@@ -1,0 +1,72 @@
+/**
+ * @file step2_sequential/reduce.cu
+ * @brief Step 2 (Harris kernel 3): sequential addressing.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The passes driver (common/passes.c)
+ * relaunches the kernel on the partial sums until one value is left. The steps change
+ * one of the two parts at a time.
+ */
+#include "passes.h"
+
+/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+#define THREADS 256
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts, and the active threads stay contiguous. Half the threads are
+ * idle from the first level on (step 3 makes up for it while loading).
+ */
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[THREADS];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            partial[tid] += partial[tid + s];
+        __syncthreads();
+    }
+    return partial[0];
+}
+
+/**
+ * One pass: block b sums elements [b*THREADS, (b+1)*THREADS) and writes out[b].
+ * Threads past the end contribute 0, so n need not be a multiple of the block size.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
+{
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    element_t sum = block_sum((i < n) ? in[i] : 0);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: one element per thread. */
+static size_t blocks_for(size_t count)
+{
+    return (count + THREADS - 1) / THREADS;
+}
+
+/** Launches reduce_pass for the passes driver. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, (unsigned int)count);
+}
+
+extern "C" const step_info STEP = {
+    2, "step2_sequential", "sequential addressing", "Harris kernel 3",
+    "stride halves from blockDim/2: contiguous, conflict-free, but half the threads idle",
+    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    return reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+}

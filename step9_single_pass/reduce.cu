@@ -1,0 +1,189 @@
+/**
+ * @file step9_single_pass/reduce.cu
+ * @brief Step 9: one launch for the whole reduction; the last block adds the partials.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. Here one launch does it all: the
+ * blocks' sums meet in global memory (GRID_FINISH below), with no second kernel.
+ */
+#include "data.h"
+#include "gpu.h"
+#include "step.h"
+
+/*
+ * How the blocks' sums meet; `make sweep` builds and times all three:
+ * LAST_BLOCK (default): each block stores its sum, the last block to finish adds them in
+ *   a fixed order, so the result is the same on every call, for floats too;
+ * BLOCK_ATOMIC: one atomicAdd() per block; WARP_ATOMIC: one per warp, no block tree.
+ * The atomics add in whatever order blocks finish, and need *out zeroed first.
+ */
+#define LAST_BLOCK 0
+#define BLOCK_ATOMIC 1
+#define WARP_ATOMIC 2
+#ifndef GRID_FINISH
+#define GRID_FINISH LAST_BLOCK
+#endif
+
+/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+#define THREADS 256
+/** 16-byte loads each thread issues back to back before it needs their values. */
+const int LOADS_IN_FLIGHT = 4;
+
+/**
+ * The last six levels, when only the first warp is active, in registers: after one
+ * addition from shared memory, __shfl_down_sync() hands each lane the value of the lane
+ * `offset` above it. No shared-memory round trips, no __syncwarp(): the shuffle itself
+ * synchronises the lanes named in its mask, so it is correct on every architecture.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid] + partial[tid + 32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    return sum;
+}
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so the compiler decides every `if` below: the
+ * tree is straight-line code, with no loop counter, compare or branch.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts, and the active threads stay contiguous. Half the threads are
+ * idle from the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/** Blocks of the current launch that are done; the last one resets it to 0 for the next. */
+__device__ unsigned int blocks_done = 0;
+
+/**
+ * Thread 0 stores the block's sum and takes a ticket; __threadfence() makes the store
+ * visible to the whole GPU before the ticket is counted. The block holding the last
+ * ticket knows every partial is in memory: it adds them (through L2 with __ldcg, as its
+ * L1 may hold stale lines) in a fixed order, writes *out and resets the ticket counter.
+ */
+__device__ void last_block_adds(element_t sum, element_t *partials, element_t *out)
+{
+    __shared__ bool is_last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        __threadfence();
+        is_last = (atomicAdd(&blocks_done, 1) == gridDim.x - 1);
+        __threadfence();
+    }
+    __syncthreads();
+    if (!is_last)
+        return;
+    sum = 0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        sum += __ldcg(&partials[b]);
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0) {
+        *out = sum;
+        blocks_done = 0;
+    }
+}
+
+/**
+ * The whole reduction: step 8's loads, then the blocks' sums meet as GRID_FINISH says.
+ * `in` must be 16-byte aligned (cudaMalloc is).
+ */
+__global__ void reduce_single_pass(const element_t *in, element_t *partials, element_t *out, size_t n)
+{
+    const element_vec_t *vectors = (const element_vec_t *)in;
+    size_t vector_count = n / VEC_WIDTH, grid_stride = (size_t)gridDim.x * blockDim.x;
+    element_t sum = 0;
+#pragma unroll LOADS_IN_FLIGHT
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < vector_count; i += grid_stride)
+        sum += vec_sum(vectors[i]);
+    size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
+    if (blockIdx.x == 0 && tail < n)
+        sum += in[tail];
+#if GRID_FINISH == WARP_ATOMIC
+    for (int offset = 16; offset > 0; offset >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(out, sum);
+#else
+    sum = block_sum<THREADS>(sum);
+#if GRID_FINISH == BLOCK_ATOMIC
+    if (threadIdx.x == 0)
+        atomicAdd(out, sum);
+#else
+    last_block_adds(sum, partials, out);
+#endif
+#endif
+}
+
+/**
+ * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
+ * GPU at once (occupancy API x SMs), so the grid is one full wave on any GPU.
+ */
+static size_t blocks_for(size_t count)
+{
+    static int resident = 0;
+    if (resident == 0) {
+        int device, sms;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_single_pass, THREADS, 0));
+        resident *= sms;
+    }
+    size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
+    size_t blocks = (count + per_block - 1) / per_block;
+    return blocks < (size_t)resident ? blocks : (size_t)resident;
+}
+
+/** Longest chain of additions (float error bound): the loads and tree, then the finish. */
+static uint64_t addition_depth(size_t n)
+{
+    size_t blocks = blocks_for(n);
+    if (GRID_FINISH == LAST_BLOCK)
+        return pass_depth(n, blocks, THREADS) + pass_depth(blocks, 1, THREADS);
+    if (GRID_FINISH == BLOCK_ATOMIC)
+        return pass_depth(n, blocks, THREADS) + blocks;
+    return pass_depth(n, blocks, THREADS) + blocks * (THREADS / 32);
+}
+
+#if GRID_FINISH == BLOCK_ATOMIC
+#define VARIANT "step9_single_pass_block_atomic", "single pass, block atomic"
+#elif GRID_FINISH == WARP_ATOMIC
+#define VARIANT "step9_single_pass_warp_atomic", "single pass, warp atomic"
+#else
+#define VARIANT "step9_single_pass", "single pass, last block"
+#endif
+
+extern "C" const step_info STEP = {
+    9, VARIANT, "beyond Harris",
+    "one launch: blocks store partial sums, the last block to finish adds them",
+    MAX_N_64BIT, THREADS, blocks_for, NULL, addition_depth,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    (void)scratch_b;  /* one launch: the partial sums need only one buffer */
+    if (GRID_FINISH != LAST_BLOCK) {
+        cudaError_t err = cudaMemsetAsync(out, 0, sizeof(element_t), stream);
+        if (err != cudaSuccess)
+            return err;
+    }
+    reduce_single_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n);
+    return cudaGetLastError();
+}

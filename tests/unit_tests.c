@@ -1,0 +1,369 @@
+/**
+ * @file unit_tests.c
+ * @brief Host unit tests of the harness's pure logic: flags, data, reference, the
+ * verdict and its float bound, statistics, speedups, CSV and the pictures. No GPU.
+ *
+ * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
+ * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+#include "options.h"
+#include "results.h"
+#include "svg.h"
+
+static int failures = 0;
+
+/** Records one test: prints PASS, or FAIL with the failed condition. */
+static void report(const char *name, int ok, const char *why)
+{
+    if (ok) {
+        printf("PASS unit %s\n", name);
+    } else {
+        printf("FAIL unit %s: %s\n", name, why);
+        failures++;
+    }
+}
+
+/** One named test: its condition, stringified as the reason when it fails. */
+#define TEST(name, condition) report(name, (condition), #condition)
+
+/** Parses a command line given as a NULL-terminated list of words. */
+static enum parse_result parse(options *opt, char *error, const char *word, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"reduce";
+    va_list args;
+    va_start(args, word);
+    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
+        argv[argc++] = (char *)w;
+    va_end(args);
+    argv[argc] = NULL;
+    return parse_options(argc, argv, opt, error, 512);
+}
+
+/** A bad command line must give PARSE_ERROR with exactly one line of explanation. */
+static int rejects(const char *expected_text, const char *word, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"reduce";
+    va_list args;
+    va_start(args, word);
+    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
+        argv[argc++] = (char *)w;
+    va_end(args);
+    argv[argc] = NULL;
+    options opt;
+    char error[512];
+    enum parse_result r = parse_options(argc, argv, &opt, error, sizeof error);
+    return r == PARSE_ERROR && error[0] != '\0' && strchr(error, '\n') == NULL &&
+           strstr(error, expected_text) != NULL;
+}
+
+static void test_sizes(void)
+{
+    uint64_t v = 0;
+    TEST("parse_size decimal", parse_size("1000", &v) == 0 && v == 1000);
+    TEST("parse_size 2^26", parse_size("2^26", &v) == 0 && v == 67108864);
+    TEST("parse_size 2^31+5", parse_size("2^31+5", &v) == 0 && v == 2147483653ull);
+    TEST("parse_size 2^10-1", parse_size("2^10-1", &v) == 0 && v == 1023);
+    TEST("parse_size rejects empty", parse_size("", &v) != 0);
+    TEST("parse_size rejects negative", parse_size("-5", &v) != 0);
+    TEST("parse_size rejects plus sign", parse_size("+5", &v) != 0);
+    TEST("parse_size rejects words", parse_size("abc", &v) != 0);
+    TEST("parse_size rejects trailing junk", parse_size("5x", &v) != 0);
+    TEST("parse_size rejects 2^", parse_size("2^", &v) != 0);
+    TEST("parse_size rejects 2^63", parse_size("2^63", &v) != 0);
+    TEST("parse_size rejects 2^3+", parse_size("2^3+", &v) != 0);
+    TEST("parse_size rejects 2^3-9", parse_size("2^3-9", &v) != 0);
+    TEST("parse_size rejects overflow", parse_size("99999999999999999999999", &v) != 0);
+}
+
+static void test_options(void)
+{
+    options opt;
+    char error[512];
+    TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
+                             opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
+                             opt.device == 0 && !opt.hot && !opt.quiet && !opt.csv_path && !opt.check_count);
+    TEST("options all flags",
+         parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
+               "--csv", "out.csv", "--hot", "--quiet", "--print-sum", NULL) == PARSE_OK &&
+             opt.n == 1000 && opt.n_given && opt.reps == 5 && opt.warmup == 0 && opt.seed == 7 &&
+             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.hot && opt.quiet && opt.print_sum);
+    TEST("options long size", parse(&opt, error, "--size=2^20", "--reps=3", NULL) == PARSE_OK &&
+                              opt.n == 1048576 && opt.reps == 3);
+    TEST("options input", parse(&opt, error, "--input", "data.bin", NULL) == PARSE_OK &&
+                          strcmp(opt.input_path, "data.bin") == 0);
+    TEST("options check list", parse(&opt, error, "--check", "1,257,2^20+7", NULL) == PARSE_OK &&
+                               opt.check_count == 3 && opt.check_sizes[0] == 1 && opt.check_sizes[1] == 257 &&
+                               opt.check_sizes[2] == 1048583);
+    TEST("options help", parse(&opt, error, "-h", NULL) == PARSE_HELP);
+    TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
+    TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
+                                parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
+
+    TEST("bad n = 0", rejects("at least 1", "-n", "0", NULL));
+    TEST("bad n negative", rejects("not a size", "-n", "-5", NULL));
+    TEST("bad n non-numeric", rejects("not a size", "-n", "abc", NULL));
+    TEST("bad n empty", rejects("not a size", "-n", "", NULL));
+    TEST("bad n fraction", rejects("not a size", "-n", "1.5", NULL));
+    TEST("bad reps = 0", rejects("from 1 to", "-r", "0", NULL));
+    TEST("bad reps negative", rejects("from 1 to", "-r", "-3", NULL));
+    TEST("bad reps non-numeric", rejects("from 1 to", "--reps", "many", NULL));
+    TEST("bad reps too many", rejects("from 1 to", "-r", "100001", NULL));
+    TEST("bad warmup", rejects("--warmup", "--warmup", "-1", NULL));
+    TEST("bad seed", rejects("--seed", "--seed", "x", NULL));
+    TEST("bad device", rejects("--device", "--device", "-1", NULL));
+    TEST("bad unknown long flag", rejects("unknown option '--bogus'", "--bogus", NULL));
+    TEST("bad unknown short flag", rejects("unknown option '-x'", "-x", NULL));
+    TEST("bad missing value", rejects("needs a value", "-n", NULL));
+    TEST("bad missing csv value", rejects("needs a value", "--csv", NULL));
+    TEST("bad positional argument", rejects("unexpected argument", "1000", NULL));
+    TEST("bad input with n", rejects("not both", "--input", "f", "-n", "5", NULL));
+    TEST("bad check zero", rejects("--check", "--check", "1,0", NULL));
+    TEST("bad check words", rejects("--check", "--check", "abc", NULL));
+    TEST("bad check empty", rejects("--check", "--check", ",", NULL));
+}
+
+static void test_data(void)
+{
+    enum { N = 100000 };
+    static element_t a[N], b[N];
+    fill_random(a, N, 42);
+    fill_random(b, N, 42);
+    TEST("random data reproducible", memcmp(a, b, sizeof a) == 0);
+    fill_random(b, N, 43);
+    TEST("random data depends on seed", memcmp(a, b, sizeof a) != 0);
+    int in_range = 1;
+    for (int i = 0; i < N; i++)
+#if ELEMENT_IS_INTEGER
+        in_range &= (a[i] >= -RANDOM_INT_RANGE && a[i] <= RANDOM_INT_RANGE);
+#else
+        in_range &= (a[i] >= 0 && a[i] < 1);
+#endif
+    TEST("random data in range", in_range);
+
+    element_t small[5] = { 1, 2, 3, 4, 5 };
+    reference r = cpu_reference(small, 5);
+    TEST("reference of 1..5", r.sum == 15 && r.abs_sum == 15);
+    TEST("one-hot reference", one_hot_reference(1).sum == 1 && one_hot_reference(1).abs_sum == 1);
+
+#if ELEMENT_IS_INTEGER
+    long long slow = 0;
+    for (int i = 0; i < N; i++)
+        slow += a[i];
+    r = cpu_reference(a, N);
+    TEST("int reference exact", r.exact == slow && r.fits_element);
+    TEST("int verdict exact", check_sum((element_t)slow, &r, 20).ok);
+    TEST("int verdict off by one fails", !check_sum((element_t)(slow + 1), &r, 20).ok);
+    TEST("int bound is zero", error_bound(&r, 1000) == 0.0);
+    element_t big[2] = { INT_MAX, 1 };
+    r = cpu_reference(big, 2);
+    TEST("int overflowing sum detected", !r.fits_element && !check_sum((element_t)INT_MIN, &r, 1).ok);
+#else
+    element_t cancel[3] = { (element_t)1e8, 1, (element_t)-1e8 };
+    r = cpu_reference(cancel, 3);
+    TEST("float reference compensated", r.sum == 1.0L);
+    r = cpu_reference(a, N);
+    uint64_t depth = 30;
+    double bound = error_bound(&r, depth);
+    double u = ELEMENT_UNIT_ROUNDOFF;
+    TEST("float bound is gamma(depth) sum|x|", bound >= depth * u * (double)r.abs_sum &&
+                                               bound < 1.01 * depth * u * (double)r.abs_sum);
+    TEST("float bound far below the answer", bound < 1e-3 * (double)r.sum);
+    element_t exact = (element_t)r.sum;
+    TEST("float verdict rounded reference passes", check_sum(exact, &r, depth).ok);
+    element_t above = (element_t)(r.sum + 2.0L * bound), below = (element_t)(r.sum - 2.0L * bound);
+    verdict v = check_sum(above, &r, depth);
+    TEST("float result perturbed above the bound FAILS", !v.ok && v.error > v.bound);
+    TEST("float result perturbed below the bound FAILS", !check_sum(below, &r, depth).ok);
+    TEST("float NaN FAILS", !check_sum((element_t)NAN, &r, depth).ok);
+    TEST("float infinity FAILS", !check_sum((element_t)INFINITY, &r, depth).ok);
+    TEST("float bound gives up when depth*u >= 1/2", isinf(error_bound(&r, (uint64_t)(1.0 / u))));
+    TEST("float relative error", fabs(check_sum(above, &r, depth).rel_error -
+                                      (double)fabsl((long double)above - r.sum) / (double)r.sum) < 1e-12);
+#endif
+}
+
+/** blocks_for of a step with 256 threads, one element each (step 0). */
+static size_t one_per_thread(size_t count)
+{
+    return (count + 255) / 256;
+}
+
+static void test_depth(void)
+{
+    TEST("pass depth one element per thread", pass_depth(256, 1, 256) == 1 + 8);
+    TEST("pass depth grid-stride", pass_depth(1 << 20, 4, 256) == 1024 + 8);
+    TEST("pass depth rounds up", pass_depth(1000, 1, 256) == 4 + 8);
+    TEST("depth of passes 2^16", depth_of_passes(1 << 16, 256, one_per_thread) == 18);
+    TEST("depth of passes n = 1", depth_of_passes(1, 256, one_per_thread) == 9);
+    TEST("depth of passes 2^24", depth_of_passes(1 << 24, 256, one_per_thread) == 27);
+}
+
+static void test_stats(void)
+{
+    double odd[3] = { 3, 1, 2 }, even[4] = { 4, 1, 3, 2 };
+    timing_stats t = summarize_times(odd, 3);
+    TEST("median odd", t.median_ms == 2 && t.min_ms == 1 && t.max_ms == 3);
+    t = summarize_times(even, 4);
+    TEST("median even", t.median_ms == 2.5 && t.min_ms == 1 && t.max_ms == 4);
+    TEST("bandwidth GB/s", fabs(bandwidth_gbs(1000000000ull, 1.0) - 1000.0) < 1e-9);
+    timing_stats noisy = { 1.0, 1.0, 1.11 }, quiet = { 1.0, 1.0, 1.09 };
+    TEST("noise above 10%", is_noisy(&noisy));
+    TEST("no noise below 10%", !is_noisy(&quiet));
+}
+
+/** A passing row with the given time and bandwidth. */
+static result_row make_row(const char *step, double ms, double gbs)
+{
+    result_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.step, sizeof r.step, "%s", step);
+    snprintf(r.label, sizeof r.label, "%s label, with comma", step);
+    snprintf(r.type, sizeof r.type, "int");
+    snprintf(r.device, sizeof r.device, "NVIDIA \"Test\" GPU, 80GB");
+    snprintf(r.status, sizeof r.status, "PASSED");
+    r.n = 67108864;
+    r.bytes = 268435456;
+    r.peak_gbs = 3352.0;
+    r.reps = 20;
+    r.flushed = 1;
+    r.median_ms = ms;
+    r.min_ms = ms;
+    r.max_ms = ms;
+    r.gbs = gbs;
+    return r;
+}
+
+static void test_speedups(void)
+{
+    result_row rows[4] = { make_row("step0", 8, 100), make_row("step1", 4, 200), make_row("step2", 2, 400),
+                           make_row("cub_reference", 1, 800) };
+    speedups s = compute_speedups(rows, 4, 1, 3);
+    TEST("step speedup", s.step == 2.0 && s.cumulative == 2.0 && s.vs_reference == 0.25);
+    s = compute_speedups(rows, 4, 2, 3);
+    TEST("cumulative speedup", s.step == 2.0 && s.cumulative == 4.0 && s.vs_reference == 0.5);
+    s = compute_speedups(rows, 4, 3, 3);
+    TEST("reference row", s.step == 0.0 && s.cumulative == 8.0 && s.vs_reference == 1.0);
+    s = compute_speedups(rows, 4, 0, 3);
+    TEST("first row", s.step == 0.0 && s.cumulative == 1.0);
+    snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
+    s = compute_speedups(rows, 4, 2, 3);
+    TEST("no speedup against a failed row", s.step == 0.0 && s.cumulative == 4.0);
+    TEST("failed row has no speedups", compute_speedups(rows, 4, 1, 3).cumulative == 0.0);
+    TEST("no reference", compute_speedups(rows, 4, 2, -1).vs_reference == 0.0);
+}
+
+static void test_csv(void)
+{
+    result_row row = make_row("step3_add_during_load", 0.41234, 651.25), back;
+    row.rel_error = 1.25e-7;
+    row.min_ms = 0.4;
+    row.max_ms = 0.5;
+    const char *path = "build/unit_test_roundtrip.csv";
+    remove(path);
+    int ok = csv_append(path, &row) == 0 && csv_append(path, &row) == 0;
+    result_row all[4];
+    int count = csv_read_all(path, all, 4);
+    back = all[0];
+    TEST("csv round trip count (header written once)", ok && count == 2);
+    TEST("csv round trip strings", count >= 1 && strcmp(back.step, row.step) == 0 &&
+                                   strcmp(back.label, row.label) == 0 && strcmp(back.device, row.device) == 0 &&
+                                   strcmp(back.status, row.status) == 0 && strcmp(back.type, row.type) == 0);
+    TEST("csv round trip numbers", count >= 1 && back.n == row.n && back.bytes == row.bytes &&
+                                   back.reps == row.reps && back.flushed == row.flushed &&
+                                   fabs(back.median_ms - row.median_ms) < 1e-6 &&
+                                   fabs(back.min_ms - 0.4) < 1e-6 && fabs(back.max_ms - 0.5) < 1e-6 &&
+                                   fabs(back.gbs - row.gbs) < 0.01 && fabs(back.peak_gbs - 3352) < 0.1 &&
+                                   fabs(back.rel_error - 1.25e-7) < 1e-10);
+    remove(path);
+    TEST("csv header is not a row", csv_parse_row(CSV_HEADER, &back) != 0);
+    TEST("csv malformed line rejected", csv_parse_row("\"step0\",\"unterminated", &back) != 0);
+    TEST("csv short line rejected", csv_parse_row("a,b,c", &back) != 0);
+    TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
+}
+
+static void test_format(void)
+{
+    char buf[64];
+    format_count(buf, sizeof buf, 67108864);
+    TEST("count separators", strcmp(buf, "67,108,864") == 0);
+    format_count(buf, sizeof buf, 999);
+    TEST("count below 1000", strcmp(buf, "999") == 0);
+    format_count(buf, sizeof buf, 1000);
+    TEST("count 1000", strcmp(buf, "1,000") == 0);
+    format_bytes(buf, sizeof buf, 268435456);
+    TEST("bytes MiB", strcmp(buf, "256 MiB") == 0);
+    format_bytes(buf, sizeof buf, 1536);
+    TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
+}
+
+/** Reads a whole small file into buf; returns its length or -1. */
+static long slurp(const char *path, char *buf, long size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long len = (long)fread(buf, 1, (size_t)size - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return len;
+}
+
+static void test_tables_and_pictures(void)
+{
+    result_row rows[4] = { make_row("step0_interleaved", 8, 100), make_row("step1_strided", 4, 200),
+                           make_row("step2_sequential", 2, 400), make_row("cub_reference", 1, 800) };
+    rows[2].max_ms = 2.5;  /* 25% slower than the fastest: noisy */
+    snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
+    static char text[1 << 16];
+    const char *path = "build/unit_test_table.txt";
+    FILE *f = fopen(path, "w");
+    if (f) {
+        print_run_table(f, rows, 4, 3);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("table title", strstr(text, "Sum of 67,108,864 int (256 MiB), NVIDIA \"Test\" GPU, 80GB, peak 3352 GB/s, "
+                                     "median of 20 runs, L2 flushed") != NULL);
+    TEST("table header", strstr(text, "Step speedup") && strstr(text, "Cumulative") && strstr(text, "vs CUB"));
+    TEST("table failed row", strstr(text, "FAILED") != NULL);
+    TEST("table noisy row", strstr(text, "noisy: is another process using the GPU?") != NULL);
+    TEST("table cumulative", strstr(text, "4.00x") != NULL && strstr(text, "8.00x") != NULL);
+    remove(path);
+
+    const char *svg = "build/unit_test_chart.svg";
+    TEST("run chart written", svg_write_run_chart(svg, rows, 4, 3) == 0 && slurp(svg, text, sizeof text) > 0 &&
+                              strstr(text, "<svg") && strstr(text, "</svg>") && strstr(text, "&quot;Test&quot;"));
+    TEST("sweep chart written", svg_write_sweep_chart(svg, rows, 4) == 0 && slurp(svg, text, sizeof text) > 0 &&
+                                strstr(text, "<svg") && strstr(text, "</svg>"));
+    TEST("chart of nothing", svg_write_run_chart(svg, rows, 0, -1) == 0 && slurp(svg, text, sizeof text) > 0 &&
+                             strstr(text, "</svg>"));
+    TEST("chart to an unwritable path fails", svg_write_run_chart("build/no/such/dir/x.svg", rows, 4, 3) != 0);
+    remove(svg);
+}
+
+/** Runs every group and exits non-zero if any test failed. */
+int main(void)
+{
+    test_sizes();
+    test_options();
+    test_data();
+    test_depth();
+    test_stats();
+    test_speedups();
+    test_csv();
+    test_format();
+    test_tables_and_pictures();
+    return failures ? 1 : 0;
+}
