@@ -342,19 +342,17 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
 /** The timed run: warm-up, repetitions (each verified), statistics, report, CSV row. */
 static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
 {
+    /* device memory first: a too-large n must fail before the host fills gigabytes */
+    buffers b;
+    int status = allocate(&b, n, scratch_for(n), !opt->hot, gpu);
+    if (status != 0)
+        return status;
     element_t *host = opt->input_path ? read_input(opt->input_path, n) : host_alloc(n);
     if (!host)
         return EXIT_USAGE;
     if (!opt->input_path)
         fill_random(host, n, opt->seed);
     reference ref = cpu_reference(host, n);
-
-    buffers b;
-    int status = allocate(&b, n, scratch_for(n), !opt->hot, gpu);
-    if (status != 0) {
-        free(host);
-        return status;
-    }
     CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
 
