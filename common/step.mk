@@ -7,8 +7,13 @@
 #   make                 build for the GPU in this machine (sm_75 when there is none)
 #   make SM=90           build for sm_90;  NVCC_ARCH=... for any -arch value
 #   make TYPE=float      element type: int (default), float or double
-#   make run             build and run once with the default size
+#   make run             build and run once with the default size (ARGS=... for flags)
+#   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
+
+# No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 
 COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 include $(COMMON)/config.mk
@@ -26,7 +31,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
 # VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include.
 PROGRAMS := reduce$(SUFFIX) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run clean
+.PHONY: all run profile clean
 all: $(PROGRAMS)
 
 reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
@@ -50,7 +55,12 @@ $(BUILD)/common:
 run: reduce$(SUFFIX)
 	./reduce$(SUFFIX) $(ARGS)
 
+profile: reduce$(SUFFIX)
+	@../scripts/profile.sh $(notdir $(CURDIR))
+
 clean:
 	rm -rf build reduce reduce_* 
 
+# Header dependencies written by -MMD; they are only read, never made.
+%.d: ;
 -include $(wildcard $(BUILD)/*.d $(BUILD)/common/*.d)

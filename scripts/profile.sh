@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# make profile: runs Nsight Compute on the first (largest) pass of each program at a
+# fixed size and prints one table of the metrics the steps' ideas move. Clocks are left
+# as they are (--clock-control none): the card's settings are never changed.
+# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N=2^24 by default)
+set -u
+cd "$(dirname "$0")/.."
+suffix=${SUFFIX-}
+n=${PROFILE_N:-2^24}
+ncu=${NCU:-ncu}
+if ! command -v "$ncu" > /dev/null 2>&1; then
+    for candidate in "${CUDA_PATH:-/usr/local/cuda}"/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
+        [ -x "$candidate" ] && ncu=$candidate && break
+    done
+fi
+if ! command -v "$ncu" > /dev/null 2>&1; then
+    echo "make profile: Nsight Compute (ncu) not found; it ships with the CUDA Toolkit (set NCU=/path/to/ncu)" >&2
+    exit 2
+fi
+
+# column title | metric (names checked against `ncu --query-metrics` on an H100)
+columns=(
+    "Thr/inst|smsp__average_thread_inst_executed_per_inst_executed.ratio"
+    "Uniform br %|smsp__sass_average_branch_targets_threads_uniform.pct"
+    "Divergent br|smsp__sass_branch_targets_threads_divergent.sum"
+    "Shm ld confl|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+    "Shm st confl|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+    "Instructions|smsp__inst_executed.sum"
+    "Barrier stall|smsp__average_warp_latency_issue_stalled_barrier.ratio"
+    "DRAM % peak|dram__throughput.avg.pct_of_peak_sustained_elapsed"
+    "Occupancy %|sm__warps_active.avg.pct_of_peak_sustained_active"
+    "Time (us)|gpu__time_duration.sum"
+)
+metrics=$(printf '%s\n' "${columns[@]}" | cut -d'|' -f2 | paste -sd,)
+
+mkdir -p results/profile
+printf '%-24s' "Program"
+for c in "${columns[@]}"; do printf ' %13s' "${c%%|*}"; done
+echo
+status=0
+for dir in "$@"; do
+    csv=results/profile/$dir$suffix.csv
+    # the first launch whose name contains "educe": a step's first pass, CUB's first kernel
+    if ! "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function \
+            --kernel-name regex:educe --launch-count 1 --csv --page raw \
+            "./$dir/reduce$suffix" -n "$n" -r 1 --warmup 0 --hot --quiet > "$csv.log" 2>&1; then
+        echo "make profile: ncu failed on $dir: $(grep -m1 -E 'ERR|rror' "$csv.log")" >&2
+        status=1
+        continue
+    fi
+    grep -E '^"' "$csv.log" > "$csv"
+    if [ "$(wc -l < "$csv")" -lt 3 ]; then
+        echo "make profile: ncu read no counters for $dir: $(grep -m1 -E 'ERR|rror|WARN' "$csv.log")" >&2
+        status=1
+        continue
+    fi
+    # header row, units row, then the kernel's row: pick the metric columns by name
+    awk -v dir="$dir" -v metrics="$metrics" -F'","' '
+        NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); column[$i] = i } }
+        NR == 2 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); unit[i] = $i } }
+        NR == 3 {
+            printf "%-24s", dir
+            m = split(metrics, names, ",")
+            for (k = 1; k <= m; k++) {
+                i = column[names[k]]; v = $i; gsub(/[",]/, "", v)
+                if (i == "") v = "n/a"
+                else if (unit[i] == "nsecond") v = sprintf("%.1f", v / 1000)
+                else if (unit[i] == "usecond") v = sprintf("%.1f", v)
+                else if (unit[i] == "msecond") v = sprintf("%.1f", v * 1000)
+                printf " %13s", v
+            }
+            printf "\n"
+        }' "$csv"
+done
+echo
+echo "n = $n, first pass of each program, ncu --clock-control none; raw CSV in results/profile/"
+exit "$status"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make sanitize: compute-sanitizer's memcheck, racecheck, synccheck and initcheck on every
+# program at small sizes (one of them not a multiple of any block size). Any error, and
+# any racecheck warning (warp-level hazards are warnings), fails: --error-exitcode makes
+# the tool exit non-zero for both.
+# Usage: scripts/sanitize.sh PROGRAM_DIR...
+set -u
+cd "$(dirname "$0")/.."
+suffix=${SUFFIX-}
+sanitizer=${SANITIZER:-compute-sanitizer}
+command -v "$sanitizer" > /dev/null 2>&1 || sanitizer=${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer
+if [ ! -x "$sanitizer" ] && ! command -v "$sanitizer" > /dev/null 2>&1; then
+    echo "make sanitize: compute-sanitizer not found; it ships with the CUDA Toolkit" >&2
+    exit 2
+fi
+mkdir -p results/sanitize
+failed=0 runs=0
+for dir in "$@"; do
+    for program in "$dir"/reduce"$suffix" "$dir"/reduce_*_atomic"$suffix"; do
+        [ -x "$program" ] || continue
+        for tool in memcheck racecheck synccheck initcheck; do
+            for n in 1000 4099; do
+                runs=$((runs + 1))
+                log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
+                extra=""
+                [ "$tool" = racecheck ] && extra="--racecheck-report all"
+                if "$sanitizer" --tool "$tool" $extra --error-exitcode 1 \
+                        "./$program" -n "$n" -r 2 --warmup 0 --hot --quiet > "$log" 2>&1; then
+                    printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
+                else
+                    printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \
+                        "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log")"
+                    failed=$((failed + 1))
+                fi
+            done
+        done
+    done
+done
+echo "make sanitize: $runs runs, $failed failed (logs in results/sanitize/)"
+[ "$failed" -eq 0 ]
