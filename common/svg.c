@@ -50,7 +50,7 @@ static void put_escaped(FILE *f, const char *s)
     }
 }
 
-/** One <text> element: `attrs` is raw SVG, the printf-formatted content is escaped. */
+/** One `<text>` element: `attrs` is raw SVG, the printf-formatted content is escaped. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif

@@ -18,9 +18,16 @@ if ! command -v "$ncu" > /dev/null 2>&1; then
     exit 2
 fi
 
-# column title | metric (names checked against `ncu --query-metrics` on an H100)
+# column title | metric (names checked against `ncu --query-metrics` on an H100):
+# threads per executed instruction (32: every lane busy; predicated-off lanes count),
+# the same counting only lanes whose predicate is on (nvcc turns short divergent `if`s
+# into predication, so divergence shows here rather than as divergent branches),
+# branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
+# and stores, instructions executed, cycles warps wait at a barrier per instruction,
+# DRAM throughput, achieved occupancy and the kernel's time.
 columns=(
     "Thr/inst|smsp__average_thread_inst_executed_per_inst_executed.ratio"
+    "Pred-on thr|smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"
     "Uniform br %|smsp__sass_average_branch_targets_threads_uniform.pct"
     "Divergent br|smsp__sass_branch_targets_threads_divergent.sum"
     "Shm ld confl|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
@@ -64,9 +71,10 @@ for dir in "$@"; do
             for (k = 1; k <= m; k++) {
                 i = column[names[k]]; v = $i; gsub(/[",]/, "", v)
                 if (i == "") v = "n/a"
-                else if (unit[i] == "nsecond") v = sprintf("%.1f", v / 1000)
-                else if (unit[i] == "usecond") v = sprintf("%.1f", v)
-                else if (unit[i] == "msecond") v = sprintf("%.1f", v * 1000)
+                else if (unit[i] ~ /^(ns|nsecond)$/) v = sprintf("%.1f", v / 1000)
+                else if (unit[i] ~ /^(us|usecond)$/) v = sprintf("%.1f", v)
+                else if (unit[i] ~ /^(ms|msecond)$/) v = sprintf("%.1f", v * 1000)
+                else if (v ~ /\./) v = sprintf("%.2f", v)
                 printf " %13s", v
             }
             printf "\n"
