@@ -26,7 +26,8 @@ all)
     for ((k = 1; k < ${#steps[@]}; k++)); do
         out=results/diffs/step$k.diff
         diff -u "$(kernel_of $((k - 1)))" "$(kernel_of "$k")" > "$out"
-        echo "$out: $(( $(grep -c "^[-+]" "$out") - 2 )) lines changed"
+        # removed plus added lines, counted as tests/run.sh counts them
+        echo "$out: $(diff "$(kernel_of $((k - 1)))" "$(kernel_of "$k")" | grep -c '^[<>]') lines changed"
     done ;;
 *)
     echo "usage: scripts/diff_steps.sh show K | all" >&2
