@@ -34,33 +34,36 @@ static void report(const char *name, int ok, const char *why)
 /** One named test: its condition, stringified as the reason when it fails. */
 #define TEST(name, condition) report(name, (condition), #condition)
 
+/** Builds argv ("reduce" then the words up to NULL); returns argc. */
+static int make_argv(char **argv, const char *word, va_list args)
+{
+    int argc = 0;
+    argv[argc++] = (char *)"reduce";
+    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
+        argv[argc++] = (char *)w;
+    argv[argc] = NULL;
+    return argc;
+}
+
 /** Parses a command line given as a NULL-terminated list of words. */
 static enum parse_result parse(options *opt, char *error, const char *word, ...)
 {
     char *argv[32];
-    int argc = 0;
-    argv[argc++] = (char *)"reduce";
     va_list args;
     va_start(args, word);
-    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
-        argv[argc++] = (char *)w;
+    int argc = make_argv(argv, word, args);
     va_end(args);
-    argv[argc] = NULL;
     return parse_options(argc, argv, opt, error, 512);
 }
 
-/** A bad command line must give PARSE_ERROR with exactly one line of explanation. */
+/** A bad command line must give PARSE_ERROR with exactly one line containing expected_text. */
 static int rejects(const char *expected_text, const char *word, ...)
 {
     char *argv[32];
-    int argc = 0;
-    argv[argc++] = (char *)"reduce";
     va_list args;
     va_start(args, word);
-    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
-        argv[argc++] = (char *)w;
+    int argc = make_argv(argv, word, args);
     va_end(args);
-    argv[argc] = NULL;
     options opt;
     char error[512];
     enum parse_result r = parse_options(argc, argv, &opt, error, sizeof error);
@@ -111,6 +114,8 @@ static void test_options(void)
     TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
                                 parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
 
+    TEST("rejects() is false for a valid command line", !rejects("", "-n", "5", NULL));
+    TEST("rejects() is false for the wrong message", !rejects("no such text", "-n", "0", NULL));
     TEST("bad n = 0", rejects("at least 1", "-n", "0", NULL));
     TEST("bad n negative", rejects("not a size", "-n", "-5", NULL));
     TEST("bad n non-numeric", rejects("not a size", "-n", "abc", NULL));
