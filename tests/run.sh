@@ -56,6 +56,8 @@ for dir in "${dirs[@]}"; do
     fi
     for program in "$dir"/reduce"$suffix" "$dir"/reduce_*"$suffix"; do
         case $program in *'*'*) continue ;; esac
+        # step4's race-demo build is wrong on purpose; the count must not depend on it
+        case $program in */reduce_legacy*) continue ;; esac
         [ -n "$suffix" ] || case $program in *_float|*_double) continue ;; esac
         programs+=("$program")
     done
