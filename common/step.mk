@@ -31,7 +31,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
 # VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include.
 PROGRAMS := reduce$(SUFFIX) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run profile clean
+.PHONY: all run profile clean programs
 all: $(PROGRAMS)
 
 reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
@@ -57,6 +57,11 @@ run: reduce$(SUFFIX)
 
 profile: reduce$(SUFFIX)
 	@../scripts/profile.sh $(notdir $(CURDIR))
+
+# The programs `all` builds, one line; tests/run.sh tests exactly these, never a
+# leftover such as step4's race-demo build.
+programs:
+	@echo $(PROGRAMS)
 
 clean:
 	rm -rf build reduce reduce_* 

@@ -54,12 +54,8 @@ for dir in "${dirs[@]}"; do
         fail "build $dir ($type)" "see $log/build-$dir.txt"
         tail -5 "$log/build-$dir.txt"
     fi
-    for program in "$dir"/reduce"$suffix" "$dir"/reduce_*"$suffix"; do
-        case $program in *'*'*) continue ;; esac
-        # step4's race-demo build is wrong on purpose; the count must not depend on it
-        case $program in */reduce_legacy*) continue ;; esac
-        [ -n "$suffix" ] || case $program in *_float|*_double) continue ;; esac
-        programs+=("$program")
+    for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
+        programs+=("$dir/$program")
     done
 done
 step9_variants=()
