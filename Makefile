@@ -4,15 +4,17 @@
 #   make test          build and test everything (GPU checks are skipped without a GPU)
 #
 # `make help` lists the rest. Variables: TYPE=int|float|double, N=2^26 (run-all size),
-# REPS=20, SIZES="2^16 ... 2^28" (sweep), SM=90 or NVCC_ARCH=..., CUDA_PATH, DEVICE=0.
+# REPS=20, SIZES="2^16 ... 2^28" (sweep), SM=90 or NVCC_ARCH=..., CUDA_PATH, DEVICE=0,
+# V=1 (show every compiler command; by default a build prints one line per kernel file).
 
 COMMON := common
 include common/config.mk
 
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
-         step8_vectorized step9_single_pass
-PROGRAM_DIRS := $(STEPS) cub_reference
+         step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
+# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB.
+PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference
 
 N      ?= 2^26
 REPS   ?= 20
@@ -24,28 +26,29 @@ TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c
 
-export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH
+export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs clean help
 
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
+# -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
 $(PROGRAM_DIRS):
-	@$(MAKE) --no-print-directory -C $@ TYPE=$(TYPE)
+	@$(MAKE) -s --no-print-directory -C $@ TYPE=$(TYPE)
 
 $(TOOLS)/report: common/report_main.c common/results.c common/svg.c common/results.h common/svg.h
 	@mkdir -p $(TOOLS)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ common/report_main.c common/results.c common/svg.c -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ common/report_main.c common/results.c common/svg.c -lm
 
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg)
 run-all: all
-	@scripts/run_all.sh $(PROGRAM_DIRS)
+	@scripts/run_all.sh $(STEPS) cub_reference
 
-## sweep: step6..step9 (and step9's atomic variants) and CUB over SIZES (results/sweep.csv, .svg)
+## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
 sweep: all
 	@scripts/sweep.sh
 
@@ -78,8 +81,8 @@ check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
 
 clean:
-	@for d in $(PROGRAM_DIRS); do $(MAKE) --no-print-directory -C $$d clean; done
-	rm -rf build docs/html
+	@for d in $(PROGRAM_DIRS); do $(MAKE) -s --no-print-directory -C $$d clean; done
+	@rm -rf build docs/html
 
 help:
 	@sed -n 's/^## //p' Makefile

@@ -306,6 +306,8 @@ static void fill_row(result_row *row, size_t n, const gpu_info *gpu, const optio
     row->median_ms = t->median_ms;
     row->min_ms = t->min_ms;
     row->max_ms = t->max_ms;
+    row->ci_low_ms = t->ci_low_ms;
+    row->ci_high_ms = t->ci_high_ms;
     row->gbs = bandwidth_gbs(row->bytes, t->median_ms);
     row->rel_error = rel_error;
     snprintf(row->status, sizeof row->status, "%s", ok ? "PASSED" : "FAILED");
@@ -327,9 +329,11 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
     printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
     printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,
            row->min_ms, row->max_ms, opt->reps, opt->warmup, opt->hot ? "L2 warm (--hot)" : "L2 flushed");
-    timing_stats t = { row->median_ms, row->min_ms, row->max_ms };
+    printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
+           row->ci_high_ms);
+    timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };
     if (is_noisy(&t))
-        printf("  noisy    the slowest run is more than 10%% slower than the fastest: "
+        printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
                "is another process using the GPU?\n");
     printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
     if (ELEMENT_IS_INTEGER)
@@ -379,7 +383,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
         ok = v.ok;
         failed_run = r + 1;
     }
-    timing_stats t = { 0.0, 0.0, 0.0 };
+    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     if (ok)
         t = summarize_times(times, opt->reps);
     result_row row;

@@ -17,13 +17,22 @@ static int compare_doubles(const void *a, const void *b)
 
 timing_stats summarize_times(double *ms, int count)
 {
-    timing_stats t = { 0.0, 0.0, 0.0 };
+    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     if (count <= 0)
         return t;
     qsort(ms, (size_t)count, sizeof *ms, compare_doubles);
     t.min_ms = ms[0];
     t.max_ms = ms[count - 1];
     t.median_ms = (count % 2) ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
+    t.ci_low_ms = t.min_ms;
+    t.ci_high_ms = t.max_ms;
+    if (count >= 6) {
+        double half_width = 0.98 * sqrt((double)count);
+        int j = (int)lround(count / 2.0 - half_width);      /* 1-based ranks */
+        int k = (int)lround(count / 2.0 + half_width + 1.0);
+        t.ci_low_ms = ms[(j < 1 ? 1 : j) - 1];
+        t.ci_high_ms = ms[(k > count ? count : k) - 1];
+    }
     return t;
 }
 
@@ -34,11 +43,12 @@ double bandwidth_gbs(unsigned long long bytes, double ms)
 
 int is_noisy(const timing_stats *t)
 {
-    return t->min_ms > 0.0 && t->max_ms > t->min_ms * (1.0 + NOISE_THRESHOLD);
+    return t->median_ms > 0.0 && (t->ci_high_ms > t->median_ms * (1.0 + NOISE_THRESHOLD) ||
+                                  t->ci_low_ms < t->median_ms * (1.0 - NOISE_THRESHOLD));
 }
 
 const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,"
-                          "median_ms,min_ms,max_ms,gbs,pct_peak,rel_error,status";
+                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status";
 
 /** Writes a CSV string field, quoted, with inner quotes doubled. */
 static void write_quoted(FILE *f, const char *s)
@@ -62,8 +72,8 @@ static void write_fields(FILE *f, const result_row *r)
     write_quoted(f, r->type);
     fprintf(f, ",%llu,%llu,", r->n, r->bytes);
     write_quoted(f, r->device);
-    fprintf(f, ",%.1f,%d,%d,%.6f,%.6f,%.6f,%.2f,%.2f,%.3e,", r->peak_gbs, r->reps, r->flushed,
-            r->median_ms, r->min_ms, r->max_ms, r->gbs,
+    fprintf(f, ",%.1f,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%.3e,", r->peak_gbs, r->reps, r->flushed,
+            r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms, r->gbs,
             r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
     write_quoted(f, r->status);
 }
@@ -121,7 +131,7 @@ static int copy_field(char *dst, size_t size, const char *src)
 
 int csv_parse_row(const char *line, result_row *r)
 {
-    enum { FIELDS = 16 };
+    enum { FIELDS = 18 };
     char buffer[1024];
     char *f[FIELDS];
     if (strlen(line) >= sizeof buffer)
@@ -133,7 +143,7 @@ int csv_parse_row(const char *line, result_row *r)
     char *end;
     if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
         copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
-        copy_field(r->status, sizeof r->status, f[15]))
+        copy_field(r->status, sizeof r->status, f[17]))
         return -1;
     r->n = strtoull(f[3], &end, 10);
     if (*end) return -1;
@@ -151,9 +161,13 @@ int csv_parse_row(const char *line, result_row *r)
     if (*end) return -1;
     r->max_ms = strtod(f[11], &end);
     if (*end) return -1;
-    r->gbs = strtod(f[12], &end);
+    r->ci_low_ms = strtod(f[12], &end);
     if (*end) return -1;
-    r->rel_error = strtod(f[14], &end);   /* f[13], % of peak, is derived */
+    r->ci_high_ms = strtod(f[13], &end);
+    if (*end) return -1;
+    r->gbs = strtod(f[14], &end);
+    if (*end) return -1;
+    r->rel_error = strtod(f[16], &end);   /* f[15], % of peak, is derived */
     if (*end) return -1;
     return 0;
 }
@@ -292,9 +306,9 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
                 100.0 * r->gbs / r->peak_gbs, step, cumulative, vs);
         if (floats)
             fprintf(out, " %10.1e", r->rel_error);
-        timing_stats t = { r->median_ms, r->min_ms, r->max_ms };
+        timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
         if (is_noisy(&t))
-            fprintf(out, "  noisy: is another process using the GPU?");
+            fprintf(out, "  noisy: median uncertain by more than 2%%, try REPS=50");
         fputc('\n', out);
     }
 }

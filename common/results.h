@@ -13,21 +13,34 @@
 extern "C" {
 #endif
 
-/** Slowest run more than this much slower than the fastest: the row says "noisy". */
-#define NOISE_THRESHOLD 0.10
+/**
+ * A row is "noisy" when the median's 95% confidence interval reaches further than this
+ * fraction of the median on either side: the figure could then be off by more than 2%,
+ * as much as the smallest step speedups the table shows. One slow run (a large max)
+ * does not move the median, so it does not make a row noisy.
+ */
+#define NOISE_THRESHOLD 0.02
 
-/** Median, fastest and slowest of the timed repetitions. */
+/** Median, fastest and slowest of the timed repetitions, and where the median may lie. */
 typedef struct timing_stats {
     double median_ms, min_ms, max_ms;
+    /** 95% confidence interval of the median, from order statistics (no distribution assumed). */
+    double ci_low_ms, ci_high_ms;
 } timing_stats;
 
-/** Median (mean of the middle two for an even count), min and max; sorts `ms` in place. */
+/**
+ * Median (mean of the middle two for an even count), min, max and the median's 95%
+ * confidence interval; sorts `ms` in place. The interval runs from the j-th to the k-th
+ * smallest time, j and k = n/2 -+ 0.98 sqrt(n) (+1 for k), rounded: the ranks the
+ * binomial distribution of "runs below the true median" gives (6th and 15th of 20).
+ * Under 6 runs it is [min, max].
+ */
 timing_stats summarize_times(double *ms, int count);
 
 /** Bytes read over time: the figure of merit of a memory-bound kernel, in GB/s (10^9). */
 double bandwidth_gbs(unsigned long long bytes, double ms);
 
-/** 1 if the slowest run is more than NOISE_THRESHOLD slower than the fastest. */
+/** 1 if the median's confidence interval reaches more than NOISE_THRESHOLD from it. */
 int is_noisy(const timing_stats *t);
 
 /** One program's run: what a step appends to a CSV file and the table prints. */
@@ -42,6 +55,7 @@ typedef struct result_row {
     int reps;                 /**< timed repetitions */
     int flushed;              /**< 1: L2 flushed before each repetition */
     double median_ms, min_ms, max_ms;
+    double ci_low_ms, ci_high_ms; /**< the median's 95% confidence interval */
     double gbs;               /**< bytes / median */
     double rel_error;         /**< |result - reference| / |reference| (0 for exact int) */
     char status[16];          /**< "PASSED" or "FAILED" */

@@ -28,29 +28,37 @@ HARNESS    := main options data results gpu passes
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
-# VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include.
-PROGRAMS := reduce$(SUFFIX) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
+# VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include; VARIANTS_ONLY := yes
+# builds only those (a directory of variants, not a step).
+PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
 .PHONY: all run profile clean programs
 all: $(PROGRAMS)
 
+# Quiet by default: one line per kernel file compiled (what takes the time), nothing for
+# the harness objects and the link; V=1 shows every command instead.
+WHERE := $(patsubst $(abspath $(COMMON)/..)/%,%,$(CURDIR))
+say = $(if $(Q),@echo "  $(1)")
+
 reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
-	$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
 
 reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ)
-	$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
 
 $(BUILD)/step.o: $(STEP_SOURCE) | $(BUILD)/common
-	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
+	$(call say,NVCC  $(WHERE)/$< ($(TYPE)))
+	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/step_%.o: $(STEP_SOURCE) | $(BUILD)/common
-	$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
+	$(call say,NVCC  $(WHERE)/$< ($(TYPE), $*))
+	$(Q)$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
 
 $(BUILD)/common/%.o: $(COMMON)/%.c | $(BUILD)/common
-	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common:
-	mkdir -p $@
+	@mkdir -p $@
 
 run: reduce$(SUFFIX)
 	./reduce$(SUFFIX) $(ARGS)
@@ -64,7 +72,7 @@ programs:
 	@echo $(PROGRAMS)
 
 clean:
-	rm -rf build reduce reduce_* 
+	$(Q)rm -rf build reduce reduce_*
 
 # Header dependencies written by -MMD; they are only read, never made.
 %.d: ;

@@ -23,10 +23,10 @@ jobs=()
 for dir in "$@"; do
     for type in $types; do
         case $type in int) flag="" ;; float) flag=-DELEMENT_FLOAT ;; double) flag=-DELEMENT_DOUBLE ;; esac
-        jobs+=("$dir $type $flag")
         case $dir in
-            step4_*) jobs+=("$dir $type $flag -DLEGACY_WARP_SYNC") ;;
-            step9_*) jobs+=("$dir $type $flag -DGRID_FINISH=BLOCK_ATOMIC" "$dir $type $flag -DGRID_FINISH=WARP_ATOMIC") ;;
+            step4_*) jobs+=("$dir $type $flag" "$dir $type $flag -DLEGACY_WARP_SYNC") ;;
+            */atomic_finish) jobs+=("$dir $type $flag -DGRID_FINISH=BLOCK_ATOMIC" "$dir $type $flag -DGRID_FINISH=WARP_ATOMIC") ;;
+            *) jobs+=("$dir $type $flag") ;;
         esac
     done
 done
@@ -35,8 +35,9 @@ compile() {
     local dir=$1 type=$2 name
     shift 2
     name="$dir $type $*"
-    local log="$out/$(echo "$dir-$type$*" | tr ' =' '__').log"
-    if "$nvcc" -c -O3 -Icommon -Werror all-warnings $gencode "$@" "$dir/reduce.cu" -o /dev/null > "$log" 2>&1; then
+    local log="$out/$(echo "$dir-$type$*" | tr ' =/' '___').log"
+    local source=$(ls "$dir"/*.cu | head -1)
+    if "$nvcc" -c -O3 -Icommon -Werror all-warnings $gencode "$@" "$source" -o /dev/null > "$log" 2>&1; then
         echo "ok     $name"
     else
         echo "FAILED $name (see $log)"

@@ -16,7 +16,8 @@ fi
 mkdir -p results/sanitize
 failed=0 runs=0
 for dir in "$@"; do
-    for program in "$dir"/reduce"$suffix" "$dir"/reduce_*_atomic"$suffix"; do
+    for name in $(make -s --no-print-directory -C "$dir" programs); do
+        program=$dir/$name
         [ -x "$program" ] || continue
         for tool in memcheck racecheck synccheck initcheck; do
             for n in 1000 4099; do

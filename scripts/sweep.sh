@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # make sweep: the designs past Harris over a range of sizes, to show where each wins:
-# step6 and step7 (several passes), step8 (two kernels), step9 (one kernel: last block,
-# block atomic, warp atomic) and CUB. Writes results/sweep.csv and results/sweep.svg.
+# steps 6 to 10 (several passes; from step 10 on, two), step 11 (one kernel: last block)
+# and its two atomic finishes (block atomic, warp atomic), and CUB.
+# Writes results/sweep.csv and results/sweep.svg.
 set -u
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
 sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
 programs=(step6_multi_add/reduce step7_shuffle/reduce step8_vectorized/reduce
-          step9_single_pass/reduce step9_single_pass/reduce_block_atomic
-          step9_single_pass/reduce_warp_atomic cub_reference/reduce)
+          step9_loads_in_flight/reduce step10_full_wave/reduce step11_single_pass/reduce
+          step11_single_pass/atomic_finish/reduce_block_atomic
+          step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce)
 mkdir -p results
 raw=results/sweep${suffix}-rows.csv
 rm -f "$raw"

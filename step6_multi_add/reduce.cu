@@ -3,9 +3,8 @@
  * @brief Step 6 (Harris kernel 7): many elements per thread, a grid-stride loop.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum. The passes driver (common/passes.c)
- * relaunches the kernel on the partial sums until one value is left. The steps change
- * one of the two parts at a time.
+ * combines the block's threads into one partial sum; step_reduce(), at the end, turns
+ * the blocks' sums into one. The steps change one of these parts at a time.
  */
 #include "passes.h"
 
@@ -93,7 +92,7 @@ static size_t blocks_for(size_t count)
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
-/** Launches reduce_pass for the passes driver. */
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
 static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
 {
     reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, count);

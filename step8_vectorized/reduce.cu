@@ -1,19 +1,17 @@
 /**
  * @file step8_vectorized/reduce.cu
- * @brief Step 8: 16-byte loads, several in flight, on a grid that fills the GPU.
+ * @brief Step 8: 16-byte loads move the same bytes with a quarter of the instructions.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum. The passes driver (common/passes.c)
- * relaunches the kernel on the partial sums until one value is left. The steps change
- * one of the two parts at a time.
+ * combines the block's threads into one partial sum; step_reduce(), at the end, turns
+ * the blocks' sums into one. The steps change one of these parts at a time.
  */
-#include "gpu.h"
 #include "passes.h"
 
-/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
-#define THREADS 512
-/** 16-byte loads each thread issues back to back before it needs their values. */
-#define LOADS_IN_FLIGHT 4
+/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+#define THREADS 256
+/** Blocks of the first pass at most: enough to fill a 132-SM H100 (8 per SM). */
+#define MAX_BLOCKS 1024
 
 /**
  * The last six levels, when only the first warp is active, in registers: after one
@@ -56,28 +54,18 @@ __device__ element_t block_sum(element_t value)
 }
 
 /**
- * One pass: 16-byte loads (four ints or floats, two doubles) move the same bytes with a
- * quarter of the load instructions, and each thread issues LOADS_IN_FLIGHT of them, all
- * independent, before it adds: more bytes in flight per SM. A block reads a contiguous
- * tile of LOADS_IN_FLIGHT * blockDim.x vectors per step of its grid-stride loop. Block 0
- * adds the n % VEC_WIDTH elements after the last whole vector. `in` must be 16-byte
- * aligned (cudaMalloc's memory is).
+ * One pass of at most MAX_BLOCKS blocks: each thread reads 16-byte vectors (four ints or
+ * floats, two doubles), a grid apart, and vec_sum() adds each one's lanes: the same bytes
+ * with a quarter of step 7's load instructions. Block 0 adds the n % VEC_WIDTH elements
+ * after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's memory is).
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {
     const element_vec_t *vectors = (const element_vec_t *)in;
-    size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
+    size_t vector_count = n / VEC_WIDTH, grid_stride = (size_t)gridDim.x * blockDim.x;
     element_t sum = 0;
-    for (size_t i = blockIdx.x * tile + threadIdx.x; i < vector_count; i += gridDim.x * tile) {
-        element_vec_t v[LOADS_IN_FLIGHT] = {};
-#pragma unroll
-        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
-            if (i + k * blockDim.x < vector_count)
-                v[k] = vectors[i + k * blockDim.x];
-#pragma unroll
-        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
-            sum += vec_sum(v[k]);
-    }
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < vector_count; i += grid_stride)
+        sum += vec_sum(vectors[i]);
     size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
     if (blockIdx.x == 0 && tail < n)
         sum += in[tail];
@@ -86,34 +74,22 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
         out[blockIdx.x] = sum;
 }
 
-/**
- * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
- * GPU at once (occupancy API x SMs), so the grid is one full wave on any GPU.
- */
+/** Blocks of one pass: one vector per thread, but no more than MAX_BLOCKS. */
 static size_t blocks_for(size_t count)
 {
-    static int resident = 0;
-    if (resident == 0) {
-        int device, sms;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0));
-        resident *= sms;
-    }
-    size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
-    size_t blocks = (count + per_block - 1) / per_block;
-    return blocks < (size_t)resident ? blocks : (size_t)resident;
+    size_t blocks = (count + THREADS * VEC_WIDTH - 1) / (THREADS * VEC_WIDTH);
+    return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
-/** Launches reduce_pass for the passes driver. */
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
 static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
 {
     reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, count);
 }
 
 extern "C" const step_info STEP = {
-    8, "step8_vectorized", "16-byte loads, full-wave grid", "beyond Harris",
-    "int4 loads, four in flight per thread, grid from the occupancy API and the SM count",
+    8, "step8_vectorized", "16-byte loads", "beyond Harris",
+    "int4 loads: one instruction reads four ints, a quarter of the load instructions",
     MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
 };
 

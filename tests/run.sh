@@ -3,11 +3,12 @@
 #
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     every program builds (make -C DIR)
-#   diff      consecutive steps' kernel files differ by at most 40 lines (steps 0-7)
+#   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   gpu       every program verified exactly on sizes that break careless code, on random
-#             and one-hot data; 2^31+5 for the 64-bit steps; step9 called 100 times;
+#             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
+#             finishes called 100 times;
 #             --input and --print-sum; device-memory and device-index errors.
 #             Without a GPU these are listed as SKIP, by name.
 #
@@ -18,9 +19,10 @@ cd "$(dirname "$0")/.."
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
-[ ${#dirs[@]} -gt 0 ] || dirs=(step0_interleaved step1_strided step2_sequential step3_add_during_load
-                               step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle
-                               step8_vectorized step9_single_pass cub_reference)
+if [ ${#dirs[@]} -eq 0 ]; then
+    echo "usage: tests/run.sh PROGRAM_DIR... (make test passes them)" >&2
+    exit 2
+fi
 passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
@@ -48,25 +50,26 @@ fi
 # ---------------------------------------------------------------- build
 programs=()
 for dir in "${dirs[@]}"; do
-    if make --no-print-directory -C "$dir" TYPE="$type" > "$log/build-$dir.txt" 2>&1; then
+    if make --no-print-directory -C "$dir" TYPE="$type" > "$log/build-${dir////_}.txt" 2>&1; then
         pass "build $dir ($type)"
     else
-        fail "build $dir ($type)" "see $log/build-$dir.txt"
-        tail -5 "$log/build-$dir.txt"
+        fail "build $dir ($type)" "see $log/build-${dir////_}.txt"
+        tail -5 "$log/build-${dir////_}.txt"
     fi
     for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
         programs+=("$dir/$program")
     done
 done
-step9_variants=()
+# the one-launch programs, whose state (a ticket counter) must survive many calls
+single_pass=()
 for p in "${programs[@]}"; do
-    case $p in step9_*/reduce_*) step9_variants+=("$p") ;; esac
+    case $p in step11_*) single_pass+=("$p") ;; esac
 done
 
 # ---------------------------------------------------------------- diff
 previous=""
 for dir in "${dirs[@]}"; do
-    case $dir in step[0-7]_*) ;; *) continue ;; esac
+    case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
     if [ -n "$previous" ]; then
         lines=$(diff "$previous/reduce.cu" "$dir/reduce.cu" | grep -c '^[<>]')
         name="diff ${previous%%_*} -> ${dir%%_*} changes $lines lines"
@@ -177,9 +180,9 @@ for program in "${programs[@]}"; do
     check "$program" "${sizes[@]}"
 done
 for program in "${programs[@]}"; do
-    case $program in step[6-9]_*/reduce"$suffix"|cub_reference/reduce"$suffix") check "$program" "$huge" ;; esac
+    case $program in step[6-9]_*|step1[0-9]_*|cub_reference/*) check "$program" "$huge" ;; esac
 done
-for program in step9_single_pass/reduce"$suffix" "${step9_variants[@]}"; do
+for program in "${single_pass[@]}"; do
     gpu_expect "gpu $program: 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
 done

@@ -223,9 +223,30 @@ static void test_stats(void)
     t = summarize_times(even, 4);
     TEST("median even", t.median_ms == 2.5 && t.min_ms == 1 && t.max_ms == 4);
     TEST("bandwidth GB/s", fabs(bandwidth_gbs(1000000000ull, 1.0) - 1000.0) < 1e-9);
-    timing_stats noisy = { 1.0, 1.0, 1.11 }, quiet = { 1.0, 1.0, 1.09 };
-    TEST("noise above 10%", is_noisy(&noisy));
-    TEST("no noise below 10%", !is_noisy(&quiet));
+    /* twenty runs: the median's interval is the 6th to the 15th smallest */
+    double twenty[20];
+    for (int i = 0; i < 20; i++)
+        twenty[i] = 20 - i;   /* 20, 19, ..., 1: sorted in place */
+    t = summarize_times(twenty, 20);
+    TEST("median interval of 20 runs: 6th to 15th", t.ci_low_ms == 6 && t.ci_high_ms == 15 && t.median_ms == 10.5);
+    TEST("median interval under 6 runs: min to max", summarize_times(even, 4).ci_low_ms == 1 &&
+                                                     summarize_times(even, 4).ci_high_ms == 4);
+    /* one slow outlier among steady runs does not move the median: not noisy */
+    double steady[20];
+    for (int i = 0; i < 20; i++)
+        steady[i] = 1.0 + 0.001 * (i % 5);
+    steady[7] = 1.5;
+    t = summarize_times(steady, 20);
+    TEST("one slow run is not noise", t.max_ms == 1.5 && !is_noisy(&t));
+    /* runs spread evenly from 0.9 to 1.1: the median is uncertain by about 5% */
+    double spread[20];
+    for (int i = 0; i < 20; i++)
+        spread[i] = 0.9 + 0.2 * i / 19.0;
+    t = summarize_times(spread, 20);
+    TEST("a wide middle is noise", is_noisy(&t));
+    timing_stats edge_in = { 1.0, 0.9, 1.2, 0.981, 1.019 }, edge_out = { 1.0, 0.9, 1.2, 0.985, 1.021 };
+    TEST("noise threshold 2%: inside", !is_noisy(&edge_in));
+    TEST("noise threshold 2%: outside", is_noisy(&edge_out));
 }
 
 /** A passing row with the given time and bandwidth. */
@@ -246,6 +267,8 @@ static result_row make_row(const char *step, double ms, double gbs)
     r.median_ms = ms;
     r.min_ms = ms;
     r.max_ms = ms;
+    r.ci_low_ms = ms;
+    r.ci_high_ms = ms;
     r.gbs = gbs;
     return r;
 }
@@ -275,6 +298,8 @@ static void test_csv(void)
     row.rel_error = 1.25e-7;
     row.min_ms = 0.4;
     row.max_ms = 0.5;
+    row.ci_low_ms = 0.405;
+    row.ci_high_ms = 0.425;
     const char *path = "build/unit_test_roundtrip.csv";
     remove(path);
     int ok = csv_append(path, &row) == 0 && csv_append(path, &row) == 0;
@@ -289,6 +314,7 @@ static void test_csv(void)
                                    back.reps == row.reps && back.flushed == row.flushed &&
                                    fabs(back.median_ms - row.median_ms) < 1e-6 &&
                                    fabs(back.min_ms - 0.4) < 1e-6 && fabs(back.max_ms - 0.5) < 1e-6 &&
+                                   fabs(back.ci_low_ms - 0.405) < 1e-6 && fabs(back.ci_high_ms - 0.425) < 1e-6 &&
                                    fabs(back.gbs - row.gbs) < 0.01 && fabs(back.peak_gbs - 3352) < 0.1 &&
                                    fabs(back.rel_error - 1.25e-7) < 1e-10);
     remove(path);
@@ -329,7 +355,7 @@ static void test_tables_and_pictures(void)
 {
     result_row rows[4] = { make_row("step0_interleaved", 8, 100), make_row("step1_strided", 4, 200),
                            make_row("step2_sequential", 2, 400), make_row("cub_reference", 1, 800) };
-    rows[2].max_ms = 2.5;  /* 25% slower than the fastest: noisy */
+    rows[2].ci_high_ms = 2.5;  /* the median (2 ms) could be 25% higher: noisy */
     snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
     static char text[1 << 16];
     const char *path = "build/unit_test_table.txt";
@@ -343,7 +369,8 @@ static void test_tables_and_pictures(void)
                                      "median of 20 runs, L2 flushed") != NULL);
     TEST("table header", strstr(text, "Step speedup") && strstr(text, "Cumulative") && strstr(text, "vs CUB"));
     TEST("table failed row", strstr(text, "FAILED") != NULL);
-    TEST("table noisy row", strstr(text, "noisy: is another process using the GPU?") != NULL);
+    TEST("table noisy row", strstr(text, "noisy: median uncertain by more than 2%") != NULL);
+    TEST("table: one noisy row only", strstr(strstr(text, "noisy") + 1, "noisy") == NULL);
     TEST("table cumulative", strstr(text, "4.00x") != NULL && strstr(text, "8.00x") != NULL);
     remove(path);
 

@@ -1,27 +1,23 @@
 /**
- * @file step9_single_pass/reduce.cu
- * @brief Step 9: one launch for the whole reduction; the last block adds the partials.
+ * @file step11_single_pass/atomic_finish/atomic_finish.cu
+ * @brief Step 11's two other ways for the blocks' sums to meet, for `make sweep`.
  *
- * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum. Here one launch does it all: the
- * blocks' sums meet in global memory (GRID_FINISH below), with no second kernel.
+ * Not a step: step 11 (../reduce.cu) finishes with the last block, which is
+ * deterministic. This file has step 11's loads and grid and ends instead with atomics
+ * on the result, chosen at build time (the Makefile builds both):
+ *   GRID_FINISH=BLOCK_ATOMIC  one atomicAdd() per block, after the block tree;
+ *   GRID_FINISH=WARP_ATOMIC   one atomicAdd() per warp, after five shuffles, no tree.
+ * Atomics add in whatever order blocks finish, so a float result can change from call to
+ * call, and *out must be zeroed before the launch.
  */
 #include "data.h"
 #include "gpu.h"
 #include "step.h"
 
-/*
- * How the blocks' sums meet; `make sweep` builds and times all three:
- * LAST_BLOCK (default): each block stores its sum, the last block to finish adds them in
- *   a fixed order, so the result is the same on every call, for floats too;
- * BLOCK_ATOMIC: one atomicAdd() per block; WARP_ATOMIC: one per warp, no block tree.
- * The atomics add in whatever order blocks finish, and need *out zeroed first.
- */
-#define LAST_BLOCK 0
 #define BLOCK_ATOMIC 1
 #define WARP_ATOMIC 2
 #ifndef GRID_FINISH
-#define GRID_FINISH LAST_BLOCK
+#error "build with -DGRID_FINISH=BLOCK_ATOMIC or -DGRID_FINISH=WARP_ATOMIC (see the Makefile)"
 #endif
 
 /** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
@@ -69,42 +65,11 @@ __device__ element_t block_sum(element_t value)
     return (tid < 32) ? warp_reduce(partial, tid) : 0;
 }
 
-/** Blocks of the current launch that are done; the last one resets it to 0 for the next. */
-__device__ unsigned int blocks_done = 0;
-
 /**
- * Thread 0 stores the block's sum and takes a ticket; __threadfence() makes the store
- * visible to the whole GPU before the ticket is counted (the pattern of the CUDA
- * Programming Guide's __threadfence() example). The block holding the last ticket knows
- * every partial is in memory: it adds them (through L2 with __ldcg, as its L1 may hold
- * stale lines) in a fixed order, writes *out and resets the counter for the next launch.
+ * The whole reduction in one launch: step 11's loads (LOADS_IN_FLIGHT 16-byte vectors per
+ * thread, block 0 adds the tail), then atomics on *out as GRID_FINISH says.
  */
-__device__ void last_block_adds(element_t sum, element_t *partials, element_t *out)
-{
-    __shared__ bool is_last;
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = sum;
-        __threadfence();
-        is_last = (atomicAdd(&blocks_done, 1) == gridDim.x - 1);
-    }
-    __syncthreads();
-    if (!is_last)
-        return;
-    sum = 0;
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        sum += __ldcg(&partials[b]);
-    sum = block_sum<THREADS>(sum);
-    if (threadIdx.x == 0) {
-        *out = sum;
-        blocks_done = 0;
-    }
-}
-
-/**
- * The whole reduction: step 8's loads, then the blocks' sums meet as GRID_FINISH says.
- * `in` must be 16-byte aligned (cudaMalloc is).
- */
-__global__ void reduce_single_pass(const element_t *in, element_t *partials, element_t *out, size_t n)
+__global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {
     const element_vec_t *vectors = (const element_vec_t *)in;
     size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
@@ -129,12 +94,8 @@ __global__ void reduce_single_pass(const element_t *in, element_t *partials, ele
         atomicAdd(out, sum);
 #else
     sum = block_sum<THREADS>(sum);
-#if GRID_FINISH == BLOCK_ATOMIC
     if (threadIdx.x == 0)
         atomicAdd(out, sum);
-#else
-    last_block_adds(sum, partials, out);
-#endif
 #endif
 }
 
@@ -149,7 +110,7 @@ static size_t blocks_for(size_t count)
         int device, sms;
         CUDA_CHECK(cudaGetDevice(&device));
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_single_pass, THREADS, 0));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0));
         resident *= sms;
     }
     size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
@@ -157,40 +118,38 @@ static size_t blocks_for(size_t count)
     return blocks < (size_t)resident ? blocks : (size_t)resident;
 }
 
-/** Longest chain of additions (float error bound): the loads and tree, then the finish. */
+/**
+ * Longest chain of additions (float error bound): the loads and the block tree, then
+ * every block's sum (or every warp's) chained through *out, one atomic after another.
+ */
 static uint64_t addition_depth(size_t n)
 {
     size_t blocks = blocks_for(n);
-    if (GRID_FINISH == LAST_BLOCK)
-        return pass_depth(n, blocks, THREADS) + pass_depth(blocks, 1, THREADS);
     if (GRID_FINISH == BLOCK_ATOMIC)
         return pass_depth(n, blocks, THREADS) + blocks;
     return pass_depth(n, blocks, THREADS) + blocks * (THREADS / 32);
 }
 
-#if GRID_FINISH == BLOCK_ATOMIC
-#define VARIANT "step9_single_pass_block_atomic", "single pass, block atomic"
-#elif GRID_FINISH == WARP_ATOMIC
-#define VARIANT "step9_single_pass_warp_atomic", "single pass, warp atomic"
+#if GRID_FINISH == WARP_ATOMIC
+#define VARIANT "step11_single_pass_warp_atomic", "single pass, warp atomic"
 #else
-#define VARIANT "step9_single_pass", "single pass, last block"
+#define VARIANT "step11_single_pass_block_atomic", "single pass, block atomic"
 #endif
 
 extern "C" const step_info STEP = {
-    9, VARIANT, "beyond Harris",
-    "one launch: blocks store partial sums, the last block to finish adds them",
+    11, VARIANT, "beyond Harris",
+    "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
     MAX_N_64BIT, THREADS, blocks_for, NULL, addition_depth,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
                                    element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
 {
-    (void)scratch_b;  /* one launch: the partial sums need only one buffer */
-    if (GRID_FINISH != LAST_BLOCK) {
-        cudaError_t err = cudaMemsetAsync(out, 0, sizeof(element_t), stream);
-        if (err != cudaSuccess)
-            return err;
-    }
-    reduce_single_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n);
+    (void)scratch_a;  /* no partial sums in memory: they go straight into *out */
+    (void)scratch_b;
+    cudaError_t err = cudaMemsetAsync(out, 0, sizeof(element_t), stream);
+    if (err != cudaSuccess)
+        return err;
+    reduce_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, out, n);
     return cudaGetLastError();
 }
