@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "data.h"
+#include "gate.h"
 #include "gpu.h"
 #include "options.h"
 #include "results.h"
@@ -29,6 +30,8 @@ typedef struct buffers {
     size_t scratch_count;
     void *flush;             /**< written before each timed run to evict L2; NULL with --hot */
     size_t flush_bytes;
+    gpu_gate gate;           /**< holds the GPU until a run is queued (gate.h) */
+    int gated;               /**< 0 with --no-gate */
 } buffers;
 
 static const char *program = "reduce";
@@ -65,9 +68,10 @@ static uint64_t depth_for(size_t n)
  * they fit in free memory. Returns 0 or EXIT_USAGE (with a message saying how much was
  * asked and how much is free).
  */
-static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, const gpu_info *gpu)
+static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, int gated, const gpu_info *gpu)
 {
     memset(b, 0, sizeof *b);
+    b->gated = gated;
     b->scratch_count = max_scratch > 0 ? max_scratch : 1;
     b->flush_bytes = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
     size_t input_bytes = max_n * sizeof(element_t);
@@ -88,6 +92,8 @@ static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, con
     CUDA_CHECK(cudaMalloc((void **)&b->scratch[1], b->scratch_count * sizeof(element_t)));
     if (b->flush_bytes)
         CUDA_CHECK(cudaMalloc(&b->flush, b->flush_bytes));
+    if (b->gated)
+        gate_create(&b->gate);
     return 0;
 }
 
@@ -100,6 +106,8 @@ static void release(buffers *b)
     CUDA_CHECK(cudaFree(b->scratch[1]));
     if (b->flush)
         CUDA_CHECK(cudaFree(b->flush));
+    if (b->gated)
+        gate_destroy(&b->gate);
 }
 
 /** Allocates host memory for n elements, or says how much could not be had. */
@@ -117,19 +125,30 @@ static element_t *host_alloc(size_t n)
 }
 
 /**
- * Runs the step once on n inputs: flush (unless warm), poison the result, reduce between
- * two events, copy the result back. Returns the GPU time in ms; *result gets the value.
+ * Runs the step once on n inputs: flush (unless warm), poison the result, close the gate,
+ * reduce between two events, open the gate, copy the result back. The gate keeps the GPU
+ * from starting the run before all of it is queued, so a slow host is never timed.
+ * Returns the GPU time in ms; *result gets the value.
  */
-static float run_once(const buffers *b, size_t n, int pass, cudaStream_t stream,
+static float run_once(buffers *b, size_t n, int pass, cudaStream_t stream,
                       cudaEvent_t start, cudaEvent_t stop, element_t *result)
 {
     if (b->flush)
         flush_l2(b->flush, b->flush_bytes, pass, stream);
     CUDA_CHECK(cudaMemsetAsync(b->out, POISON_BYTE, sizeof(element_t), stream));
+    if (b->gated)
+        gate_close(&b->gate, stream);
     CUDA_CHECK(cudaEventRecord(start, stream));
     CUDA_CHECK(step_reduce(b->in, n, b->out, b->scratch[0], b->scratch[1], stream));
     CUDA_CHECK(cudaEventRecord(stop, stream));
+    if (b->gated)
+        gate_open(&b->gate);
     CUDA_CHECK(cudaEventSynchronize(stop));
+    if (b->gated && gate_timed_out(&b->gate)) {
+        fprintf(stderr, "%s: the timing gate waited over a second: step_reduce() must only queue "
+                "work, never wait for the GPU\n", program);
+        exit(EXIT_CUDA_ERROR);
+    }
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     CUDA_CHECK(cudaMemcpy(result, b->out, sizeof(element_t), cudaMemcpyDeviceToHost));
@@ -153,7 +172,7 @@ static void report_mismatch(const char *what, element_t got, const reference *re
  * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
  * verifies every result. Returns 1 if all are right; else prints the first mismatch.
  */
-static int verify_runs(const buffers *b, size_t n, const reference *ref, int runs, const char *what,
+static int verify_runs(buffers *b, size_t n, const reference *ref, int runs, const char *what,
                        cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
 {
     uint64_t depth = depth_for(n);
@@ -186,7 +205,7 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         max_scratch = s > max_scratch ? s : max_scratch;
     }
     buffers b;
-    int status = allocate(&b, max_n, max_scratch, 0, gpu);
+    int status = allocate(&b, max_n, max_scratch, 0, 0, gpu);
     if (status != 0)
         return status;
     element_t *host = host_alloc(max_n);
@@ -348,7 +367,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
     buffers b;
-    int status = allocate(&b, n, scratch_for(n), !opt->hot, gpu);
+    int status = allocate(&b, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
     if (status != 0)
         return status;
     element_t *host = opt->input_path ? read_input(opt->input_path, n) : host_alloc(n);

@@ -108,7 +108,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
-    enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_QUIET, OPT_INPUT,
+    enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
            OPT_PRINT_SUM, OPT_CHECK };
     static const struct option long_options[] = {
         { "size", required_argument, NULL, 'n' },
@@ -118,6 +118,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "device", required_argument, NULL, OPT_DEVICE },
         { "csv", required_argument, NULL, OPT_CSV },
         { "hot", no_argument, NULL, OPT_HOT },
+        { "no-gate", no_argument, NULL, OPT_NO_GATE },
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "input", required_argument, NULL, OPT_INPUT },
         { "print-sum", no_argument, NULL, OPT_PRINT_SUM },
@@ -125,7 +126,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, NULL, 0, { 0 }, 0 };
+    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0 };
     *opt = defaults;
     error[0] = '\0';
 
@@ -167,6 +168,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
             break;
         case OPT_CSV: opt->csv_path = optarg; break;
         case OPT_HOT: opt->hot = 1; break;
+        case OPT_NO_GATE: opt->no_gate = 1; break;
         case OPT_QUIET: opt->quiet = 1; break;
         case OPT_INPUT: opt->input_path = optarg; break;
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
@@ -205,6 +207,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n)
            "      --device D   CUDA device index (default 0)\n"
            "      --csv FILE   append one result row to FILE\n"
            "      --hot        do not flush the L2 cache before each run\n"
+           "      --no-gate    let the GPU start before the whole run is queued (times host delays)\n"
            "      --quiet      print only errors (and --print-sum)\n"
            "      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n"
            "      --print-sum  print the result alone on a line, for scripts\n"

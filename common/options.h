@@ -41,6 +41,7 @@ typedef struct options {
     int device;              /**< CUDA device index */
     const char *csv_path;    /**< append one result row here, or NULL */
     int hot;                 /**< 1: skip the L2 flush (time a warm cache) */
+    int no_gate;             /**< 1: do not hold the GPU until a run is queued (gate.h) */
     int quiet;               /**< 1: print nothing but errors and --print-sum */
     const char *input_path;  /**< reduce this file's raw elements, or NULL */
     int print_sum;           /**< 1: print the result alone on a line */

@@ -14,6 +14,9 @@
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
+# Objects made by a pattern chain (a variant's step_X.o) are kept, not deleted as
+# intermediate files: otherwise every later `make` would compile them again.
+.SECONDARY:
 
 COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 include $(COMMON)/config.mk
@@ -25,7 +28,8 @@ endif
 
 BUILD      := build/$(TYPE)
 HARNESS    := main options data results gpu passes
-HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
+HARNESS_CU := gate
+HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
 # VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include; VARIANTS_ONLY := yes
@@ -56,6 +60,9 @@ $(BUILD)/step_%.o: $(STEP_SOURCE) | $(BUILD)/common
 
 $(BUILD)/common/%.o: $(COMMON)/%.c | $(BUILD)/common
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/common/%.o: $(COMMON)/%.cu | $(BUILD)/common
+	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common:
 	@mkdir -p $@

@@ -96,12 +96,14 @@ static void test_options(void)
     char error[512];
     TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
                              opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
-                             opt.device == 0 && !opt.hot && !opt.quiet && !opt.csv_path && !opt.check_count);
+                             opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
+                             !opt.check_count);
     TEST("options all flags",
          parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
-               "--csv", "out.csv", "--hot", "--quiet", "--print-sum", NULL) == PARSE_OK &&
+               "--csv", "out.csv", "--hot", "--no-gate", "--quiet", "--print-sum", NULL) == PARSE_OK &&
              opt.n == 1000 && opt.n_given && opt.reps == 5 && opt.warmup == 0 && opt.seed == 7 &&
-             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.hot && opt.quiet && opt.print_sum);
+             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.hot && opt.no_gate && opt.quiet &&
+             opt.print_sum);
     TEST("options long size", parse(&opt, error, "--size=2^20", "--reps=3", NULL) == PARSE_OK &&
                               opt.n == 1048576 && opt.reps == 3);
     TEST("options input", parse(&opt, error, "--input", "data.bin", NULL) == PARSE_OK &&
