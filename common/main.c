@@ -5,6 +5,8 @@
  * A step provides STEP and step_reduce() (step.h); this file does the rest the same way
  * for every step, so the table compares kernels and nothing else.
  */
+/* setenv() is POSIX, not C11 */
+#define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +474,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < opt.check_count; i++)
         if (check_max_n(opt.check_sizes[i]))
             return EXIT_USAGE;
+
+    /*
+     * Load every kernel when the context is created: with lazy loading (CUDA's default)
+     * a kernel's first launch behind a closed gate would wait for the gate to finish,
+     * which waits for the host, which waits for the launch. Under compute-sanitizer or
+     * ncu (they inject themselves through CUDA_INJECTION64_PATH) each launch waits for
+     * the one before it to finish, so the gate would deadlock the same way: no gate there.
+     */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+    if (getenv("CUDA_INJECTION64_PATH"))
+        opt.no_gate = 1;
 
     gpu_info gpu;
     int status = gpu_open(opt.device, &gpu, error, sizeof error);

@@ -50,7 +50,7 @@ for dir in "$@"; do
     # the first launch whose name contains "educe": a step's first pass, CUB's first kernel
     if ! "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function \
             --kernel-name regex:educe --launch-count 1 --csv --page raw \
-            "./$dir/reduce$suffix" -n "$n" -r 1 --warmup 0 --hot --quiet > "$csv.log" 2>&1; then
+            "./$dir/reduce$suffix" -n "$n" -r 1 --warmup 0 --hot --no-gate --quiet > "$csv.log" 2>&1; then
         echo "make profile: ncu failed on $dir: $(grep -m1 -E 'ERR|rror' "$csv.log")" >&2
         status=1
         continue

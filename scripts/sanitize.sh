@@ -26,7 +26,7 @@ for dir in "$@"; do
                 extra=""
                 [ "$tool" = racecheck ] && extra="--racecheck-report all"
                 if "$sanitizer" --tool "$tool" $extra --error-exitcode 1 \
-                        "./$program" -n "$n" -r 2 --warmup 0 --hot --quiet > "$log" 2>&1; then
+                        "./$program" -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
                     printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
                 else
                     printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \
