@@ -34,7 +34,7 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
 # -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
 $(PROGRAM_DIRS):
-	@$(MAKE) -s --no-print-directory -C $@ TYPE=$(TYPE)
+	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
 $(TOOLS)/report: common/report_main.c common/results.c common/svg.c common/results.h common/svg.h
 	@mkdir -p $(TOOLS)
