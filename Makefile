@@ -28,7 +28,7 @@ PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs clean help
+.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs check-toolkit clean help
 
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
@@ -79,6 +79,10 @@ docs:
 ## check-archs: compile every step for every real architecture nvcc supports (no GPU needed)
 check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
+
+## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
+check-toolkit:
+	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
 
 clean:
 	@for d in $(PROGRAM_DIRS); do $(MAKE) -s --no-print-directory -C $$d clean; done

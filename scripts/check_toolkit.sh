@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# make check-toolkit: builds every program with the newest CUDA toolkit that PyPI serves, so a
+# toolkit release that breaks the code shows up here (and in CI) before it reaches a lab.
+# No GPU needed, nothing outside build/toolkit/ is written:
+#
+#   1. a Python virtual environment in build/toolkit/venv (kept for the next run), where
+#      `pip install --upgrade` fetches the newest nvidia-cuda-nvcc, nvidia-cuda-runtime and
+#      nvidia-cuda-cccl wheels (pip's output goes to build/toolkit/pip.log);
+#   2. CUDA_PATH: the complete toolkit tree the wheels install (site-packages/nvidia/cu13 for
+#      CUDA 13: bin/nvcc, nvvm, include, lib), or, when they install parts in several
+#      folders, a tree of symlinks assembled from them in build/toolkit/cuda;
+#   3. a copy of the work tree in build/toolkit/tree (tracked files as they are now, edits
+#      included, and untracked files git does not ignore), where `make all` runs for each of
+#      TYPES with that toolkit and the oldest architecture it supports, and each type's unit
+#      tests must pass; the work tree's own build (stepN_x/reduce, stepN_x/build) is untouched;
+#   4. scripts/check_archs.sh in the copy: every program compiled for every architecture this
+#      nvcc lists (int), warnings as errors. Skipped, and said so, when neither the toolkit
+#      nor any file changed since it last passed (rm build/toolkit/archs.pass to force it).
+#
+# One line per phase; the compilers' output goes to build/toolkit/*.log (V=1 shows it too).
+# Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
+# last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
+# Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
+#   TYPES="int"             build and unit-test fewer types (default: int float double)
+#   CHECK_TOOLKIT_ASSEMBLE=1 use the symlink tree even when the wheels give a complete one
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+# This script's builds are its own: no job server, variables or level from a calling make.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+out=build/toolkit
+venv=$out/venv
+tree=$out/tree
+types=${TYPES:-int float double}
+verbose=${V:-0}
+dirs=("$@")
+if [ ${#dirs[@]} -eq 0 ]; then
+    echo "usage: scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)" >&2
+    exit 2
+fi
+started=$SECONDS
+mkdir -p "$out" || exit 2
+
+say() { echo "check-toolkit: $*"; }
+
+# log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1)
+log() {
+    local file=$1
+    shift
+    if [ "$verbose" = 1 ]; then
+        "$@" 2>&1 | tee -a "$file"
+        return "${PIPESTATUS[0]}"
+    fi
+    "$@" >> "$file" 2>&1
+}
+
+# fail LOG WHAT: says what failed, shows the end of LOG and exits 1
+fail() {
+    say "FAILED: $2 (log: $1)"
+    tail -n 30 "$1" | sed 's/^/    /'
+    exit 1
+}
+
+elapsed() {
+    local s=$((SECONDS - started))
+    if [ "$s" -ge 60 ]; then echo "$((s / 60)) min $((s % 60)) s"; else echo "$s s"; fi
+}
+
+# ---------------------------------------------------------------- 1. the wheels
+pip_log=$out/pip.log
+: > "$pip_log"
+if ! "$venv/bin/python" -c '' > /dev/null 2>&1; then
+    rm -rf "$venv"
+    if ! log "$pip_log" python3 -m venv "$venv"; then
+        say "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
+        exit 2
+    fi
+fi
+wheels=(nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cuda-cccl)
+unreachable='No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError'
+no_pypi() {
+    say "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
+    exit 2
+}
+say "asking PyPI for the newest ${wheels[*]} (into $venv; log: $pip_log)"
+# With the index out of reach, `pip install --upgrade` keeps what is installed and exits 0,
+# so ask the index first. (An error of another kind, such as a pip without `index`, is no
+# verdict: the install below still has to succeed.)
+if ! log "$pip_log" "$venv/bin/python" -m pip index versions --disable-pip-version-check "${wheels[0]}"; then
+    grep -qiE "$unreachable" "$pip_log" && no_pypi
+fi
+if ! log "$pip_log" "$venv/bin/python" -m pip install --upgrade --disable-pip-version-check "${wheels[@]}"; then
+    grep -qiE "$unreachable" "$pip_log" && no_pypi
+    fail "$pip_log" "pip could not install ${wheels[*]}"
+fi
+versions=$("$venv/bin/python" -c 'import sys
+from importlib.metadata import version
+print(", ".join(p + " " + version(p) for p in sys.argv[1:]))' "${wheels[@]}") ||
+    fail "$pip_log" "pip installed the wheels, but their versions cannot be read"
+
+# ---------------------------------------------------------------- 2. CUDA_PATH
+# A toolkit tree is complete when nvcc can compile and link the programs from it alone.
+complete() {
+    [ -x "$1/bin/nvcc" ] && [ -f "$1/bin/nvcc.profile" ] && [ -d "$1/nvvm/bin" ] &&
+        [ -f "$1/include/cuda_runtime_api.h" ] && [ -f "$1/lib/libcudart_static.a" ] &&
+        [ -n "$(find -L "$1/include" -path '*/cub/cub.cuh' -print -quit 2>/dev/null)" ]
+}
+
+# Links every entry of the parts' bin, include and lib into one tree, and their nvvm. nvcc
+# reads nvcc.profile next to the path it was started by, so it finds the rest through it.
+assemble() {
+    local dest=$1 part sub entry
+    rm -rf "$dest"
+    mkdir -p "$dest/bin" "$dest/include" "$dest/lib" || return 1
+    for part in "$site"/nvidia/*/; do
+        for sub in bin include lib; do
+            [ -d "$part$sub" ] || continue
+            for entry in "$part$sub"/*; do
+                [ -e "$dest/$sub/${entry##*/}" ] || ln -s "$root/$entry" "$dest/$sub/${entry##*/}" || return 1
+            done
+        done
+        if [ -d "${part}nvvm" ] && [ ! -e "$dest/nvvm" ]; then
+            ln -s "$root/${part}nvvm" "$dest/nvvm" || return 1
+        fi
+    done
+}
+
+site=$("$venv/bin/python" -c 'import os, sysconfig; print(os.path.relpath(sysconfig.get_paths()["purelib"]))') ||
+    fail "$pip_log" "the virtual environment has no site-packages"
+cuda=""
+if [ "${CHECK_TOOLKIT_ASSEMBLE:-0}" != 1 ]; then
+    # nvidia/cu13 today, nvidia/cu14 for the next major version: the newest complete one
+    for candidate in $(printf '%s\n' "$site"/nvidia/*/ | sort -V); do
+        complete "$candidate" && cuda=${candidate%/}
+    done
+fi
+if [ -z "$cuda" ]; then
+    cuda=$out/cuda
+    assemble "$cuda" && complete "$cuda" ||
+        fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a), and none could be assembled in $cuda"
+fi
+nvcc=$root/$cuda/bin/nvcc
+release=$("$nvcc" --version 2>&1 | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+[ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
+cccl=$(grep -RhoE '#define CCCL_VERSION [0-9]+' "$cuda/include" 2>/dev/null | head -1 | awk '{print $3}')
+[ -n "$cccl" ] && versions="$versions = CCCL $((cccl / 1000000)).$((cccl / 1000 % 1000)).$((cccl % 1000))"
+say "nvcc $release from PyPI wheels ($versions)"
+say "CUDA_PATH=$cuda"
+archs=$("$nvcc" --list-gpu-code 2>/dev/null | grep -E '^sm_[0-9]+$' | sort -V)
+arch=$(echo "$archs" | head -1)
+[ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
+
+# ---------------------------------------------------------------- 3. every program
+build_log=$out/build.log
+: > "$build_log"
+files=$out/files
+git ls-files -z --cached --others --exclude-standard > "$files.all" 2> "$build_log" ||
+    fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
+# files deleted in the work tree but not yet in git are left out
+while IFS= read -r -d '' f; do
+    [ -e "$f" ] && printf '%s\0' "$f"
+done < "$files.all" > "$files.new"
+rm -f "$files.all"
+
+# A copy built by another toolkit, or holding files the work tree no longer has, starts over;
+# otherwise make rebuilds what changed (tar keeps each file's time).
+stamp="$("$nvcc" --version) $versions $cuda $arch"
+if ! cmp -s "$files.new" "$files" || [ "$(cat "$out/tree.stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$tree"
+fi
+mv "$files.new" "$files"
+mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log" ||
+    fail "$build_log" "cannot copy the work tree into $tree"
+echo "$stamp" > "$out/tree.stamp"
+
+say "building every program for $arch ($types) in a copy of the work tree, $tree (log: $build_log)"
+for type in $types; do
+    log "$build_log" make --no-print-directory -C "$tree" -j"$(nproc)" all TYPE="$type" \
+        CUDA_PATH="$root/$cuda" NVCC="$nvcc" NVCC_ARCH="$arch" ||
+        fail "$build_log" "the $type build with CUDA $release"
+done
+
+counts=""
+for type in $types; do
+    unit_log=$out/unit-$type.log
+    (cd "$tree" && "build/$type/unit_tests") > "$unit_log" 2>&1 ||
+        fail "$unit_log" "the $type unit tests built with CUDA $release"
+    passed=$(grep -c '^PASS' "$unit_log")
+    [ "$passed" -gt 0 ] || fail "$unit_log" "the $type unit tests ran no test"
+    counts="$counts${counts:+, }$type $passed"
+done
+say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
+
+# ---------------------------------------------------------------- 4. every architecture
+archs_log=$out/archs.log
+count=$(echo "$archs" | wc -l)
+fingerprint=$( (echo "$stamp $archs"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum)
+if [ "$(cat "$out/archs.pass" 2>/dev/null)" = "$fingerprint" ]; then
+    say "every architecture: skipped, neither the toolkit nor a file changed since it passed (log: $archs_log)"
+else
+    rm -f "$out/archs.pass"
+    : > "$archs_log"
+    say "compiling every program for the $count architectures nvcc $release lists (int; log: $archs_log)"
+    (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
+        fail "$archs_log" "the build for every architecture with CUDA $release; the paths it names are in $tree"
+    echo "$fingerprint" > "$out/archs.pass"
+    say "$(grep -c '^ok' "$archs_log") builds for $(echo $archs | sed 's/ .* / ... /'), no warnings"
+fi
+
+say "every program builds with CUDA $release, unit tests pass ($(elapsed))"
