@@ -24,7 +24,8 @@ STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
-PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c
+PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
+                common/lab_verdict.c
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 
@@ -36,9 +37,10 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 $(PROGRAM_DIRS):
 	@$(MAKE) -s --no-print-directory -C $@ TYPE=$(TYPE)
 
-$(TOOLS)/report: common/report_main.c common/results.c common/svg.c common/results.h common/svg.h
+REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h
 	@mkdir -p $(TOOLS)
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ common/report_main.c common/results.c common/svg.c -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ $(REPORT_SOURCES) -lm
 
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)

@@ -24,7 +24,7 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-HARNESS    := main options data results gpu passes
+HARNESS    := main options data results gpu passes diagnose
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
