@@ -224,6 +224,7 @@ sanitize() {
         done
     done
     echo "memcheck and racecheck: clean at n = 1000 and 4099"
+    sanitized=", memcheck and racecheck clean"
 }
 
 # profile_one PROGRAM METRIC: "VALUE LAUNCHES" of the first kernel, from ncu
@@ -250,6 +251,14 @@ check() {
             echo "make lab-check: LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int" >&2
             exit 2 ;;
         esac
+    done
+    local size custom_sizes=""
+    for size in ${LAB_SIZES:-}; do
+        if ! [[ $size =~ ^[0-9]+$|^2\^[0-9]+([+-][0-9]+)?$ ]] || [ "$((${size/^/**}))" -lt 1 ]; then
+            echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '$size')" >&2
+            exit 2
+        fi
+        custom_sizes+=" $((${size/^/**}))"
     done
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
         echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
@@ -283,13 +292,13 @@ check() {
     fi
 
     local sizes
-    if [ -n "${LAB_SIZES:-}" ]; then
-        sizes=$LAB_SIZES
+    if [ -n "$custom_sizes" ]; then
+        sizes=$custom_sizes
     else
         sizes="1 2 3 31 32 33 $((threads - 1)) $threads $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
                $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1))"
     fi
-    sizes=$(printf '%s\n' $sizes | sort -nu | tr '\n' ' ')
+    sizes=$(printf '%s\n' $sizes | sort -nu | paste -sd' ')
     echo "== correctness: $(wc -w <<< "$sizes") sizes ($sizes), random and one-hot data, each reduced twice"
     local status
     for t in $types; do
@@ -321,10 +330,11 @@ check() {
             echo "note: n = 2^31+5 not checked: your STEP.max_n is $max_n (32-bit indices); our step $k takes any n (MAX_N_64BIT)"
         fi
     fi
+    sanitized=""
     if [ "${LAB_SANITIZE:-1}" != 0 ]; then
         sanitize "$program" || exit 1
     fi
-    echo "correct: $types, random and one-hot data$([ "${LAB_SANITIZE:-1}" != 0 ] && echo ", sanitizers")"
+    echo "correct: $types, random and one-hot data$sanitized"
     echo "correct" > "$dest/.lab-check"
 
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed"

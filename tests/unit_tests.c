@@ -451,8 +451,13 @@ static void test_diagnose(void)
     o.random_wrong_call = 2;
     o.got_poison = 1;
     TEST("diagnose: wrong on the second call only is state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.one_hot_wrong_call = 1;   /* every call after the second is wrong too */
+    o.one_hot_index = 0;
+    TEST("diagnose: random right once, then everything wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.random_wrong_call = 0;
     o.one_hot_wrong_call = 2;
-    TEST("diagnose: second calls of both inputs: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.got_poison = 0;
+    TEST("diagnose: a one-hot right once, then wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
     o.random_wrong_call = 1;
     TEST("diagnose: a wrong first call is not a state bug", !diagnoses(&o, DIAG_STATE, "not reset"));
 
