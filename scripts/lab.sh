@@ -245,7 +245,8 @@ check() {
     cur=$(step_dir "$k")
     prev=$(step_dir $((k - 1)))
     dest=$lab_dir/$cur
-    types=${LAB_TYPES:-int float double}
+    types=$(echo ${LAB_TYPES:-int float double})
+    [ -n "$types" ] || types="int float double"
     for t in $types; do
         case $t in int|float|double) ;; *)
             echo "make lab-check: LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int" >&2
