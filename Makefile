@@ -6,6 +6,9 @@
 # `make help` lists the rest. Variables: TYPE=int|float|double, N=2^26 (run-all size),
 # REPS=20, SIZES="2^16 ... 2^28" (sweep), SM=90 or NVCC_ARCH=..., CUDA_PATH, DEVICE=0,
 # V=1 (show every compiler command; by default a build prints one line per kernel file).
+# The lab (LAB.md): make lab STEP=k, make lab-check STEP=k, make lab-status; LAB_DIR=lab,
+# FORCE=1, LAB_TYPES="int float double", LAB_SIZES, LAB_HUGE=1, LAB_SANITIZE=1, PROFILE=1
+# (scripts/lab.sh says what each does).
 
 COMMON := common
 include common/config.mk
@@ -24,11 +27,13 @@ STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
-PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c
+PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
+                common/lab_verdict.c
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs check-toolkit clean help
+.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs check-toolkit clean help \
+        lab lab-check lab-status
 
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
@@ -36,9 +41,10 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
-$(TOOLS)/report: common/report_main.c common/results.c common/svg.c common/results.h common/svg.h
+REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h
 	@mkdir -p $(TOOLS)
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ common/report_main.c common/results.c common/svg.c -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ $(REPORT_SOURCES) -lm
 
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
@@ -71,6 +77,18 @@ diff:
 ## diffs: every consecutive diff into results/diffs/
 diffs:
 	@scripts/diff_steps.sh all
+
+## lab STEP=k: start lab exercise k (1..11): lab/stepK_name/ gets step k-1's kernel, the exercise and TODOs (FORCE=1 replaces it)
+lab:
+	@scripts/lab.sh start $(STEP)
+
+## lab-check STEP=k: build and check your copy like make test, sanitizers too, then time it next to step k-1 and ours (PROFILE=1: ncu)
+lab-check: $(TOOLS)/report
+	@scripts/lab.sh check $(STEP)
+
+## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
+lab-status:
+	@scripts/lab.sh status
 
 ## docs: the Doxygen site in docs/html (warnings are errors)
 docs:

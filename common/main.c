@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "data.h"
+#include "diagnose.h"
 #include "gate.h"
 #include "gpu.h"
 #include "options.h"
@@ -170,14 +171,30 @@ static void report_mismatch(const char *what, element_t got, const reference *re
                 expected_text, got_text, v->error, v->bound);
 }
 
+/** The first wrong call of verify_runs(), for diagnose(): which call and what it returned. */
+typedef struct wrong_call {
+    int call;        /**< 0: every call right; else 1-based */
+    element_t got;   /**< the wrong result */
+} wrong_call;
+
+/** 1 if `value` is still the poison run_once() wrote before the run: nothing stored a result. */
+static int is_poison(element_t value)
+{
+    element_t poison;
+    memset(&poison, POISON_BYTE, sizeof poison);
+    return memcmp(&poison, &value, sizeof value) == 0;
+}
+
 /**
  * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
- * verifies every result. Returns 1 if all are right; else prints the first mismatch.
+ * verifies every result. Returns which call went wrong first (call 0: all right), after
+ * printing the mismatch.
  */
-static int verify_runs(buffers *b, size_t n, const reference *ref, int runs, const char *what,
-                       cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+static wrong_call verify_runs(buffers *b, size_t n, const reference *ref, int runs, const char *what,
+                              cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
 {
     uint64_t depth = depth_for(n);
+    wrong_call wrong = { 0, 0 };
     for (int r = 0; r < runs; r++) {
         element_t got;
         run_once(b, n, r, stream, start, stop, &got);
@@ -186,16 +203,41 @@ static int verify_runs(buffers *b, size_t n, const reference *ref, int runs, con
             char where[160];
             snprintf(where, sizeof where, "n=%zu %s, call %d of %d", n, what, r + 1, runs);
             report_mismatch(where, got, ref, &v);
-            return 0;
+            wrong.call = r + 1;
+            wrong.got = got;
+            return wrong;
         }
     }
-    return 1;
+    return wrong;
+}
+
+/**
+ * Elements one block covers in the first pass: the largest count that blocks_for() gives
+ * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
+ * count (CUB decides its own grid).
+ */
+static uint64_t elements_per_block(void)
+{
+    const size_t limit = (size_t)1 << 32;
+    if (STEP.blocks_for(limit) <= 1)
+        return 0;
+    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
+    while (high - low > 1) {
+        size_t middle = low + (high - low) / 2;
+        if (STEP.blocks_for(middle) <= 1)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low;
 }
 
 /**
  * --check: for each size, random data and one-hot data (a single 1 at the first and last
  * index, at and around block and warp boundaries, and in the vector tail), each reduced
- * twice in a row. A one-hot sum of 1 proves that index was read exactly once.
+ * twice in a row. A one-hot sum of 1 proves that index was read exactly once. When a
+ * size fails, the one-hot positions still run (up to the first wrong one), so that
+ * diagnose() can say which elements went wrong, and a "hint:" line names the likely bug.
  */
 static int run_checks(const options *opt, const gpu_info *gpu)
 {
@@ -220,15 +262,24 @@ static int run_checks(const options *opt, const gpu_info *gpu)
     CUDA_CHECK(cudaEventCreate(&stop));
 
     static const size_t boundaries[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 1 << 20 };
+    uint64_t per_block = elements_per_block();
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
-        int ok = 1, positions = 0;
+        check_outcome seen;
+        memset(&seen, 0, sizeof seen);
+        seen.n = n;
+        seen.per_block = per_block;
+        seen.vector_width = 16 / sizeof(element_t);
 
+        char what[96];
+        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)(opt->seed + n));
         fill_random(host, n, opt->seed + n);
         reference ref = cpu_reference(host, n);
         CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-        ok &= verify_runs(&b, n, &ref, 2, "random data", stream, start, stop);
+        wrong_call wrong = verify_runs(&b, n, &ref, 2, what, stream, start, stop);
+        seen.random_wrong_call = wrong.call;
+        seen.got_poison |= wrong.call && is_poison(wrong.got);
 
         size_t candidates[3 * sizeof boundaries / sizeof boundaries[0] + 5];
         int count = 0;
@@ -243,22 +294,33 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         const element_t one = 1, zero = 0;
         reference one_hot = one_hot_reference(one);
         CUDA_CHECK(cudaMemset(b.in, 0, n * sizeof(element_t)));
-        for (int c = 0; c < count && ok; c++) {
+        for (int c = 0; c < count && seen.one_hot_wrong_call == 0; c++) {
             size_t p = candidates[c];
-            int seen = 0;
+            int duplicate = 0;
             for (int d = 0; d < c; d++)
-                seen |= (candidates[d] == p);
-            if (p >= n || seen)
+                duplicate |= (candidates[d] == p);
+            if (p >= n || duplicate)
                 continue;
-            char what[64];
             snprintf(what, sizeof what, "one-hot at index %zu", p);
             CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
-            ok &= verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
+            wrong = verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
             CUDA_CHECK(cudaMemcpy(b.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
-            positions++;
+            seen.one_hots_tested++;
+            if (wrong.call) {
+                seen.one_hot_wrong_call = wrong.call;
+                seen.one_hot_index = p;
+                seen.one_hot_got = (double)wrong.got;
+                seen.got_poison |= is_poison(wrong.got);
+            }
+        }
+        int ok = seen.random_wrong_call == 0 && seen.one_hot_wrong_call == 0;
+        if (!ok) {
+            char hint[768];
+            diagnose(&seen, hint, sizeof hint);
+            fprintf(stderr, "%s: hint: %s\n", program, hint);
         }
         printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
-               ok ? "PASS" : "FAIL", positions);
+               ok ? "PASS" : "FAIL", seen.one_hots_tested);
         fflush(stdout);
         failures += !ok;
     }
@@ -449,6 +511,16 @@ static int check_max_n(size_t n)
     return EXIT_USAGE;
 }
 
+/**
+ * --describe: the step's metadata as key=value lines, so that scripts (make lab-check)
+ * can read the block size and the largest n from the program instead of parsing C.
+ */
+static void describe_step(void)
+{
+    printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\n", STEP.number,
+           STEP.name, STEP.title, STEP.source, ELEMENT_NAME, STEP.threads, (unsigned long long)STEP.max_n);
+}
+
 /** Parses, validates, opens the GPU and runs the benchmark or the checks. */
 int main(int argc, char **argv)
 {
@@ -464,6 +536,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     case PARSE_OK:
         break;
+    }
+    if (opt.describe) {
+        describe_step();
+        return EXIT_OK;
     }
 
     size_t n = opt.n;

@@ -109,7 +109,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK };
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE };
     static const struct option long_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
@@ -123,10 +123,11 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "input", required_argument, NULL, OPT_INPUT },
         { "print-sum", no_argument, NULL, OPT_PRINT_SUM },
         { "check", required_argument, NULL, OPT_CHECK },
+        { "describe", no_argument, NULL, OPT_DESCRIBE },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0 };
+    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0 };
     *opt = defaults;
     error[0] = '\0';
 
@@ -172,6 +173,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case OPT_QUIET: opt->quiet = 1; break;
         case OPT_INPUT: opt->input_path = optarg; break;
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
+        case OPT_DESCRIBE: opt->describe = 1; break;
         case OPT_CHECK:
             if (parse_check_list(optarg, opt, error, error_size) != 0)
                 return PARSE_ERROR;
@@ -212,6 +214,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n)
            "      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n"
            "      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
+           "      --describe   print the step's number, name, threads and largest n (for scripts)\n"
            "  -h, --help       this text\n\n"
            "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n",
            program, step_name, (unsigned long long)max_n, DEFAULT_REPS, DEFAULT_WARMUP);

@@ -47,6 +47,7 @@ typedef struct options {
     int print_sum;           /**< 1: print the result alone on a line */
     size_t check_sizes[MAX_CHECK_SIZES]; /**< --check: sizes to verify, no timing */
     int check_count;         /**< number of sizes in check_sizes (0: no --check) */
+    int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
 } options;
 
 /** Result of parse_options(). */

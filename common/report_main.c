@@ -5,6 +5,7 @@
  *
  *     report run   ROWS.csv OUT.csv OUT.svg PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
+ *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *
  * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
  * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_verdict.h"
 #include "results.h"
 #include "svg.h"
 
@@ -95,14 +97,45 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
     return failed ? 1 : 0;
 }
 
-/** Dispatches `run` and `sweep`. */
+/**
+ * `report lab`: the three rows of `make lab-check STEP=k` (step k-1, the student's copy,
+ * our step k), found by program name, and the verdict. Exits 1 if a row is missing or
+ * failed.
+ */
+static int report_lab(const char *rows_path, const char *step_text, char **programs)
+{
+    static result_row raw[MAX_ROWS];
+    result_row rows[3];
+    int step = atoi(step_text);
+    int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
+    int missing = 0;
+    for (int p = 0; p < 3; p++) {
+        memset(&rows[p], 0, sizeof rows[p]);
+        snprintf(rows[p].step, sizeof rows[p].step, "%s", programs[p]);
+        snprintf(rows[p].status, sizeof rows[p].status, "FAILED");
+        int found = 0;
+        for (int i = 0; i < raw_count; i++)
+            if (strcmp(raw[i].step, programs[p]) == 0) {
+                rows[p] = raw[i];   /* the last row of that program wins */
+                found = 1;
+            }
+        missing |= !found || strcmp(rows[p].status, "PASSED") != 0;
+    }
+    print_lab_table(stdout, rows, step);
+    return missing ? 1 : 0;
+}
+
+/** Dispatches `run`, `sweep` and `lab`. */
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "run") == 0)
         return report_run(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
+    if (argc == 7 && strcmp(argv[1], "lab") == 0)
+        return report_lab(argv[2], argv[3], argv + 4);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
-                    "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n");
+                    "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
+                    "       report lab ROWS.csv K START YOURS OURS\n");
     return 2;
 }

@@ -10,7 +10,11 @@
 #             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
 #             finishes called 100 times;
 #             --input and --print-sum; device-memory and device-index errors.
-#             Without a GPU these are listed as SKIP, by name.
+#   lab       make lab for every step (exercise text, TODOs, the copy builds), bad input,
+#             FORCE=1, lab-status, the broken copies of tests/lab_broken build; on a GPU
+#             lab-check passes every starting copy and our kernels and rejects each
+#             broken copy with the right hint.
+#             Without a GPU the GPU checks are listed as SKIP, by name.
 #
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
@@ -207,6 +211,198 @@ else
 fi
 gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n 2^40
 gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
+
+# ---------------------------------------------------------------- lab
+# make lab / lab-check / lab-status, always in a folder under build/ (LAB_DIR), never in
+# a student's lab/. On any machine: every exercise starts, carries the README's exercise
+# and TODOs, and builds; bad input; lab-status; the broken copies in tests/lab_broken
+# build. On a GPU: lab-check accepts every starting copy (correct, gain not yet) and our
+# kernel copied in (gain reached), and rejects each broken copy with the right hint.
+lab_root=build/$type/test-lab
+rm -rf "$lab_root"
+lab_steps=()
+for dir in "${dirs[@]}"; do
+    case $dir in step0_*|step*/*) ;; step[0-9]_*|step[0-9][0-9]_*) k=${dir#step}; lab_steps+=("${k%%_*}") ;; esac
+done
+
+# lab_make NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
+# error: exactly one line from the script, plus make's own "Error" line)
+lab_make() {
+    local name=$1 code=$2 text=$3 status lines
+    shift 3
+    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt"
+    status=$?
+    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line on stderr, got $lines"
+    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "$name" "no '$text' in the output"
+    else
+        pass "$name"
+    fi
+}
+lab_make "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
+lab_make "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
+lab_make "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
+lab_make "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
+lab_make "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
+lab_make "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+lab_make "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
+lab_make "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
+if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
+else pass "lab: bad input leaves no folder behind"; fi
+
+# every exercise starts: the README's exercise in the header, TODOs, and it builds
+copies=()
+for k in "${lab_steps[@]}"; do
+    step=$(ls -d "step${k}_"*/ | head -1)
+    step=${step%/}
+    copy=$lab_root/start/$step
+    lab_make "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
+    todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
+    # every line of the README's exercise section, in the copy's header comment
+    missing=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" |
+              while IFS= read -r line; do
+                  grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
+              done | head -1)
+    lines=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" | wc -l)
+    if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ]; then
+        pass "lab: step $k's copy has the README's exercise ($lines lines) and $todos TODOs"
+    else
+        fail "lab: step $k's copy has the README's exercise and TODOs" "$todos TODOs, $lines exercise lines, missing: '$missing'"
+    fi
+    copies+=("$copy")
+done
+
+# build_all DIR...: make every copy for $type at once (one job per core); one test each
+build_all() {
+    local dir
+    printf '%s\n' "$@" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
+        'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
+    for dir in "$@"; do
+        if [ "$(cat "$dir/build.status" 2>/dev/null)" = 0 ]; then
+            pass "lab: $dir builds ($type)"
+        else
+            fail "lab: $dir builds ($type)" "$(tail -3 "$dir/build.log" 2>/dev/null | tr '\n' ' ')"
+        fi
+    done
+}
+
+# on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
+if [ -n "$gpu" ]; then
+    for k in "${lab_steps[@]}"; do
+        step=$(ls -d "step${k}_"*/ | head -1)
+        step=${step%/}
+        make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
+            cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
+    done
+fi
+
+# the broken copies: each is its step's kernel with one bug, in a copy made by make lab
+broken=()
+for file in tests/lab_broken/*.cu; do
+    name=$(basename "$file" .cu)
+    k=${name#step}; k=${k%%_*}
+    step=$(ls -d "step${k}_"*/ | head -1)
+    step=${step%/}
+    if ! make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/$name" > "$log/lab-out.txt" 2>&1 ||
+       ! cp "$file" "$lab_root/$name/$step/reduce.cu"; then
+        fail "lab: broken copy $name set up" "$(head -c 300 "$log/lab-out.txt")"
+        continue
+    fi
+    lines=$(diff "$step/reduce.cu" "$file" | grep -c '^[<>]')
+    if [ "$lines" -le 20 ]; then pass "lab: $name is $step's kernel with one bug ($lines lines differ)"
+    else fail "lab: $name is $step's kernel with one bug" "$lines lines differ, more than 20"; fi
+    broken+=("$name")
+    copies+=("$lab_root/$name/$step")
+done
+build_all "${copies[@]}"
+
+# a copy that exists is never overwritten without FORCE=1
+copy=$lab_root/start/$(ls -d step3_*/ | head -1 | tr -d /)
+echo "// the student's work" >> "$copy/reduce.cu"
+lab_make "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
+if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
+else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
+lab_make "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
+else pass "lab: FORCE=1 starts from a fresh copy"; fi
+
+# lab-status: started, checked, changed since the check
+echo "correct, gain reached" > "$copy/.lab-check"
+touch -d '-1 hour' "$copy/reduce.cu"
+lab_make "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
+if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
+else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
+touch "$copy/reduce.cu"
+touch -d '-1 hour' "$copy/.lab-check"
+make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
+if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a copy edited after its check is not passed"
+else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
+rm -f "$copy/.lab-check"
+make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
+if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" && grep -q "not started" "$log/lab-out.txt"; then
+    pass "lab-status: nothing started"
+else
+    fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
+fi
+
+# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: scripts/lab.sh check K exits CODE
+# and its output matches the extended regex PATTERN (GPU only)
+lab_sizes="1 2 3 31 33 255 257 511 513 1023 1025 4099 65537 1048579"
+lab_check() {
+    local name=$1 code=$2 pattern=$3 k=$4 dir=$5 status
+    shift 5
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
+    env LAB_DIR="$dir" LAB_TYPES="$type" LAB_SIZES="$lab_sizes" LAB_HUGE=0 LAB_SANITIZE=0 N=2^24 REPS=20 PROFILE=0 "$@" \
+        timeout 900 scripts/lab.sh check "$k" > "$log/lab-check.txt" 2>&1
+    status=$?
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(grep -m3 -E 'FAIL|hint|verdict|lab-check' "$log/lab-check.txt" | tr '\n' ' ')"
+    elif ! grep -qE -- "$pattern" "$log/lab-check.txt"; then
+        fail "$name" "no /$pattern/ in: $(grep -m3 -E 'FAIL|hint|verdict' "$log/lab-check.txt" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+    cp "$log/lab-check.txt" "$log/$(echo "$name" | tr -c 'A-Za-z0-9\n' _).txt"
+}
+
+if [ -z "$gpu" ]; then
+    # without a GPU, lab-check builds every type asked for, then says so and exits 3
+    LAB_DIR="$lab_root/start" LAB_TYPES="$type" scripts/lab.sh check 3 > "$log/lab-check.txt" 2>&1
+    status=$?
+    if [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"; then pass "lab-check without a GPU: built, exit 3"
+    else fail "lab-check without a GPU: built, exit 3" "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"; fi
+fi
+for k in "${lab_steps[@]}"; do
+    lab_check "gpu lab-check STEP=$k, the starting copy: correct, gain not yet" 0 \
+        "verdict: (gain not yet|time can't tell)" "$k" "$lab_root/start"
+done
+sanitizer=$(command -v "${SANITIZER:-compute-sanitizer}" || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
+for k in "${lab_steps[@]}"; do
+    extra=()
+    [ "$k" = 4 ] && [ -n "$sanitizer" ] && extra=(LAB_SANITIZE=1)   # racecheck passes a correct last warp
+    lab_check "gpu lab-check STEP=$k, our kernel copied in: correct, gain reached" 0 \
+        "verdict: (gain reached|time can't tell)" "$k" "$lab_root/ours" "${extra[@]}"
+done
+for name in "${broken[@]}"; do
+    k=${name#step}; k=${k%%_*}
+    case $name in
+        step3_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
+        step4_*)
+            if [ -n "$gpu" ] && [ -z "$sanitizer" ]; then skip "gpu lab-check rejects $name: racecheck" "no compute-sanitizer"
+            # racecheck finds it; should the race ever change a sum, the check's hint names it
+            else lab_check "gpu lab-check rejects $name: racecheck" 1 "hint: racecheck|hint: race or lost values" \
+                     "$k" "$lab_root/$name" LAB_SANITIZE=1; fi ;;
+        step6_*) lab_check "gpu lab-check rejects $name: 32-bit index at 2^31+5" 1 "hint: 32-bit index" "$k" \
+                     "$lab_root/$name" LAB_HUGE=1 LAB_SIZES="1 4099" ;;
+        step8_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
+        step11_*) lab_check "gpu lab-check rejects $name: state not reset" 1 "hint: state not reset" "$k" "$lab_root/$name" ;;
+        *) fail "lab: broken copy $name has no test" "add one to tests/run.sh" ;;
+    esac
+done
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

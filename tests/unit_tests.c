@@ -1,7 +1,8 @@
 /**
  * @file unit_tests.c
  * @brief Host unit tests of the harness's pure logic: flags, data, reference, the
- * verdict and its float bound, statistics, speedups, CSV and the pictures. No GPU.
+ * verdict and its float bound, statistics, speedups, CSV, the pictures, and the lab's
+ * failure diagnosis and gain verdict. No GPU.
  *
  * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
  * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #include "data.h"
+#include "diagnose.h"
+#include "lab_verdict.h"
 #include "options.h"
 #include "results.h"
 #include "svg.h"
@@ -113,6 +116,8 @@ static void test_options(void)
                                opt.check_sizes[2] == 1048583);
     TEST("options help", parse(&opt, error, "-h", NULL) == PARSE_HELP);
     TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
+    TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
+    TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
     TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
                                 parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
 
@@ -387,6 +392,141 @@ static void test_tables_and_pictures(void)
     remove(svg);
 }
 
+/** A check of n elements (blocks of 512, vectors of 4) where nothing failed yet. */
+static check_outcome outcome(uint64_t n)
+{
+    check_outcome o;
+    memset(&o, 0, sizeof o);
+    o.n = n;
+    o.per_block = 512;
+    o.vector_width = 4;
+    o.one_hots_tested = 20;
+    return o;
+}
+
+/** diagnose() gives `expected` and its text contains `label`. */
+static int diagnoses(const check_outcome *o, diagnosis expected, const char *label)
+{
+    char text[768];
+    diagnosis d = diagnose(o, text, sizeof text);
+    return d == expected && strstr(text, label) != NULL && strchr(text, '\n') == NULL;
+}
+
+static void test_diagnose(void)
+{
+    check_outcome o = outcome(513);
+    TEST("diagnose: nothing failed", diagnoses(&o, DIAG_NONE, "no failure"));
+
+    /* step 3 without the tail: the one element of the last, partial block is lost */
+    o = outcome(513);
+    o.random_wrong_call = 1;
+    o.one_hot_wrong_call = 1;
+    o.one_hot_index = 512;
+    o.one_hot_got = 0;
+    TEST("diagnose: one-hot lost in the last partial block is a lost tail",
+         diagnoses(&o, DIAG_LOST_TAIL, "lost tail") && diagnoses(&o, DIAG_LOST_TAIL, "whole block of 512"));
+    /* step 8 without the scalar tail: n = 1027, index 1026 is past the last whole vector */
+    o.n = 1027;
+    o.per_block = 1024;
+    o.one_hot_index = 1026;
+    TEST("diagnose: one-hot lost after the last whole vector is a lost tail",
+         diagnoses(&o, DIAG_LOST_TAIL, "16-byte vector (n % 4 = 3 left over)"));
+    o.one_hot_index = 100;
+    TEST("diagnose: one-hot lost before the tail is a lost element", diagnoses(&o, DIAG_LOST_ELEMENT, "element lost"));
+    o.per_block = 0;
+    o.vector_width = 0;
+    o.one_hot_index = 1026;
+    TEST("diagnose: no tail without block or vector size", diagnoses(&o, DIAG_LOST_ELEMENT, "element lost"));
+
+    o = outcome(1000);
+    o.one_hot_wrong_call = 1;
+    o.one_hot_index = 7;
+    o.one_hot_got = 2;
+    TEST("diagnose: one-hot counted twice", diagnoses(&o, DIAG_COUNTED_TWICE, "counted twice"));
+    o.one_hot_got = -1515870811.0;
+    TEST("diagnose: one-hot garbage", diagnoses(&o, DIAG_GARBAGE, "garbage"));
+    o.got_poison = 1;
+    TEST("diagnose: poison means not written", diagnoses(&o, DIAG_NOT_WRITTEN, "not written"));
+
+    /* step 11 without resetting the ticket: the first call right, the second wrong */
+    o = outcome(1);
+    o.random_wrong_call = 2;
+    o.got_poison = 1;
+    TEST("diagnose: wrong on the second call only is state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.one_hot_wrong_call = 1;   /* every call after the second is wrong too */
+    o.one_hot_index = 0;
+    TEST("diagnose: random right once, then everything wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.random_wrong_call = 0;
+    o.one_hot_wrong_call = 2;
+    o.got_poison = 0;
+    TEST("diagnose: a one-hot right once, then wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
+    o.random_wrong_call = 1;
+    TEST("diagnose: a wrong first call is not a state bug", !diagnoses(&o, DIAG_STATE, "not reset"));
+
+    /* step 6 with an int index: fine below 2^31, wrong above */
+    o = outcome(2147483653ull);
+    o.random_wrong_call = 1;
+    o.one_hot_wrong_call = 1;
+    o.one_hot_index = 2147483652ull;
+    TEST("diagnose: wrong above 2^31 - 1 is a 32-bit index", diagnoses(&o, DIAG_INDEX_32BIT, "32-bit index"));
+    o.n = 2147483647ull;
+    o.one_hot_index = 0;
+    TEST("diagnose: 2^31 - 1 itself fits in 32 bits", !diagnoses(&o, DIAG_INDEX_32BIT, "32-bit"));
+
+    o = outcome(4099);
+    o.random_wrong_call = 1;
+    TEST("diagnose: random wrong, every one-hot right is a race", diagnoses(&o, DIAG_RACE, "racecheck"));
+    o.one_hots_tested = 0;
+    TEST("diagnose: can say no known pattern", diagnoses(&o, DIAG_UNKNOWN, "no known pattern"));
+    char small[16];
+    TEST("diagnose: text truncated, never overrun", diagnose(&o, small, sizeof small) == DIAG_UNKNOWN &&
+                                                    strlen(small) == sizeof small - 1);
+}
+
+/** lab_verdict() gives `expected` and its text contains `label`. */
+static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
+{
+    char text[512];
+    return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
+}
+
+static void test_lab_verdict(void)
+{
+    TEST("lab verdict: the start copy has not the gain", judges(0.173, 0.172, 0.137, GAIN_NOT_YET, "gain not yet"));
+    TEST("lab verdict: our kernel copied in has it", judges(0.173, 0.138, 0.137, GAIN_REACHED, "gain reached"));
+    TEST("lab verdict: faster than ours says so", judges(0.173, 0.120, 0.137, GAIN_REACHED, "faster than ours"));
+    TEST("lab verdict: half the gain is part of it", judges(0.200, 0.150, 0.100, GAIN_PART, "part of the gain"));
+    TEST("lab verdict: slower than the start is not yet", judges(0.173, 0.200, 0.137, GAIN_NOT_YET, "not yet"));
+    TEST("lab verdict: our gain within noise can't tell", judges(0.137, 0.137, 0.134, GAIN_CANT_TELL, "can't tell"));
+    TEST("lab verdict: a 6% gain is enough to tell", judges(0.106, 0.106, 0.100, GAIN_NOT_YET, "not yet"));
+    TEST("lab verdict: a missing time", judges(0.1, 0.0, 0.1, GAIN_NO_DATA, "missing"));
+
+    result_row rows[3] = { make_row("step3_add_during_load", 0.173, 1547.6), make_row("lab/step4_unroll_warp", 0.140, 1900),
+                           make_row("step4_unroll_warp", 0.137, 1954.2) };
+    static char text[1 << 14];
+    const char *path = "build/unit_test_lab.txt";
+    FILE *f = fopen(path, "w");
+    lab_gain gain = GAIN_NO_DATA;
+    if (f) {
+        gain = print_lab_table(f, rows, 4);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("lab table: three rows and the verdict", gain == GAIN_REACHED && strstr(text, "start ") &&
+                                                  strstr(text, "yours ") && strstr(text, "ours ") &&
+                                                  strstr(text, "1.24x") && strstr(text, "verdict: gain reached"));
+    snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
+    f = fopen(path, "w");
+    if (f) {
+        gain = print_lab_table(f, rows, 4);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("lab table: a failed row, no verdict", gain == GAIN_NO_DATA && strstr(text, "FAILED") &&
+                                                strstr(text, "verdict: none"));
+    remove(path);
+}
+
 /** Runs every group and exits non-zero if any test failed. */
 int main(void)
 {
@@ -399,5 +539,7 @@ int main(void)
     test_csv();
     test_format();
     test_tables_and_pictures();
+    test_diagnose();
+    test_lab_verdict();
     return failures ? 1 : 0;
 }

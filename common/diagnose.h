@@ -1,0 +1,61 @@
+/**
+ * @file diagnose.h
+ * @brief From how a `--check` size failed to the kind of bug that pattern usually means.
+ *
+ * A wrong sum alone says little; which input went wrong says much more. The check
+ * reduces random data and one-hot data (a single 1 at a chosen index), each twice in a
+ * row, so a failure comes with where and when: a one-hot that came back 0 was never
+ * added, 2 was added twice, a wrong second call means state survived the first launch.
+ * diagnose() turns that into one line for the student of `make lab-check`. Pure C, no
+ * CUDA, so every pattern is unit-tested on any machine.
+ */
+#ifndef REDUCE_DIAGNOSE_H
+#define REDUCE_DIAGNOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What `--check` saw for one size: the input of diagnose(). */
+typedef struct check_outcome {
+    uint64_t n;               /**< elements */
+    uint64_t per_block;       /**< elements one block covers in the first pass (0: unknown) */
+    unsigned int vector_width;/**< elements in one 16-byte vector of this type (0: unknown) */
+    int random_wrong_call;    /**< 0: random data right on both calls; else the first wrong call (1 or 2) */
+    int one_hots_tested;      /**< one-hot positions reduced */
+    int one_hot_wrong_call;   /**< 0: every one-hot right; else the first wrong call at the first wrong index */
+    uint64_t one_hot_index;   /**< that index */
+    double one_hot_got;       /**< what came back for it (1 is right) */
+    int got_poison;           /**< 1: a wrong result was the poison the harness wrote before the run */
+} check_outcome;
+
+/** The kinds of bug diagnose() can name. */
+typedef enum diagnosis {
+    DIAG_NONE,          /**< nothing failed */
+    DIAG_STATE,         /**< right on the first call, wrong on the second: state not reset */
+    DIAG_INDEX_32BIT,   /**< wrong above 2^31 - 1 elements: a 32-bit index or count overflows */
+    DIAG_NOT_WRITTEN,   /**< the result still holds the poison: nothing wrote it */
+    DIAG_LOST_TAIL,     /**< a one-hot in the leftover after the whole blocks/vectors was lost */
+    DIAG_LOST_ELEMENT,  /**< a one-hot elsewhere was lost: a gap in the ranges or the tree */
+    DIAG_COUNTED_TWICE, /**< a one-hot came back 2 or more: an element read more than once */
+    DIAG_GARBAGE,       /**< a one-hot came back neither 0 nor a count: values from outside */
+    DIAG_RACE,          /**< random data wrong, every one-hot right: order-dependent, a race */
+    DIAG_UNKNOWN        /**< wrong, but in no pattern this function knows */
+} diagnosis;
+
+/**
+ * Names the likely bug behind a failed check in one line written to `text` (no newline),
+ * starting with a short label ("lost tail: ...", "state not reset: ...") that scripts and
+ * tests can grep, then what was seen and where to look. The patterns are tried from the
+ * most specific (when it failed, then how large n was) to the least (random data only).
+ */
+diagnosis diagnose(const check_outcome *o, char *text, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,134 @@
+/**
+ * @file tests/lab_broken/step11_no_ticket_reset.cu
+ * @brief BROKEN on purpose, for make test: step 11 without resetting the ticket:
+ * atomicAdd() where atomicInc() wrapped the counter back to 0, so the first launch is
+ * right and on the second no block draws the last ticket.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum; step_reduce(), at the end, turns
+ * the blocks' sums into one. The steps change one of these parts at a time.
+ */
+#include "gpu.h"
+#include "step.h"
+
+/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
+#define THREADS 512
+/** 16-byte loads each thread issues back to back before it needs their values. */
+#define LOADS_IN_FLIGHT 4
+
+/**
+ * The last six levels, when only the first warp is active, in registers: after one
+ * addition from shared memory, __shfl_down_sync() hands each lane the value of the lane
+ * `offset` above it. No shared-memory round trips, no __syncwarp(): the shuffle itself
+ * synchronises the lanes named in its mask, so it is correct on every architecture.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid] + partial[tid + 32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    return sum;
+}
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so the compiler decides every `if` below: the
+ * tree is straight-line code, with no loop counter, compare or branch.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts, and the active threads stay contiguous. Half the threads are
+ * idle from the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
+__device__ unsigned int blocks_done = 0;
+
+/**
+ * The whole reduction in one launch: each thread reads 16-byte vectors (four ints or
+ * floats, two doubles) and issues LOADS_IN_FLIGHT of them, all independent, before it
+ * adds any: more bytes in flight per SM. A block reads a tile of LOADS_IN_FLIGHT *
+ * blockDim.x vectors per step of its grid-stride loop. Block 0 adds the n % VEC_WIDTH
+ * elements after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's is).
+ */
+__global__ void reduce_pass(const element_t *in, element_t *partials, element_t *out, size_t n)
+{
+    const element_vec_t *vectors = (const element_vec_t *)in;
+    size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
+    element_t sum = 0;
+    for (size_t i = blockIdx.x * tile + threadIdx.x; i < vector_count; i += gridDim.x * tile) {
+        element_vec_t v[LOADS_IN_FLIGHT] = {};
+#pragma unroll
+        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+            if (i + k * blockDim.x < vector_count)
+                v[k] = vectors[i + k * blockDim.x];
+#pragma unroll
+        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+            sum += vec_sum(v[k]);
+    }
+    size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
+    if (blockIdx.x == 0 && tail < n)
+        sum += in[tail];
+    sum = block_sum<THREADS>(sum);
+    bool last = false;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        __threadfence();  // the partial is visible to every block before the ticket counts
+        last = atomicAdd(&blocks_done, 1) == gridDim.x - 1;
+    }
+    if (!__syncthreads_or(last))  // a barrier that also tells every thread "last"
+        return;
+    sum = 0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        sum += __ldcg(&partials[b]);  // through L2: this SM's L1 may hold stale lines
+    sum = block_sum<THREADS>(sum);  // a fixed order: the same result on every call
+    if (threadIdx.x == 0)
+        *out = sum;
+}
+
+/**
+ * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
+ * GPU at once (occupancy API x SMs), so the grid is one full wave on any GPU.
+ */
+static size_t blocks_for(size_t count)
+{
+    static int resident = 0;
+    if (resident == 0) {
+        int device, sms;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0));
+        resident *= sms;
+    }
+    size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
+    size_t blocks = (count + per_block - 1) / per_block;
+    return blocks < (size_t)resident ? blocks : (size_t)resident;
+}
+
+extern "C" const step_info STEP = {
+    11, "step11_single_pass", "single pass, last block", "beyond Harris",
+    "one launch: blocks store partial sums, the last block to finish adds them",
+    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n);
+    return cudaGetLastError();
+}
