@@ -207,7 +207,7 @@ sanitize() {
         [ "$tool" = racecheck ] && extra="--racecheck-report all"
         for n in 1000 4099; do
             if ! "$sanitizer" --tool "$tool" $extra --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
-                    --quiet --device "${DEVICE:-0}" > "$log/$tool-$n.txt" 2>&1; then
+                    --no-gate --quiet --device "${DEVICE:-0}" > "$log/$tool-$n.txt" 2>&1; then
                 echo "FAIL $tool n=$n: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
                 grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY | sed 's/^/  /'
                 if [ "$tool" = racecheck ]; then
@@ -231,7 +231,7 @@ sanitize() {
 profile_one() {
     local ncu=$1 program=$2 metric=$3
     "$ncu" --clock-control none --metrics "$metric" --csv --page raw "$program" -n 2^24 -r 1 --warmup 0 --hot \
-        --quiet --device "${DEVICE:-0}" > "$log/ncu.txt" 2>&1 || return 1
+        --no-gate --quiet --device "${DEVICE:-0}" > "$log/ncu.txt" 2>&1 || return 1
     grep -E '^"' "$log/ncu.txt" | awk -v metric="$metric" -F'","' '
         NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); if ($i == metric) column = i } }
         NR == 3 { v = $column; gsub(/[",]/, "", v); first = v }

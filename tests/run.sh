@@ -349,6 +349,19 @@ else
     fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
 fi
 
+# the lab table takes its three rows in the order lab-check ran them: a student who pasted
+# our kernel has a copy with our name, and must still see their own time, not ours
+row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\""; }
+{ echo "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status"
+  row step2_x "step2 start" 2.000000; row step3_x "step3 (yours)" 1.500000; row step3_x "step3 ours" 1.000000
+} > "$log/lab-rows.csv"
+build/tools/report lab "$log/lab-rows.csv" 3 step2_x step3_x step3_x > "$log/lab-table.txt" 2>&1
+if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"; then
+    pass "lab: the lab table shows your time even when your copy has our step's name"
+else
+    fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
+fi
+
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: scripts/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only)
 lab_sizes="1 2 3 31 33 255 257 511 513 1023 1025 4099 65537 1048579"
