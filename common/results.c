@@ -48,7 +48,7 @@ int is_noisy(const timing_stats *t)
 }
 
 const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,"
-                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status";
+                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms";
 
 /** Writes a CSV string field, quoted, with inner quotes doubled. */
 static void write_quoted(FILE *f, const char *s)
@@ -76,6 +76,7 @@ static void write_fields(FILE *f, const result_row *r)
             r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms, r->gbs,
             r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
     write_quoted(f, r->status);
+    fprintf(f, ",%d,%.6f", r->gpus, r->combine_ms);
 }
 
 void csv_write_row(FILE *f, const result_row *r)
@@ -131,7 +132,7 @@ static int copy_field(char *dst, size_t size, const char *src)
 
 int csv_parse_row(const char *line, result_row *r)
 {
-    enum { FIELDS = 18 };
+    enum { FIELDS = 20 };
     char buffer[1024];
     char *f[FIELDS];
     if (strlen(line) >= sizeof buffer)
@@ -168,6 +169,10 @@ int csv_parse_row(const char *line, result_row *r)
     r->gbs = strtod(f[14], &end);
     if (*end) return -1;
     r->rel_error = strtod(f[16], &end);   /* f[15], % of peak, is derived */
+    if (*end) return -1;
+    r->gpus = (int)strtol(f[18], &end, 10);
+    if (*end) return -1;
+    r->combine_ms = strtod(f[19], &end);
     if (*end) return -1;
     return 0;
 }

@@ -59,6 +59,8 @@ typedef struct result_row {
     double gbs;               /**< bytes / median */
     double rel_error;         /**< |result - reference| / |reference| (0 for exact int) */
     char status[16];          /**< "PASSED" or "FAILED" */
+    int gpus;                 /**< GPUs the input was spread over (1 for every step but 12) */
+    double combine_ms;        /**< step 12: median time of the combine (all-reduce) alone; else 0 */
 } result_row;
 
 /** The CSV header matching csv_write_row(). */

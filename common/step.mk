@@ -27,7 +27,7 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-HARNESS    := main options data results gpu passes diagnose
+HARNESS    := main harness options data results gpu passes diagnose
 HARNESS_CU := gate
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
