@@ -348,6 +348,25 @@ static void test_csv(void)
     TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
 }
 
+static void test_scaling(void)
+{
+    /* n = 2^20, 2^22, 2^24, 2^26: 2 GPUs slower, faster, slower, faster (noise), then faster */
+    static const double one[] = { 10, 20, 50, 160, 600 }, two[] = { 30, 18, 60, 90, 310 };
+    result_row rows[10];
+    for (int i = 0; i < 5; i++) {
+        rows[2 * i] = make_row("step12_multi_gpu", one[i], 100);
+        rows[2 * i + 1] = make_row("step12_multi_gpu", two[i], 200);
+        rows[2 * i].n = rows[2 * i + 1].n = 1ull << (20 + 2 * i);
+        rows[2 * i].gpus = 1;
+        rows[2 * i + 1].gpus = 2;
+    }
+    TEST("scaling crossover: the first n from which 2 GPUs stay ahead",
+         scaling_crossover(rows, 10, 2) == (1ull << 26));
+    TEST("scaling crossover of 1 GPU is none", scaling_crossover(rows, 10, 1) == 0);
+    rows[9].median_ms = 700;
+    TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2) == 0);
+}
+
 static void test_format(void)
 {
     char buf[64];
@@ -554,6 +573,7 @@ int main(void)
     test_stats();
     test_speedups();
     test_csv();
+    test_scaling();
     test_format();
     test_tables_and_pictures();
     test_diagnose();
