@@ -18,6 +18,7 @@
 #             Without a GPU the GPU checks are listed as SKIP, by name; without NCCL,
 #             step12's build and checks are.
 #
+# LAB_TESTS=0 leaves out the lab section (one SKIP line): the quick run on a GPU machine.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 set -u
@@ -282,6 +283,12 @@ fi
 expect "input: --gpus on a one-GPU step" 2 "step12_multi_gpu" "$large" --gpus 2 -n 1000
 
 # ---------------------------------------------------------------- lab
+if [ "${LAB_TESTS:-1}" = 0 ]; then
+    skip "lab: every lab test" "LAB_TESTS=0"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+fi
 # make lab / lab-check / lab-status, always in a folder under build/ (LAB_DIR), never in
 # a student's lab/. On any machine: every exercise starts, carries the README's exercise
 # and TODOs, and builds; bad input; lab-status; the broken copies in tests/lab_broken
