@@ -16,12 +16,16 @@ include common/config.mk
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
-# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB.
-PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference
+# Step 12 spreads the input over the GPUs with NCCL; without NCCL its build says it is
+# skipped (common/nccl.mk). Programs that are not steps: step 11's atomic finishes (for
+# make sweep) and CUB.
+MULTI_STEP   := step12_multi_gpu
+PROGRAM_DIRS := $(STEPS) $(MULTI_STEP) step11_single_pass/atomic_finish cub_reference
 
 N      ?= 2^26
 REPS   ?= 20
 SIZES  ?= 2^16 2^18 2^20 2^22 2^24 2^26 2^28
+SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 DEVICE ?= 0
 STEP   ?=
 
@@ -30,9 +34,10 @@ UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
                 common/lab_verdict.c
 
-export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
+export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep test profile sanitize diff diffs docs check-archs check-toolkit clean help \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile sanitize diff diffs docs check-archs check-toolkit \
+        clean help \
         lab lab-check lab-status
 
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
@@ -50,13 +55,21 @@ $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
-## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg)
+## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg); with 2+ GPUs, step12 on 1 ... all of them
 run-all: all
 	@scripts/run_all.sh $(STEPS) cub_reference
 
 ## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
 sweep: all
 	@scripts/sweep.sh
+
+## scaling: step12 over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: speedup, efficiency, the all-reduce, the crossover (results/scaling.csv, .svg)
+scaling: all
+	@scripts/scaling.sh
+
+## latency: step12's combine alone on all GPUs, its variants, under each NCCL_PROTO and NCCL_ALGO (results/latency.txt)
+latency: all
+	@scripts/latency.sh
 
 ## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers
 test: $(TOOLS)/report $(UNIT_TESTS)

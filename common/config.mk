@@ -28,7 +28,7 @@ export NVCC_ARCH
 
 NVCC_FLAGS      := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG) $(EXTRA_NVCC_FLAGS)
 NVCC_LINK_FLAGS := -arch=$(NVCC_ARCH)
-HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG)
+HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG) $(EXTRA_CFLAGS)
 
 # V=1 shows every command; by default a build prints one short line per kernel file.
 V ?= 0

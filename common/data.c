@@ -19,7 +19,12 @@ static uint64_t splitmix64(uint64_t *state)
 
 void fill_random(element_t *a, size_t n, uint64_t seed)
 {
-    uint64_t state = seed;
+    fill_random_from(a, n, seed, 0);
+}
+
+void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first)
+{
+    uint64_t state = seed + first * 0x9E3779B97F4A7C15ull;   /* SplitMix64 skips ahead by adding */
     for (size_t i = 0; i < n; i++) {
         uint64_t r = splitmix64(&state);
 #if ELEMENT_IS_INTEGER
@@ -77,6 +82,16 @@ reference cpu_reference(const element_t *a, size_t n)
     ref.abs_sum = abs_sum;
 #endif
     return ref;
+}
+
+void reference_add(reference *total, const reference *part)
+{
+    total->exact += part->exact;
+#if ELEMENT_IS_INTEGER
+    total->fits_element = (total->exact >= INT_MIN && total->exact <= INT_MAX);
+#endif
+    total->sum += part->sum;
+    total->abs_sum += part->abs_sum;
 }
 
 reference one_hot_reference(element_t value)

@@ -25,6 +25,13 @@ extern "C" {
  */
 void fill_random(element_t *a, size_t n, uint64_t seed);
 
+/**
+ * Fills `a` with elements first ... first + n - 1 of the sequence fill_random() draws
+ * from `seed`: a GPU's shard of a larger input can be made on its own (step 12), with the
+ * same values the whole input would hold, whatever the number of shards.
+ */
+void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first);
+
 /** One line describing what fill_random() draws, for the program's report. */
 const char *random_data_description(void);
 
@@ -42,6 +49,12 @@ typedef struct reference {
  * GPU order of additions in element_t.
  */
 reference cpu_reference(const element_t *a, size_t n);
+
+/**
+ * Adds the reference of one part of an input to that of the parts before it, so a
+ * sharded input (step 12) is checked against the sum of its shards' references.
+ */
+void reference_add(reference *total, const reference *part);
 
 /** The reference for an input that is all zeros but one element equal to `value`. */
 reference one_hot_reference(element_t value);

@@ -5,8 +5,6 @@
  * A step provides STEP and step_reduce() (step.h); this file does the rest the same way
  * for every step, so the table compares kernels and nothing else.
  */
-/* setenv() is POSIX, not C11 */
-#define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +14,10 @@
 #include "diagnose.h"
 #include "gate.h"
 #include "gpu.h"
+#include "harness.h"
 #include "options.h"
 #include "results.h"
 #include "step.h"
-
-/** Byte the result is poisoned with before each run, so a run that writes nothing fails. */
-#define POISON_BYTE 0xA5
-/** The L2 flush writes this many times the L2 size. */
-#define FLUSH_L2_MULTIPLE 4
 
 /** Device buffers of one program run. */
 typedef struct buffers {
@@ -36,35 +30,6 @@ typedef struct buffers {
     gpu_gate gate;           /**< holds the GPU until a run is queued (gate.h) */
     int gated;               /**< 0 with --no-gate */
 } buffers;
-
-static const char *program = "reduce";
-
-/** Prints one error line prefixed with the program name. */
-static void say_error(const char *message)
-{
-    fprintf(stderr, "%s: %s\n", program, message);
-}
-
-/** The table label of this step: "step3 first add during load", or the title alone. */
-static void step_label(char *buf, size_t size)
-{
-    if (STEP.number >= 0)
-        snprintf(buf, size, "step%d %s", STEP.number, STEP.title);
-    else
-        snprintf(buf, size, "%s", STEP.title);
-}
-
-/** Scratch elements for n inputs: the step's own need, or its first pass's partials. */
-static size_t scratch_for(size_t n)
-{
-    return STEP.scratch_elements ? STEP.scratch_elements(n) : STEP.blocks_for(n);
-}
-
-/** Height of the step's summation tree for n inputs (for the float error bound). */
-static uint64_t depth_for(size_t n)
-{
-    return STEP.addition_depth ? STEP.addition_depth(n) : depth_of_passes(n, STEP.threads, STEP.blocks_for);
-}
 
 /**
  * Allocates the device buffers for inputs of up to max_n elements, after checking that
@@ -113,20 +78,6 @@ static void release(buffers *b)
         gate_destroy(&b->gate);
 }
 
-/** Allocates host memory for n elements, or says how much could not be had. */
-static element_t *host_alloc(size_t n)
-{
-    element_t *p = (n <= SIZE_MAX / sizeof(element_t)) ? malloc(n * sizeof(element_t)) : NULL;
-    if (!p) {
-        char bytes[32], message[160];
-        format_bytes(bytes, sizeof bytes, (unsigned long long)n * sizeof(element_t));
-        snprintf(message, sizeof message, "cannot allocate %s of host memory for the input; "
-                 "use a smaller -n", bytes);
-        say_error(message);
-    }
-    return p;
-}
-
 /**
  * Runs the step once on n inputs: flush (unless warm), poison the result, close the gate,
  * reduce between two events, open the gate, copy the result back. The gate keeps the GPU
@@ -149,7 +100,7 @@ static float run_once(buffers *b, size_t n, int pass, cudaStream_t stream,
     CUDA_CHECK(cudaEventSynchronize(stop));
     if (b->gated && gate_timed_out(&b->gate)) {
         fprintf(stderr, "%s: the timing gate waited over a second: step_reduce() must only queue "
-                "work, never wait for the GPU\n", program);
+                "work, never wait for the GPU\n", harness_program);
         exit(EXIT_CUDA_ERROR);
     }
     float ms = 0.0f;
@@ -165,9 +116,9 @@ static void report_mismatch(const char *what, element_t got, const reference *re
     format_element(got_text, sizeof got_text, got);
     format_reference(expected_text, sizeof expected_text, ref);
     if (ELEMENT_IS_INTEGER)
-        fprintf(stderr, "%s: FAILED %s: expected %s, got %s\n", program, what, expected_text, got_text);
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s\n", harness_program, what, expected_text, got_text);
     else
-        fprintf(stderr, "%s: FAILED %s: expected %s, got %s (error %.3g, bound %.3g)\n", program, what,
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s (error %.3g, bound %.3g)\n", harness_program, what,
                 expected_text, got_text, v->error, v->bound);
 }
 
@@ -176,14 +127,6 @@ typedef struct wrong_call {
     int call;        /**< 0: every call right; else 1-based */
     element_t got;   /**< the wrong result */
 } wrong_call;
-
-/** 1 if `value` is still the poison run_once() wrote before the run: nothing stored a result. */
-static int is_poison(element_t value)
-{
-    element_t poison;
-    memset(&poison, POISON_BYTE, sizeof poison);
-    return memcmp(&poison, &value, sizeof value) == 0;
-}
 
 /**
  * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
@@ -209,27 +152,6 @@ static wrong_call verify_runs(buffers *b, size_t n, const reference *ref, int ru
         }
     }
     return wrong;
-}
-
-/**
- * Elements one block covers in the first pass: the largest count that blocks_for() gives
- * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
- * count (CUB decides its own grid).
- */
-static uint64_t elements_per_block(void)
-{
-    const size_t limit = (size_t)1 << 32;
-    if (STEP.blocks_for(limit) <= 1)
-        return 0;
-    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
-    while (high - low > 1) {
-        size_t middle = low + (high - low) / 2;
-        if (STEP.blocks_for(middle) <= 1)
-            low = middle;
-        else
-            high = middle;
-    }
-    return low;
 }
 
 /**
@@ -261,7 +183,6 @@ static int run_checks(const options *opt, const gpu_info *gpu)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
 
-    static const size_t boundaries[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 1 << 20 };
     uint64_t per_block = elements_per_block();
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
@@ -279,28 +200,15 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
         wrong_call wrong = verify_runs(&b, n, &ref, 2, what, stream, start, stop);
         seen.random_wrong_call = wrong.call;
-        seen.got_poison |= wrong.call && is_poison(wrong.got);
+        seen.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
 
-        size_t candidates[3 * sizeof boundaries / sizeof boundaries[0] + 5];
-        int count = 0;
-        candidates[count++] = 0;
-        candidates[count++] = n / 2;
-        for (size_t k = 1; k <= 3 && k <= n; k++)
-            candidates[count++] = n - k;   /* last index and the vector tail */
-        for (size_t k = 0; k < sizeof boundaries / sizeof boundaries[0]; k++)
-            for (size_t d = 0; d < 3; d++)
-                candidates[count++] = boundaries[k] - 1 + d;   /* b-1, b, b+1 */
-
+        size_t positions[MAX_ONE_HOT];
+        int count = one_hot_positions(n, positions);
         const element_t one = 1, zero = 0;
         reference one_hot = one_hot_reference(one);
         CUDA_CHECK(cudaMemset(b.in, 0, n * sizeof(element_t)));
         for (int c = 0; c < count && seen.one_hot_wrong_call == 0; c++) {
-            size_t p = candidates[c];
-            int duplicate = 0;
-            for (int d = 0; d < c; d++)
-                duplicate |= (candidates[d] == p);
-            if (p >= n || duplicate)
-                continue;
+            size_t p = positions[c];
             snprintf(what, sizeof what, "one-hot at index %zu", p);
             CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
             wrong = verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
@@ -310,14 +218,14 @@ static int run_checks(const options *opt, const gpu_info *gpu)
                 seen.one_hot_wrong_call = wrong.call;
                 seen.one_hot_index = p;
                 seen.one_hot_got = (double)wrong.got;
-                seen.got_poison |= is_poison(wrong.got);
+                seen.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
             }
         }
         int ok = seen.random_wrong_call == 0 && seen.one_hot_wrong_call == 0;
         if (!ok) {
             char hint[768];
             diagnose(&seen, hint, sizeof hint);
-            fprintf(stderr, "%s: hint: %s\n", program, hint);
+            fprintf(stderr, "%s: hint: %s\n", harness_program, hint);
         }
         printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
                ok ? "PASS" : "FAIL", seen.one_hots_tested);
@@ -372,30 +280,6 @@ static size_t input_elements(const char *path)
     return (size_t)st.st_size / sizeof(element_t);
 }
 
-/** Fills the CSV/table row of a finished run. */
-static void fill_row(result_row *row, size_t n, const gpu_info *gpu, const options *opt,
-                     const timing_stats *t, double rel_error, int ok)
-{
-    memset(row, 0, sizeof *row);
-    snprintf(row->step, sizeof row->step, "%s", STEP.name);
-    step_label(row->label, sizeof row->label);
-    snprintf(row->type, sizeof row->type, "%s", ELEMENT_NAME);
-    row->n = n;
-    row->bytes = (unsigned long long)n * sizeof(element_t);
-    snprintf(row->device, sizeof row->device, "%s", gpu->name);
-    row->peak_gbs = gpu->peak_gbs;
-    row->reps = opt->reps;
-    row->flushed = !opt->hot;
-    row->median_ms = t->median_ms;
-    row->min_ms = t->min_ms;
-    row->max_ms = t->max_ms;
-    row->ci_low_ms = t->ci_low_ms;
-    row->ci_high_ms = t->ci_high_ms;
-    row->gbs = bandwidth_gbs(row->bytes, t->median_ms);
-    row->rel_error = rel_error;
-    snprintf(row->status, sizeof row->status, "%s", ok ? "PASSED" : "FAILED");
-}
-
 /** Prints the human-readable report of one timed run. */
 static void print_report(const result_row *row, const gpu_info *gpu, const options *opt, element_t got,
                          const reference *ref, const verdict *v)
@@ -410,14 +294,7 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
     printf("  input    %s %s (%s), %s\n", n_text, ELEMENT_NAME, bytes_text,
            opt->input_path ? opt->input_path : random_data_description());
     printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
-    printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,
-           row->min_ms, row->max_ms, opt->reps, opt->warmup, opt->hot ? "L2 warm (--hot)" : "L2 flushed");
-    printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
-           row->ci_high_ms);
-    timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };
-    if (is_noisy(&t))
-        printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
-               "is another process using the GPU?\n");
+    print_timing(row, opt);
     printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
     if (ELEMENT_IS_INTEGER)
         printf("  result   %s, expected %s: PASSED (every run verified)\n", got_text, expected_text);
@@ -470,7 +347,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
     if (ok)
         t = summarize_times(times, opt->reps);
     result_row row;
-    fill_row(&row, n, gpu, opt, &t, v.rel_error, ok);
+    fill_row(&row, &STEP, n, gpu, opt, &t, v.rel_error, ok);
 
     if (!ok) {
         char where[96];
@@ -498,72 +375,26 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
     return ok ? EXIT_OK : EXIT_WRONG;
 }
 
-/** Rejects an n above the step's maximum, before the GPU is touched. */
-static int check_max_n(size_t n)
-{
-    if (n <= STEP.max_n)
-        return 0;
-    char message[256];
-    snprintf(message, sizeof message, "n = %zu is above this step's maximum of %llu (its kernel "
-             "indexes with 32-bit integers); use step6 or later for larger inputs",
-             n, (unsigned long long)STEP.max_n);
-    say_error(message);
-    return EXIT_USAGE;
-}
-
-/**
- * --describe: the step's metadata as key=value lines, so that scripts (make lab-check)
- * can read the block size and the largest n from the program instead of parsing C.
- */
-static void describe_step(void)
-{
-    printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\n", STEP.number,
-           STEP.name, STEP.title, STEP.source, ELEMENT_NAME, STEP.threads, (unsigned long long)STEP.max_n);
-}
-
 /** Parses, validates, opens the GPU and runs the benchmark or the checks. */
 int main(int argc, char **argv)
 {
-    program = argv[0];
     options opt;
-    char error[512];
-    switch (parse_options(argc, argv, &opt, error, sizeof error)) {
-    case PARSE_HELP:
-        print_usage(argv[0], STEP.name, STEP.max_n);
-        return EXIT_OK;
-    case PARSE_ERROR:
-        say_error(error);
-        return EXIT_USAGE;
-    case PARSE_OK:
-        break;
-    }
-    if (opt.describe) {
-        describe_step();
-        return EXIT_OK;
-    }
-
+    int status = harness_begin(argc, argv, &opt, &STEP, 0);
+    if (status >= 0)
+        return status;
     size_t n = opt.n;
     if (opt.input_path && (n = input_elements(opt.input_path)) == 0)
         return EXIT_USAGE;
-    if (check_max_n(n))
+    if (n > STEP.max_n) {
+        char message[256];
+        snprintf(message, sizeof message, "--input: the file holds %zu elements, above this step's "
+                 "maximum of %llu; use step6 or later", n, (unsigned long long)STEP.max_n);
+        say_error(message);
         return EXIT_USAGE;
-    for (int i = 0; i < opt.check_count; i++)
-        if (check_max_n(opt.check_sizes[i]))
-            return EXIT_USAGE;
-
-    /*
-     * Load every kernel when the context is created: with lazy loading (CUDA's default)
-     * a kernel's first launch behind a closed gate would wait for the gate to finish,
-     * which waits for the host, which waits for the launch. Under compute-sanitizer or
-     * ncu (they inject themselves through CUDA_INJECTION64_PATH) each launch waits for
-     * the one before it to finish, so the gate would deadlock the same way: no gate there.
-     */
-    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
-    if (getenv("CUDA_INJECTION64_PATH"))
-        opt.no_gate = 1;
-
+    }
+    char error[512];
     gpu_info gpu;
-    int status = gpu_open(opt.device, &gpu, error, sizeof error);
+    status = gpu_open(opt.device, &gpu, error, sizeof error);
     if (status != 0) {
         say_error(error);
         return status;

@@ -109,7 +109,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE };
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY };
     static const struct option long_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
@@ -124,10 +124,12 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "print-sum", no_argument, NULL, OPT_PRINT_SUM },
         { "check", required_argument, NULL, OPT_CHECK },
         { "describe", no_argument, NULL, OPT_DESCRIBE },
+        { "gpus", required_argument, NULL, OPT_GPUS },
+        { "latency", no_argument, NULL, OPT_LATENCY },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0 };
+    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0, 0, 0 };
     *opt = defaults;
     error[0] = '\0';
 
@@ -174,6 +176,12 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case OPT_INPUT: opt->input_path = optarg; break;
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
         case OPT_DESCRIBE: opt->describe = 1; break;
+        case OPT_LATENCY: opt->latency = 1; break;
+        case OPT_GPUS:
+            if (parse_int_in(optarg, 1, MAX_GPUS, &opt->gpus) != 0)
+                return fail(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
+                                               "from 1 to those the machine has (nvidia-smi -L)", optarg);
+            break;
         case OPT_CHECK:
             if (parse_check_list(optarg, opt, error, error_size) != 0)
                 return PARSE_ERROR;
@@ -198,24 +206,29 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
     return PARSE_OK;
 }
 
-void print_usage(const char *program, const char *step_name, uint64_t max_n)
+void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu)
 {
     printf("Usage: %s [flags]\n"
-           "Times the %s reduction on the GPU and verifies every result.\n\n"
+           "Times the %s reduction on the GPU%s and verifies every result.\n\n"
            "  -n, --size N     elements to reduce (default 2^26); N or 2^K or 2^K+M, at most %llu\n"
            "  -r, --reps R     timed repetitions, median reported (default %d)\n"
            "      --warmup W   untimed runs first (default %d)\n"
-           "      --seed S     seed of the random data (default 1)\n"
-           "      --device D   CUDA device index (default 0)\n"
-           "      --csv FILE   append one result row to FILE\n"
+           "      --seed S     seed of the random data (default 1)\n",
+           program, step_name, multi_gpu ? "s" : "", (unsigned long long)max_n, DEFAULT_REPS, DEFAULT_WARMUP);
+    if (multi_gpu)
+        printf("      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
+               "      --latency    time the combine alone (and its variants), no input\n");
+    else
+        printf("      --device D   CUDA device index (default 0)\n");
+    printf("      --csv FILE   append one result row to FILE\n"
            "      --hot        do not flush the L2 cache before each run\n"
            "      --no-gate    let the GPU start before the whole run is queued (times host delays)\n"
-           "      --quiet      print only errors (and --print-sum)\n"
-           "      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n"
-           "      --print-sum  print the result alone on a line, for scripts\n"
+           "      --quiet      print only errors (and --print-sum)\n");
+    if (!multi_gpu)
+        printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
+    printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
            "      --describe   print the step's number, name, threads and largest n (for scripts)\n"
            "  -h, --help       this text\n\n"
-           "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n",
-           program, step_name, (unsigned long long)max_n, DEFAULT_REPS, DEFAULT_WARMUP);
+           "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
 }

@@ -21,6 +21,8 @@ extern "C" {
 #define DEFAULT_WARMUP 3
 #define MAX_REPS 100000
 #define MAX_CHECK_SIZES 64
+/** Most GPUs --gpus accepts (one process, one node). */
+#define MAX_GPUS 64
 
 /** Exit codes, so that scripts can tell the failures apart. */
 enum exit_code {
@@ -48,6 +50,8 @@ typedef struct options {
     size_t check_sizes[MAX_CHECK_SIZES]; /**< --check: sizes to verify, no timing */
     int check_count;         /**< number of sizes in check_sizes (0: no --check) */
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
+    int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
+    int latency;             /**< --latency: step 12 times its combine alone, each variant */
 } options;
 
 /** Result of parse_options(). */
@@ -65,8 +69,11 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
  */
 int parse_size(const char *text, uint64_t *value);
 
-/** Prints the usage text for `program`, naming the step and its largest n. */
-void print_usage(const char *program, const char *step_name, uint64_t max_n);
+/**
+ * Prints the usage text for `program`, naming the step and its largest n; `multi_gpu`
+ * (step 12) lists --gpus and --latency instead of the one-GPU flags --device and --input.
+ */
+void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu);
 
 #ifdef __cplusplus
 }

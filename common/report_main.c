@@ -6,6 +6,8 @@
  *     report run   ROWS.csv OUT.csv OUT.svg PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
+ *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
+ *     report multi ROWS.csv RUN-ALL-ROWS.csv              (make run-all's table of step 12)
  *
  * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
  * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
@@ -125,7 +127,62 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
     return missing ? 1 : 0;
 }
 
-/** Dispatches `run`, `sweep` and `lab`. */
+/**
+ * `report scaling`: step 12's rows over n (outer) and G (inner): the table, its CSV, and
+ * the sweep chart with one line per G (bandwidth in all against n).
+ */
+static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
+{
+    static result_row rows[MAX_ROWS], lines[MAX_ROWS];
+    int count = csv_read_all(rows_path, rows, MAX_ROWS);
+    if (count <= 0) {
+        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+        return 1;
+    }
+    print_scaling_table(stdout, rows, count);
+    FILE *csv = open_output(csv_path);
+    if (!csv)
+        return 2;
+    write_scaling_csv(csv, rows, count);
+    fclose(csv);
+    int failed = 0;
+    for (int i = 0; i < count; i++) {   /* one line of the chart per G */
+        lines[i] = rows[i];
+        snprintf(lines[i].step, sizeof lines[i].step, "gpus%d", rows[i].gpus);
+        snprintf(lines[i].label, sizeof lines[i].label, "step12 on %d GPU%s", rows[i].gpus,
+                 rows[i].gpus == 1 ? "" : "s");
+        failed |= strcmp(rows[i].status, "PASSED") != 0;
+    }
+    if (svg_write_sweep_chart(svg_path, lines, count) != 0) {
+        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
+        return 2;
+    }
+    printf("\nWrote %s and %s\n", csv_path, svg_path);
+    return failed ? 1 : 0;
+}
+
+/** `report multi`: run-all's step 12 rows, against step 11's row of the run-all rows. */
+static int report_multi(const char *rows_path, const char *run_rows_path)
+{
+    static result_row rows[MAX_ROWS], run[MAX_ROWS];
+    int count = csv_read_all(rows_path, rows, MAX_ROWS);
+    int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
+    if (count <= 0) {
+        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+        return 1;
+    }
+    const result_row *step11 = NULL;
+    for (int i = 0; i < run_count; i++)
+        if (strcmp(run[i].step, "step11_single_pass") == 0)
+            step11 = &run[i];
+    print_multi_table(stdout, rows, count, step11);
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= strcmp(rows[i].status, "PASSED") != 0;
+    return failed ? 1 : 0;
+}
+
+/** Dispatches `run`, `sweep`, `lab`, `scaling` and `multi`. */
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "run") == 0)
@@ -134,8 +191,14 @@ int main(int argc, char **argv)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
     if (argc == 7 && strcmp(argv[1], "lab") == 0)
         return report_lab(argv[2], argv[3], argv + 4);
+    if (argc == 5 && strcmp(argv[1], "scaling") == 0)
+        return report_scaling(argv[2], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[1], "multi") == 0)
+        return report_multi(argv[2], argv[3]);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
-                    "       report lab ROWS.csv K START YOURS OURS\n");
+                    "       report lab ROWS.csv K START YOURS OURS\n"
+                    "       report scaling ROWS.csv OUT.csv OUT.svg\n"
+                    "       report multi ROWS.csv RUN-ALL-ROWS.csv\n");
     return 2;
 }

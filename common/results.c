@@ -48,7 +48,7 @@ int is_noisy(const timing_stats *t)
 }
 
 const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,"
-                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status";
+                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms";
 
 /** Writes a CSV string field, quoted, with inner quotes doubled. */
 static void write_quoted(FILE *f, const char *s)
@@ -76,6 +76,7 @@ static void write_fields(FILE *f, const result_row *r)
             r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms, r->gbs,
             r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
     write_quoted(f, r->status);
+    fprintf(f, ",%d,%.6f", r->gpus, r->combine_ms);
 }
 
 void csv_write_row(FILE *f, const result_row *r)
@@ -131,7 +132,7 @@ static int copy_field(char *dst, size_t size, const char *src)
 
 int csv_parse_row(const char *line, result_row *r)
 {
-    enum { FIELDS = 18 };
+    enum { FIELDS = 20 };
     char buffer[1024];
     char *f[FIELDS];
     if (strlen(line) >= sizeof buffer)
@@ -168,6 +169,10 @@ int csv_parse_row(const char *line, result_row *r)
     r->gbs = strtod(f[14], &end);
     if (*end) return -1;
     r->rel_error = strtod(f[16], &end);   /* f[15], % of peak, is derived */
+    if (*end) return -1;
+    r->gpus = (int)strtol(f[18], &end, 10);
+    if (*end) return -1;
+    r->combine_ms = strtod(f[19], &end);
     if (*end) return -1;
     return 0;
 }
@@ -385,5 +390,116 @@ void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *r
         fprintf(out, "%s,\"%s\",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->step, r->label, r->type, r->n,
                 r->median_ms * 1e3, r->gbs, r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs,
                 r->status);
+    }
+}
+
+/** The passed row with `gpus` GPUs at size n, or NULL. */
+static const result_row *row_with(const result_row *rows, int count, unsigned long long n, int gpus)
+{
+    for (int i = 0; i < count; i++)
+        if (rows[i].n == n && rows[i].gpus == gpus && passed(&rows[i]))
+            return &rows[i];
+    return NULL;
+}
+
+unsigned long long scaling_crossover(const result_row *rows, int count, int gpus)
+{
+    unsigned long long crossover = 0;
+    int seen = 0;
+    for (int i = 0; i < count; i++) {   /* sizes in increasing order, as make scaling runs them */
+        if (rows[i].gpus != gpus || !passed(&rows[i]))
+            continue;
+        const result_row *one = row_with(rows, count, rows[i].n, 1);
+        if (!one)
+            continue;
+        seen = 1;
+        if (rows[i].median_ms < one->median_ms) {
+            if (crossover == 0)
+                crossover = rows[i].n;
+        } else {
+            crossover = 0;   /* slower again: the crossover lies above */
+        }
+    }
+    return seen ? crossover : 0;
+}
+
+void print_scaling_table(FILE *out, const result_row *rows, int count)
+{
+    if (count <= 0) {
+        fprintf(out, "no results\n");
+        return;
+    }
+    const result_row *head = &rows[first_passed(rows, count)];
+    fprintf(out, "Scaling of step 12 (%s sums), %s, median of %d runs, %s; speedup and efficiency over 1 GPU\n",
+            head->type, head->device, head->reps, head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+    fprintf(out, "%-8s %4s %11s %10s %8s %10s %12s\n", "n", "GPUs", "Time (us)", "GB/s", "speedup", "efficiency",
+            "combine (us)");
+    unsigned long long last_n = 0;
+    int max_gpus = 1;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char size_text[32] = "";
+        if (r->n != last_n)
+            format_size(size_text, sizeof size_text, r->n);
+        last_n = r->n;
+        max_gpus = r->gpus > max_gpus ? r->gpus : max_gpus;
+        if (!passed(r)) {
+            fprintf(out, "%-8s %4d %11s\n", size_text, r->gpus, "FAILED");
+            continue;
+        }
+        const result_row *one = row_with(rows, count, r->n, 1);
+        char speedup[16] = "-", efficiency[16] = "-";
+        if (one && r->median_ms > 0) {
+            double s = one->median_ms / r->median_ms;
+            snprintf(speedup, sizeof speedup, "%.2fx", s);
+            snprintf(efficiency, sizeof efficiency, "%.0f%%", 100.0 * s / r->gpus);
+        }
+        fprintf(out, "%-8s %4d %11.1f %10.1f %8s %10s %12.1f\n", size_text, r->gpus, r->median_ms * 1e3, r->gbs,
+                speedup, efficiency, r->combine_ms * 1e3);
+    }
+    for (int g = 2; g <= max_gpus; g++) {
+        int any = 0;
+        for (int i = 0; i < count; i++)
+            any |= rows[i].gpus == g;
+        if (!any)
+            continue;
+        unsigned long long c = scaling_crossover(rows, count, g);
+        char size_text[32];
+        format_size(size_text, sizeof size_text, c);
+        if (c)
+            fprintf(out, "crossover: %d GPUs beat 1 from n = %s on (and at every larger n measured)\n", g, size_text);
+        else
+            fprintf(out, "crossover: %d GPUs do not stay ahead of 1 at any n measured\n", g);
+    }
+}
+
+void write_scaling_csv(FILE *out, const result_row *rows, int count)
+{
+    fprintf(out, "n,gpus,median_us,gbs,speedup,efficiency,combine_us,status\n");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        const result_row *one = row_with(rows, count, r->n, 1);
+        double s = (one && passed(r) && r->median_ms > 0) ? one->median_ms / r->median_ms : 0.0;
+        fprintf(out, "%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
+                r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
+    }
+}
+
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11)
+{
+    fprintf(out, "step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n",
+            step11 ? step11->median_ms * 1e3 : 0.0);
+    fprintf(out, "%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (!passed(r)) {
+            fprintf(out, "%-4d %11s\n", r->gpus, "FAILED");
+            continue;
+        }
+        char speedup[16] = "-";
+        if (step11 && passed(step11) && r->median_ms > 0)
+            snprintf(speedup, sizeof speedup, "%.2fx", step11->median_ms / r->median_ms);
+        fprintf(out, "%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup,
+                r->combine_ms * 1e3);
     }
 }

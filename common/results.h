@@ -59,6 +59,8 @@ typedef struct result_row {
     double gbs;               /**< bytes / median */
     double rel_error;         /**< |result - reference| / |reference| (0 for exact int) */
     char status[16];          /**< "PASSED" or "FAILED" */
+    int gpus;                 /**< GPUs the input was spread over (1 for every step but 12) */
+    double combine_ms;        /**< step 12: median time of the combine (all-reduce) alone; else 0 */
 } result_row;
 
 /** The CSV header matching csv_write_row(). */
@@ -111,6 +113,29 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
 
 /** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
 void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *reference_step);
+
+/**
+ * The crossover of step 12 on `gpus` GPUs: the smallest n from which it is faster than on
+ * one GPU at that n and at every larger n in `rows` (rows in increasing n, as `make
+ * scaling` writes them). 0 when it is never ahead to the end. Below it, the all-reduce's
+ * fixed cost outweighs the time the second GPU saves (see step12_multi_gpu/README.md).
+ */
+unsigned long long scaling_crossover(const result_row *rows, int count, int gpus);
+
+/**
+ * Prints `make scaling`: per n and G, time, aggregate GB/s, speedup and efficiency over
+ * one GPU at that n, the all-reduce's own time, then the crossover for each G > 1.
+ */
+void print_scaling_table(FILE *out, const result_row *rows, int count);
+
+/** Writes the scaling table as CSV: n, gpus, median us, GB/s, speedup, efficiency, combine us. */
+void write_scaling_csv(FILE *out, const result_row *rows, int count);
+
+/**
+ * Prints `make run-all`'s table of step 12 (one row per G at the run's n), with the
+ * speedup over `step11` (step 11's row of the same run; NULL: none).
+ */
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11);
 
 /** Writes n with thousands separators ("67,108,864"). */
 void format_count(char *buf, size_t size, unsigned long long n);

@@ -27,7 +27,10 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-HARNESS    := main options data results gpu passes diagnose
+# A step's Makefile may name another driver (step 12: HARNESS_MAIN := multi_main) and
+# more libraries (EXTRA_LIBS) before the include.
+HARNESS_MAIN ?= main
+HARNESS    := $(HARNESS_MAIN) harness options data results gpu passes diagnose
 HARNESS_CU := gate
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
@@ -45,7 +48,7 @@ WHERE := $(patsubst $(abspath $(COMMON)/..)/%,%,$(CURDIR))
 say = $(if $(Q),@echo "  $(1)")
 
 reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^ $(EXTRA_LIBS)
 
 reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ)
 	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^

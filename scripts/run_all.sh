@@ -2,7 +2,10 @@
 # make run-all: runs every program on the same input, one at a time with progress, then
 # prints Harris's table and writes results/run-all.csv and results/run-all.svg
 # (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
+# With 2+ GPUs it adds step 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv),
+# with the speedup over step 11 on one GPU; with one GPU, one line says so.
 set -u
+. "$(dirname "$0")/gpus.sh"
 suffix=${SUFFIX-}
 n=${N:-2^26}
 reps=${REPS:-20}
@@ -33,4 +36,21 @@ for dir in "$@"; do
 done
 echo
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1
+
+multi=step12_multi_gpu/reduce$suffix
+gpus=$(visible_gpus)
+echo
+if [ ! -x "$multi" ]; then
+    echo "step12_multi_gpu: not built (NCCL not found: install libnccl-dev or set NCCL_HOME=...), no multi-GPU table"
+elif [ "$gpus" -lt 2 ]; then
+    echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
+else
+    multi_raw=results/run-all-multi${suffix}-rows.csv
+    rm -f "$multi_raw"
+    for g in $(seq 1 "$gpus"); do
+        "./$multi" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
+            { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
+    done
+    build/tools/report multi "$multi_raw" "$raw" || failed=1
+fi
 exit "$failed"

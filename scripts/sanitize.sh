@@ -3,6 +3,7 @@
 # program at small sizes (one of them not a multiple of any block size). Any error, and
 # any racecheck warning (warp-level hazards are warnings), fails: --error-exitcode makes
 # the tool exit non-zero for both.
+# Step 12 runs with --gpus 1 (nothing is built for it without NCCL, so nothing is run).
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
 set -u
 cd "$(dirname "$0")/.."
@@ -23,10 +24,11 @@ for dir in "$@"; do
             for n in 1000 4099; do
                 runs=$((runs + 1))
                 log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
-                extra=""
+                extra="" args=""
                 [ "$tool" = racecheck ] && extra="--racecheck-report all"
+                case $dir in step12_*) args="--gpus 1" ;; esac   # one GPU: step 11 + NCCL's one-rank all-reduce
                 if "$sanitizer" --tool "$tool" $extra --error-exitcode 1 \
-                        "./$program" -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
+                        "./$program" $args -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
                     printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
                 else
                     printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \

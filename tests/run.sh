@@ -8,18 +8,22 @@
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   gpu       every program verified exactly on sizes that break careless code, on random
 #             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
-#             finishes called 100 times;
+#             finishes called 100 times; step12 on 1 GPU, on 2 and on all (n < G and
+#             n % G != 0 among the sizes; the 2-GPU checks SKIP by name on one GPU);
 #             --input and --print-sum; device-memory and device-index errors.
 #   lab       make lab for every step (exercise text, TODOs, the copy builds), bad input,
 #             FORCE=1, lab-status, the broken copies of tests/lab_broken build; on a GPU
 #             lab-check passes every starting copy and our kernels and rejects each
 #             broken copy with the right hint.
-#             Without a GPU the GPU checks are listed as SKIP, by name.
+#             Without a GPU the GPU checks are listed as SKIP, by name; without NCCL,
+#             step12's build and checks are.
 #
+# LAB_TESTS=0 leaves out the lab section (one SKIP line): the quick run on a GPU machine.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 set -u
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
@@ -53,14 +57,19 @@ fi
 
 # ---------------------------------------------------------------- build
 programs=()
+multi=""   # step 12's program, when NCCL was found and it built
 for dir in "${dirs[@]}"; do
-    if make --no-print-directory -C "$dir" TYPE="$type" > "$log/build-${dir////_}.txt" 2>&1; then
-        pass "build $dir ($type)"
+    build_log=$log/build-${dir////_}.txt
+    if ! make --no-print-directory -C "$dir" TYPE="$type" > "$build_log" 2>&1; then
+        fail "build $dir ($type)" "see $build_log"
+        tail -5 "$build_log"
+    elif grep -q "skipped, NCCL not found" "$build_log"; then
+        skip "build $dir ($type)" "NCCL not found: install libnccl-dev or set NCCL_HOME=..."
     else
-        fail "build $dir ($type)" "see $log/build-${dir////_}.txt"
-        tail -5 "$log/build-${dir////_}.txt"
+        pass "build $dir ($type)"
     fi
     for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
+        case $dir in step12_*) multi=$dir/$program; continue ;; esac   # tested on its own below
         programs+=("$dir/$program")
     done
 done
@@ -74,6 +83,15 @@ done
 previous=""
 for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
+    if [ ! -f "$dir/reduce.cu" ]; then
+        # step 12 includes step 11's kernel file: what it adds is the whole of its own file
+        file=$(ls "$dir"/*.cu | head -1)
+        lines=$(grep -cvE '^[[:space:]]*($|//|/?\*)' "$file")
+        name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
+        if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
+        else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
+        continue
+    fi
     if [ -n "$previous" ]; then
         lines=$(diff "$previous/reduce.cu" "$dir/reduce.cu" | grep -c '^[<>]')
         name="diff ${previous%%_*} -> ${dir%%_*} changes $lines lines"
@@ -212,7 +230,65 @@ fi
 gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n 2^40
 gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
 
+# ---------------------------------------------------------------- step 12
+# multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
+# by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
+multi_name=step12_multi_gpu/reduce$suffix
+visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
+multi_check() {
+    local g=$1 list n note args=()
+    shift
+    [ "$g" = all ] || args=(--gpus "$g")
+    for n in "$@"; do
+        note=""
+        [ "$g" != all ] && [ "$n" -lt "$g" ] && note=" (n < G)"
+        [ "$g" != all ] && [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && [ "$n" -ge "$g" ] && note=" (n % G != 0)"
+        if [ -z "$multi" ]; then skip "gpu $multi_name $type G=$g n=$n$note" "NCCL not found"
+        elif [ -z "$gpu" ]; then skip "gpu $multi_name $type G=$g n=$n$note" "no GPU"
+        elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then
+            skip "gpu $multi_name $type G=$g n=$n$note" "needs $g GPUs, this machine has $visible"
+        fi
+    done
+    if [ -z "$multi" ] || [ -z "$gpu" ] || { [ "$g" != all ] && [ "$visible" -lt "$g" ]; }; then return; fi
+    list=$(IFS=,; echo "$*")
+    timeout 900 "$multi" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+    for n in "$@"; do
+        note=""
+        [ "$g" != all ] && [ "$n" -lt "$g" ] && note=" (n < G)"
+        [ "$g" != all ] && [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && [ "$n" -ge "$g" ] && note=" (n % G != 0)"
+        if grep -q "^check n=$n: PASS" "$log/check.txt"; then
+            pass "gpu $multi_name $type G=$g n=$n$note"
+        else
+            fail "gpu $multi_name $type G=$g n=$n$note" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
+        fi
+    done
+}
+multi_check 1 "${sizes[@]}" "$huge"
+multi_check 2 "${sizes[@]}"
+if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
+else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
+if [ -z "$multi" ]; then
+    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "one GPU at a time: 100 calls"; do
+        skip "input/gpu $multi_name: $name" "NCCL not found"
+    done
+else
+    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi" --gpus 0 -n 1000
+    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi" --gpus 99 -n 1000
+    expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
+    gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
+        "$multi" --gpus $((visible + 1)) -n 1000
+    gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
+        "$multi" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
+fi
+expect "input: --gpus on a one-GPU step" 2 "step12_multi_gpu" "$large" --gpus 2 -n 1000
+
 # ---------------------------------------------------------------- lab
+if [ "${LAB_TESTS:-1}" = 0 ]; then
+    skip "lab: every lab test" "LAB_TESTS=0"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+fi
 # make lab / lab-check / lab-status, always in a folder under build/ (LAB_DIR), never in
 # a student's lab/. On any machine: every exercise starts, carries the README's exercise
 # and TODOs, and builds; bad input; lab-status; the broken copies in tests/lab_broken
@@ -222,6 +298,7 @@ lab_root=build/$type/test-lab
 rm -rf "$lab_root"
 lab_steps=()
 for dir in "${dirs[@]}"; do
+    [ -f "$dir/reduce.cu" ] || continue   # step 12 is no lab exercise
     case $dir in step0_*|step*/*) ;; step[0-9]_*|step[0-9][0-9]_*) k=${dir#step}; lab_steps+=("${k%%_*}") ;; esac
 done
 

@@ -118,6 +118,9 @@ static void test_options(void)
     TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
     TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
     TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
+    TEST("options gpus and latency", parse(&opt, error, "--gpus", "2", "--latency", NULL) == PARSE_OK &&
+                                     opt.gpus == 2 && opt.latency);
+    TEST("options gpus off by default", parse(&opt, error, NULL) == PARSE_OK && opt.gpus == 0 && !opt.latency);
     TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
                                 parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
 
@@ -143,6 +146,9 @@ static void test_options(void)
     TEST("bad input with n", rejects("not both", "--input", "f", "-n", "5", NULL));
     TEST("bad check zero", rejects("--check", "--check", "1,0", NULL));
     TEST("bad check words", rejects("--check", "--check", "abc", NULL));
+    TEST("bad gpus = 0", rejects("--gpus", "--gpus", "0", NULL));
+    TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
+    TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
 }
 
@@ -163,6 +169,14 @@ static void test_data(void)
         in_range &= (a[i] >= 0 && a[i] < 1);
 #endif
     TEST("random data in range", in_range);
+    fill_random_from(b, 1000, 42, 0);
+    fill_random_from(b + 1000, N - 1000, 42, 1000);
+    TEST("random data in shards equals the whole", memcmp(a, b, sizeof a) == 0);
+    reference whole = cpu_reference(a, N), parts = cpu_reference(a, 1000), rest = cpu_reference(a + 1000, N - 1000);
+    reference_add(&parts, &rest);
+    TEST("reference of shards adds up", parts.exact == whole.exact && parts.fits_element == whole.fits_element &&
+                                        fabsl(parts.sum - whole.sum) <= 1e-9L * fabsl(whole.abs_sum) &&
+                                        fabsl(parts.abs_sum - whole.abs_sum) <= 1e-9L * whole.abs_sum);
 
     element_t small[5] = { 1, 2, 3, 4, 5 };
     reference r = cpu_reference(small, 5);
@@ -307,6 +321,8 @@ static void test_csv(void)
     row.max_ms = 0.5;
     row.ci_low_ms = 0.405;
     row.ci_high_ms = 0.425;
+    row.gpus = 2;
+    row.combine_ms = 0.0165;
     const char *path = "build/unit_test_roundtrip.csv";
     remove(path);
     int ok = csv_append(path, &row) == 0 && csv_append(path, &row) == 0;
@@ -323,12 +339,32 @@ static void test_csv(void)
                                    fabs(back.min_ms - 0.4) < 1e-6 && fabs(back.max_ms - 0.5) < 1e-6 &&
                                    fabs(back.ci_low_ms - 0.405) < 1e-6 && fabs(back.ci_high_ms - 0.425) < 1e-6 &&
                                    fabs(back.gbs - row.gbs) < 0.01 && fabs(back.peak_gbs - 3352) < 0.1 &&
-                                   fabs(back.rel_error - 1.25e-7) < 1e-10);
+                                   fabs(back.rel_error - 1.25e-7) < 1e-10 && back.gpus == 2 &&
+                                   fabs(back.combine_ms - 0.0165) < 1e-6);
     remove(path);
     TEST("csv header is not a row", csv_parse_row(CSV_HEADER, &back) != 0);
     TEST("csv malformed line rejected", csv_parse_row("\"step0\",\"unterminated", &back) != 0);
     TEST("csv short line rejected", csv_parse_row("a,b,c", &back) != 0);
     TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
+}
+
+static void test_scaling(void)
+{
+    /* n = 2^20, 2^22, 2^24, 2^26: 2 GPUs slower, faster, slower, faster (noise), then faster */
+    static const double one[] = { 10, 20, 50, 160, 600 }, two[] = { 30, 18, 60, 90, 310 };
+    result_row rows[10];
+    for (int i = 0; i < 5; i++) {
+        rows[2 * i] = make_row("step12_multi_gpu", one[i], 100);
+        rows[2 * i + 1] = make_row("step12_multi_gpu", two[i], 200);
+        rows[2 * i].n = rows[2 * i + 1].n = 1ull << (20 + 2 * i);
+        rows[2 * i].gpus = 1;
+        rows[2 * i + 1].gpus = 2;
+    }
+    TEST("scaling crossover: the first n from which 2 GPUs stay ahead",
+         scaling_crossover(rows, 10, 2) == (1ull << 26));
+    TEST("scaling crossover of 1 GPU is none", scaling_crossover(rows, 10, 1) == 0);
+    rows[9].median_ms = 700;
+    TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2) == 0);
 }
 
 static void test_format(void)
@@ -537,6 +573,7 @@ int main(void)
     test_stats();
     test_speedups();
     test_csv();
+    test_scaling();
     test_format();
     test_tables_and_pictures();
     test_diagnose();

@@ -1,0 +1,192 @@
+/**
+ * @file harness.c
+ * @brief What the one-GPU and the multi-GPU drivers share (see harness.h).
+ */
+/* setenv() is POSIX, not C11 */
+#define _POSIX_C_SOURCE 200112L
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+
+const char *harness_program = "reduce";
+
+void say_error(const char *message)
+{
+    fprintf(stderr, "%s: %s\n", harness_program, message);
+}
+
+/** The table label of a step: "step3 first add during load", or the title alone. */
+static void step_label(const step_info *info, char *buf, size_t size)
+{
+    if (info->number >= 0)
+        snprintf(buf, size, "step%d %s", info->number, info->title);
+    else
+        snprintf(buf, size, "%s", info->title);
+}
+
+/** Rejects an n above the step's maximum, before the GPU is touched. */
+static int check_max_n(const step_info *info, size_t n)
+{
+    if (n <= info->max_n)
+        return 0;
+    char message[256];
+    snprintf(message, sizeof message, "n = %zu is above this step's maximum of %llu (its kernel "
+             "indexes with 32-bit integers); use step6 or later for larger inputs",
+             n, (unsigned long long)info->max_n);
+    say_error(message);
+    return EXIT_USAGE;
+}
+
+int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu)
+{
+    harness_program = argv[0];
+    char error[512];
+    switch (parse_options(argc, argv, opt, error, sizeof error)) {
+    case PARSE_HELP:
+        print_usage(argv[0], info->name, info->max_n, multi_gpu);
+        return EXIT_OK;
+    case PARSE_ERROR:
+        say_error(error);
+        return EXIT_USAGE;
+    case PARSE_OK:
+        break;
+    }
+    if (!multi_gpu && (opt->gpus || opt->latency)) {
+        say_error("--gpus and --latency belong to step12_multi_gpu; this program uses one GPU");
+        return EXIT_USAGE;
+    }
+    if (opt->describe) {
+        /* the step's metadata as key=value lines, so that scripts can read it */
+        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\n", info->number,
+               info->name, info->title, info->source, ELEMENT_NAME, info->threads,
+               (unsigned long long)info->max_n);
+        return EXIT_OK;
+    }
+    if (check_max_n(info, opt->n))
+        return EXIT_USAGE;
+    for (int i = 0; i < opt->check_count; i++)
+        if (check_max_n(info, opt->check_sizes[i]))
+            return EXIT_USAGE;
+
+    /*
+     * Load every kernel when the context is created: with lazy loading (CUDA's default)
+     * a kernel's first launch behind a closed gate would wait for the gate to finish,
+     * which waits for the host, which waits for the launch. Under compute-sanitizer or
+     * ncu (they inject themselves through CUDA_INJECTION64_PATH) each launch waits for
+     * the one before it to finish, so the gate would deadlock the same way: no gate there.
+     */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+    if (getenv("CUDA_INJECTION64_PATH"))
+        opt->no_gate = 1;
+    return -1;
+}
+
+size_t scratch_for(size_t n)
+{
+    return STEP.scratch_elements ? STEP.scratch_elements(n) : STEP.blocks_for(n);
+}
+
+uint64_t depth_for(size_t n)
+{
+    return STEP.addition_depth ? STEP.addition_depth(n) : depth_of_passes(n, STEP.threads, STEP.blocks_for);
+}
+
+element_t *host_alloc(size_t n)
+{
+    element_t *p = (n <= SIZE_MAX / sizeof(element_t)) ? malloc(n * sizeof(element_t)) : NULL;
+    if (!p) {
+        char bytes[32], message[160];
+        format_bytes(bytes, sizeof bytes, (unsigned long long)n * sizeof(element_t));
+        snprintf(message, sizeof message, "cannot allocate %s of host memory for the input; "
+                 "use a smaller -n", bytes);
+        say_error(message);
+    }
+    return p;
+}
+
+int is_poison(const void *value, size_t size)
+{
+    const unsigned char *bytes = value;
+    for (size_t i = 0; i < size; i++)
+        if (bytes[i] != POISON_BYTE)
+            return 0;
+    return 1;
+}
+
+int one_hot_positions(size_t n, size_t *positions)
+{
+    static const size_t boundaries[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 1 << 20 };
+    size_t candidates[3 * sizeof boundaries / sizeof boundaries[0] + 5];
+    int count = 0, kept = 0;
+    candidates[count++] = 0;
+    candidates[count++] = n / 2;
+    for (size_t k = 1; k <= 3 && k <= n; k++)
+        candidates[count++] = n - k;   /* last index and the vector tail */
+    for (size_t k = 0; k < sizeof boundaries / sizeof boundaries[0]; k++)
+        for (size_t d = 0; d < 3; d++)
+            candidates[count++] = boundaries[k] - 1 + d;   /* b-1, b, b+1 */
+    for (int c = 0; c < count && kept < MAX_ONE_HOT; c++) {
+        int duplicate = 0;
+        for (int d = 0; d < kept; d++)
+            duplicate |= (positions[d] == candidates[c]);
+        if (candidates[c] < n && !duplicate)
+            positions[kept++] = candidates[c];
+    }
+    return kept;
+}
+
+uint64_t elements_per_block(void)
+{
+    const size_t limit = (size_t)1 << 32;
+    if (STEP.blocks_for(limit) <= 1)
+        return 0;
+    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
+    while (high - low > 1) {
+        size_t middle = low + (high - low) / 2;
+        if (STEP.blocks_for(middle) <= 1)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
+              const timing_stats *t, double rel_error, int ok)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", info->name);
+    step_label(info, row->label, sizeof row->label);
+    snprintf(row->type, sizeof row->type, "%s", ELEMENT_NAME);
+    row->n = n;
+    row->bytes = (unsigned long long)n * sizeof(element_t);
+    snprintf(row->device, sizeof row->device, "%s", gpu->name);
+    row->peak_gbs = gpu->peak_gbs;
+    row->reps = opt->reps;
+    row->flushed = !opt->hot;
+    row->median_ms = t->median_ms;
+    row->min_ms = t->min_ms;
+    row->max_ms = t->max_ms;
+    row->ci_low_ms = t->ci_low_ms;
+    row->ci_high_ms = t->ci_high_ms;
+    row->gbs = bandwidth_gbs(row->bytes, t->median_ms);
+    row->rel_error = rel_error;
+    snprintf(row->status, sizeof row->status, "%s", ok ? "PASSED" : "FAILED");
+    row->gpus = 1;
+}
+
+void print_timing(const result_row *row, const options *opt)
+{
+    printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,
+           row->min_ms, row->max_ms, opt->reps, opt->warmup, opt->hot ? "L2 warm (--hot)" : "L2 flushed");
+    printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
+           row->ci_high_ms);
+    timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };
+    if (is_noisy(&t))
+        printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
+               "is another process using the GPU?\n");
+}

@@ -1,0 +1,83 @@
+/**
+ * @file harness.h
+ * @brief The parts of a step program that the one-GPU driver (main.c) and the multi-GPU
+ * driver of step 12 (multi_main.c) share: start-up, error lines, host memory, the
+ * one-hot positions of --check, the result row and the timing lines of the report.
+ *
+ * Kept in one place so that both programs check, time and report the same way.
+ */
+#ifndef REDUCE_HARNESS_H
+#define REDUCE_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include "options.h"
+#include "results.h"
+#include "step.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Byte the result is poisoned with before each run, so a run that writes nothing fails. */
+#define POISON_BYTE 0xA5
+/** The L2 flush writes this many times the L2 size. */
+#define FLUSH_L2_MULTIPLE 4
+/** Most one-hot positions one_hot_positions() returns for one size. */
+#define MAX_ONE_HOT 40
+
+/** The program's name (argv[0]) for error lines; set by harness_begin(). */
+extern const char *harness_program;
+
+/** Prints one error line prefixed with the program name. */
+void say_error(const char *message);
+
+/**
+ * Parses the flags, answers --help and --describe from `info`, rejects sizes above
+ * info->max_n, and prepares the CUDA environment for the gate (eager module loading; no
+ * gate under compute-sanitizer or ncu). Returns -1 when the program should go on, or the
+ * exit code to return now. `multi_gpu`: the program is step 12's (its --help differs,
+ * and --gpus / --latency are accepted only there).
+ */
+int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
+
+/** Scratch elements for n inputs: the step's own need, or its first pass's partials. */
+size_t scratch_for(size_t n);
+
+/** Height of the step's summation tree for n inputs (for the float error bound). */
+uint64_t depth_for(size_t n);
+
+/** Allocates host memory for n elements, or says how much could not be had (NULL). */
+element_t *host_alloc(size_t n);
+
+/** 1 if the `size` bytes at `value` are still the poison written before the run. */
+int is_poison(const void *value, size_t size);
+
+/**
+ * The indices --check sets to 1 one at a time for size n (0, n/2, the last three, and
+ * both sides of block and warp boundaries), without repeats and all below n. Writes at
+ * most MAX_ONE_HOT of them to `positions` and returns how many.
+ */
+int one_hot_positions(size_t n, size_t *positions);
+
+/**
+ * Elements one block covers in the first pass: the largest count that blocks_for() gives
+ * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
+ * count (CUB decides its own grid).
+ */
+uint64_t elements_per_block(void);
+
+/** Fills the CSV/table row of a finished run of `info` on one GPU (gpus = 1). */
+void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
+              const timing_stats *t, double rel_error, int ok);
+
+/** Prints the report's time, confidence and noise lines of a row. */
+void print_timing(const result_row *row, const options *opt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

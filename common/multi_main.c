@@ -1,0 +1,644 @@
+/**
+ * @file multi_main.c
+ * @brief Step 12's program: one process drives G GPUs; each holds a shard of the input,
+ * reduces it with step 11, and NCCL adds the G partial sums on every GPU.
+ *
+ * The same method as main.c, on every GPU at once: each GPU fills its own shard (the
+ * input never goes through one GPU), the L2 of every GPU is flushed and a gate holds
+ * every GPU until the whole run is queued; events on GPU 0 time from the start of the
+ * shard reductions until the combined sum is on GPU 0 (an all-reduce: on every GPU).
+ * --latency times the combine alone, and the variants of it that might be cheaper.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+#include "gate.h"
+#include "gpu.h"
+#include "harness.h"
+#include "multi_step.h"
+#include "options.h"
+#include "results.h"
+#include "step.h"
+
+/** Everything of one run on G GPUs: the shards, the communicators, the timing tools. */
+typedef struct multi {
+    int count;                     /**< G, the GPUs used: 0 .. G-1 */
+    shard shards[MAX_GPUS];        /**< one per GPU */
+    size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
+    size_t max_shard;              /**< elements each shard's buffer holds */
+    gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
+    ncclComm_t comms[MAX_GPUS];    /**< one communicator of G ranks (ncclCommInitAll) */
+    void *flush[MAX_GPUS];         /**< written before each timed run; NULL with --hot */
+    size_t flush_bytes[MAX_GPUS];
+    gpu_gate gate[MAX_GPUS];       /**< holds each GPU until a run is queued (gate.h) */
+    int gated;                     /**< 0 with --no-gate and in --check */
+    cudaEvent_t start[MAX_GPUS], stop[MAX_GPUS];
+} multi;
+
+/** What the timed region of run_once() holds. */
+typedef enum work {
+    WORK_EMPTY,        /**< nothing: what the gate and the events cost */
+    WORK_STEP11,       /**< step 11 on each shard, no combine */
+    WORK_STEP12,       /**< the whole step: shard_reduce() on every GPU, then combine() */
+    WORK_COMBINE,      /**< combine() alone: the all-reduce of one value */
+    WORK_REDUCE,       /**< ncclReduce of one value to GPU 0 instead of an all-reduce */
+    WORK_REGISTERED,   /**< the all-reduce on buffers from ncclMemAlloc, registered with NCCL */
+    WORK_GRAPH         /**< combine() captured once in a CUDA graph per GPU, then launched */
+} work;
+
+void nccl_check(ncclResult_t result, const char *call, const char *file, int line)
+{
+    if (result == ncclSuccess)
+        return;
+    fprintf(stderr, "NCCL error: %s failed at %s:%d: %s\n", call, file, line, ncclGetErrorString(result));
+    exit(EXIT_CUDA_ERROR);
+}
+
+/** Index of shard g's first element: n/G each, the first n % G shards one more. */
+static size_t shard_first(size_t n, int gpus, int g)
+{
+    size_t q = n / (size_t)gpus, r = n % (size_t)gpus;
+    return (size_t)g * q + ((size_t)g < r ? (size_t)g : r);
+}
+
+/** Spreads n elements over the shards (sizes and first indices). */
+static void set_sizes(multi *m, size_t n)
+{
+    for (int g = 0; g < m->count; g++) {
+        m->first[g] = shard_first(n, m->count, g);
+        m->shards[g].n = shard_first(n, m->count, g + 1) - m->first[g];
+    }
+}
+
+/**
+ * Opens GPUs 0 .. G-1 (G: --gpus, or every GPU visible), with one stream each and one
+ * NCCL communicator over them all. Returns 0, EXIT_USAGE for a --gpus above what the
+ * machine has, or EXIT_NO_GPU (one line said either way).
+ */
+static int open_gpus(multi *m, const options *opt)
+{
+    char error[512];
+    memset(m, 0, sizeof *m);
+    int status = gpu_open(0, &m->info[0], error, sizeof error);
+    if (status != 0) {
+        say_error(error);
+        return status;
+    }
+    int visible = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&visible));
+    if (opt->gpus > visible) {
+        snprintf(error, sizeof error, "--gpus %d: this machine has %d GPU%s; give 1 to %d", opt->gpus,
+                 visible, visible == 1 ? "" : "s", visible);
+        say_error(error);
+        return EXIT_USAGE;
+    }
+    m->count = opt->gpus ? opt->gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
+    int devices[MAX_GPUS];
+    for (int g = 0; g < m->count; g++) {
+        if (g > 0 && (status = gpu_open(g, &m->info[g], error, sizeof error)) != 0) {
+            say_error(error);
+            return status;
+        }
+        devices[g] = g;
+        m->shards[g].device = g;
+        CUDA_CHECK(cudaStreamCreate(&m->shards[g].stream));
+        CUDA_CHECK(cudaEventCreate(&m->start[g]));
+        CUDA_CHECK(cudaEventCreate(&m->stop[g]));
+    }
+    NCCL_CHECK(ncclCommInitAll(m->comms, m->count, devices));
+    for (int g = 0; g < m->count; g++)
+        m->shards[g].comm = m->comms[g];
+    return 0;
+}
+
+/**
+ * Allocates every GPU's buffers for inputs of up to max_n elements in all, after checking
+ * that each shard fits in its GPU's free memory. Then runs one combine without the gate,
+ * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
+ */
+static int allocate(multi *m, size_t max_n, int flush, int gated)
+{
+    m->gated = gated;
+    m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
+    size_t scratch = scratch_for(m->max_shard > 0 ? m->max_shard : 1);
+    scratch = scratch > 0 ? scratch : 1;
+    size_t input_bytes = (m->max_shard > 0 ? m->max_shard : 1) * sizeof(element_t);
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        const gpu_info *gpu = &m->info[g];
+        m->flush_bytes[g] = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
+        size_t need = input_bytes + (2 * scratch + 1) * sizeof(element_t) + sizeof(combine_t) + m->flush_bytes[g];
+        size_t slack = (size_t)256 << 20;  /* the context's and NCCL's own needs */
+        if (max_n > SIZE_MAX / sizeof(element_t) || need + slack > gpu->free_bytes) {
+            char asked[32], free_text[32], message[512];
+            format_bytes(asked, sizeof asked, (unsigned long long)need);
+            format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
+            snprintf(message, sizeof message, "n = %zu on %d GPUs needs %s on GPU %d but %s has %s free; "
+                     "use a smaller -n or more GPUs", max_n, m->count, asked, g, gpu->name, free_text);
+            say_error(message);
+            return EXIT_USAGE;
+        }
+        CUDA_CHECK(cudaSetDevice(s->device));
+        CUDA_CHECK(cudaMalloc((void **)&s->in, input_bytes));
+        CUDA_CHECK(cudaMalloc((void **)&s->partial, sizeof(element_t)));
+        if (sizeof(combine_t) == sizeof(element_t))
+            s->sum = (combine_t *)s->partial;   /* float, double: combined in place */
+        else
+            CUDA_CHECK(cudaMalloc((void **)&s->sum, sizeof(combine_t)));
+        CUDA_CHECK(cudaMalloc((void **)&s->scratch_a, scratch * sizeof(element_t)));
+        CUDA_CHECK(cudaMalloc((void **)&s->scratch_b, scratch * sizeof(element_t)));
+        CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
+        if (m->flush_bytes[g])
+            CUDA_CHECK(cudaMalloc(&m->flush[g], m->flush_bytes[g]));
+        if (gated)
+            gate_create(&m->gate[g]);
+    }
+    combine(m->shards, m->count);
+    for (int g = 0; g < m->count; g++)
+        CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
+    return 0;
+}
+
+/** Frees what allocate() and open_gpus() took. */
+static void release(multi *m)
+{
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        CUDA_CHECK(cudaSetDevice(s->device));
+        CUDA_CHECK(cudaFree((void *)s->in));
+        if ((void *)s->sum != (void *)s->partial)
+            CUDA_CHECK(cudaFree(s->sum));
+        CUDA_CHECK(cudaFree(s->partial));
+        CUDA_CHECK(cudaFree(s->scratch_a));
+        CUDA_CHECK(cudaFree(s->scratch_b));
+        if (m->flush[g])
+            CUDA_CHECK(cudaFree(m->flush[g]));
+        if (m->gated)
+            gate_destroy(&m->gate[g]);
+        CUDA_CHECK(cudaEventDestroy(m->start[g]));
+        CUDA_CHECK(cudaEventDestroy(m->stop[g]));
+        NCCL_CHECK(ncclCommDestroy(m->comms[g]));
+        CUDA_CHECK(cudaStreamDestroy(s->stream));
+    }
+}
+
+/** Buffers and graphs of the --latency variants that need their own (NULL: unused). */
+typedef struct extras {
+    void *registered[MAX_GPUS];        /**< ncclMemAlloc'd, one value each */
+    void *handles[MAX_GPUS];           /**< ncclCommRegister's handles */
+    cudaGraphExec_t graphs[MAX_GPUS];  /**< combine() captured per GPU */
+} extras;
+
+/** Queues `what` on every GPU (the timed part of run_once()). */
+static void queue_work(multi *m, work what, const extras *x)
+{
+    int G = m->count;
+    switch (what) {
+    case WORK_EMPTY:
+        break;
+    case WORK_STEP11:
+        for (int g = 0; g < G; g++) {
+            const shard *s = &m->shards[g];
+            if (s->n == 0)
+                continue;
+            CUDA_CHECK(cudaSetDevice(s->device));
+            CUDA_CHECK(step_reduce(s->in, s->n, s->partial, s->scratch_a, s->scratch_b, s->stream));
+        }
+        break;
+    case WORK_STEP12:
+        for (int g = 0; g < G; g++)
+            shard_reduce(&m->shards[g]);
+        combine(m->shards, G);
+        break;
+    case WORK_COMBINE:
+        combine(m->shards, G);
+        break;
+    case WORK_REDUCE:
+        NCCL_CHECK(ncclGroupStart());
+        for (int g = 0; g < G; g++)
+            NCCL_CHECK(ncclReduce(m->shards[g].sum, m->shards[g].sum, 1, COMBINE_NCCL_TYPE, ncclSum, 0,
+                                  m->comms[g], m->shards[g].stream));
+        NCCL_CHECK(ncclGroupEnd());
+        break;
+    case WORK_REGISTERED:
+        NCCL_CHECK(ncclGroupStart());
+        for (int g = 0; g < G; g++)
+            NCCL_CHECK(ncclAllReduce(x->registered[g], x->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
+                                     m->comms[g], m->shards[g].stream));
+        NCCL_CHECK(ncclGroupEnd());
+        break;
+    case WORK_GRAPH:
+        for (int g = 0; g < G; g++) {
+            CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+            CUDA_CHECK(cudaGraphLaunch(x->graphs[g], m->shards[g].stream));
+        }
+        break;
+    }
+}
+
+/**
+ * One timed run on every GPU: flush each L2 (unless --hot), poison each result, close
+ * each gate, record the start events, queue `what`, record the stop events, open the
+ * gates. Returns GPU 0's time from start to stop in ms: GPU 0's stop waits for the
+ * all-reduce, which waits for every GPU's shard.
+ */
+static float run_once(multi *m, work what, int pass, const extras *x)
+{
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        CUDA_CHECK(cudaSetDevice(s->device));
+        if (m->flush[g])
+            flush_l2(m->flush[g], m->flush_bytes[g], pass, s->stream);
+        CUDA_CHECK(cudaMemsetAsync(s->partial, POISON_BYTE, sizeof(element_t), s->stream));
+        CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
+        if (m->gated)
+            gate_close(&m->gate[g], s->stream);
+        CUDA_CHECK(cudaEventRecord(m->start[g], s->stream));
+    }
+    queue_work(m, what, x);
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        CUDA_CHECK(cudaEventRecord(m->stop[g], m->shards[g].stream));
+    }
+    for (int g = 0; g < m->count && m->gated; g++)
+        gate_open(&m->gate[g]);
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaEventSynchronize(m->stop[g]));
+        if (m->gated && gate_timed_out(&m->gate[g])) {
+            fprintf(stderr, "%s: the timing gate of GPU %d waited over a second: the work behind it "
+                    "must only be queued, never wait for a GPU (try --no-gate)\n", harness_program, g);
+            exit(EXIT_CUDA_ERROR);
+        }
+    }
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, m->start[0], m->stop[0]));
+    return ms;
+}
+
+/** Copies every GPU's combined sum back (cudaMemcpy with unified addressing: any GPU). */
+static void fetch_sums(const multi *m, combine_t *got)
+{
+    for (int g = 0; g < m->count; g++)
+        CUDA_CHECK(cudaMemcpy(&got[g], m->shards[g].sum, sizeof(combine_t), cudaMemcpyDeviceToHost));
+}
+
+/** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
+static uint64_t total_depth(const multi *m)
+{
+    return depth_for(m->max_shard > 0 ? m->max_shard : 1) + (uint64_t)m->count + 1;
+}
+
+/** Compares a combined sum with the reference: exact in 64 bits for int, else the float bound. */
+static verdict check_total(combine_t got, const reference *ref, uint64_t depth)
+{
+#if ELEMENT_IS_INTEGER
+    (void)depth;   /* exact: no bound */
+    double difference = (double)got - (double)ref->exact, magnitude = (double)ref->exact;
+    verdict v = { got == ref->exact, difference < 0 ? -difference : difference, 0.0, 0.0 };
+    magnitude = magnitude < 0 ? -magnitude : magnitude;
+    v.rel_error = magnitude > 0 ? v.error / magnitude : (v.error == 0.0 ? 0.0 : 1.0);
+    return v;
+#else
+    return check_sum(got, ref, depth);
+#endif
+}
+
+/** Writes a combined sum as the program prints it. */
+static void format_total(char *buf, size_t size, combine_t value)
+{
+#if ELEMENT_IS_INTEGER
+    snprintf(buf, size, "%lld", value);
+#else
+    format_element(buf, size, value);
+#endif
+}
+
+/**
+ * Runs the reduction once and checks the sum on every GPU; prints the first mismatch
+ * (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum.
+ */
+static int verify_once(multi *m, const reference *ref, const char *what, size_t n, int call)
+{
+    combine_t got[MAX_GPUS];
+    run_once(m, WORK_STEP12, call, NULL);
+    fetch_sums(m, got);
+    for (int g = 0; g < m->count; g++) {
+        verdict v = check_total(got[g], ref, total_depth(m));
+        if (!v.ok) {
+            char got_text[64], expected_text[64];
+            format_total(got_text, sizeof got_text, got[g]);
+            format_reference(expected_text, sizeof expected_text, ref);
+            fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, %s, call %d: GPU %d holds %s, expected %s%s\n",
+                    harness_program, n, m->count, what, call + 1, g, got_text, expected_text,
+                    is_poison(&got[g], sizeof got[g]) ? " (nothing was written)" : "");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
+static reference load_random(multi *m, element_t *host, uint64_t seed)
+{
+    reference total = { 0, 1, 0.0L, 0.0L };
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        if (s->n == 0)
+            continue;
+        fill_random_from(host, s->n, seed, m->first[g]);
+        reference part = cpu_reference(host, s->n);
+        reference_add(&total, &part);
+        CUDA_CHECK(cudaMemcpy((void *)s->in, host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
+    }
+    return total;
+}
+
+/** Sets element `index` of the whole input to `value`, on the GPU whose shard holds it. */
+static void set_element(multi *m, size_t index, element_t value)
+{
+    for (int g = 0; g < m->count; g++)
+        if (index >= m->first[g] && index < m->first[g] + m->shards[g].n)
+            CUDA_CHECK(cudaMemcpy((element_t *)m->shards[g].in + (index - m->first[g]), &value, sizeof value,
+                                  cudaMemcpyHostToDevice));
+}
+
+/**
+ * --check: for each size, random data and one-hot data (a single 1 at the positions of
+ * one_hot_positions(), which now also fall at and around the shards' edges), each reduced
+ * twice in a row, and the sum checked on every GPU.
+ */
+static int run_checks(multi *m, const options *opt)
+{
+    size_t max_n = 0;
+    for (int i = 0; i < opt->check_count; i++)
+        max_n = opt->check_sizes[i] > max_n ? opt->check_sizes[i] : max_n;
+    int status = allocate(m, max_n, 0, 0);
+    if (status != 0)
+        return status;
+    element_t *host = host_alloc(m->max_shard > 0 ? m->max_shard : 1);
+    if (!host)
+        return EXIT_USAGE;
+    int failures = 0;
+    for (int i = 0; i < opt->check_count; i++) {
+        size_t n = opt->check_sizes[i];
+        set_sizes(m, n);
+        char what[96];
+        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)(opt->seed + n));
+        reference ref = load_random(m, host, opt->seed + n);
+        int ok = verify_once(m, &ref, what, n, 0) && verify_once(m, &ref, what, n, 1);
+
+        size_t positions[MAX_ONE_HOT + 2 * MAX_GPUS];
+        int count = one_hot_positions(n, positions);
+        for (int g = 1; g < m->count; g++)   /* both sides of every shard edge */
+            if (m->first[g] > 0 && m->first[g] < n) {
+                positions[count++] = m->first[g] - 1;
+                positions[count++] = m->first[g];
+            }
+        for (int g = 0; g < m->count; g++)
+            if (m->shards[g].n > 0)
+                CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
+        reference one_hot = one_hot_reference(1);
+        for (int c = 0; c < count && ok; c++) {
+            snprintf(what, sizeof what, "one-hot at index %zu", positions[c]);
+            set_element(m, positions[c], 1);
+            ok = verify_once(m, &one_hot, what, n, 0) && verify_once(m, &one_hot, what, n, 1);
+            set_element(m, positions[c], 0);
+        }
+        printf("check n=%zu: %s (random data and %d one-hot positions on %d GPU%s, each reduced twice)\n", n,
+               ok ? "PASS" : "FAIL", count, m->count, m->count == 1 ? "" : "s");
+        fflush(stdout);
+        failures += !ok;
+    }
+    free(host);
+    release(m);
+    return failures ? EXIT_WRONG : EXIT_OK;
+}
+
+/** Times `reps` runs of `what` after `warmup` (GPU 0's events); NULL times on a host failure. */
+static timing_stats time_work(multi *m, work what, int warmup, int reps, const extras *x)
+{
+    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
+    double *times = malloc((size_t)reps * sizeof *times);
+    if (!times) {
+        say_error("out of host memory for the timings");
+        exit(EXIT_USAGE);
+    }
+    for (int r = 0; r < warmup + reps; r++) {
+        float ms = run_once(m, what, r, x);
+        if (r >= warmup)
+            times[r - warmup] = ms;
+    }
+    t = summarize_times(times, reps);
+    free(times);
+    return t;
+}
+
+/** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */
+static int run_benchmark(multi *m, const options *opt)
+{
+    size_t n = opt->n;
+    int status = allocate(m, n, !opt->hot, !opt->no_gate);
+    if (status != 0)
+        return status;
+    set_sizes(m, n);
+    element_t *host = host_alloc(m->max_shard > 0 ? m->max_shard : 1);
+    if (!host)
+        return EXIT_USAGE;
+    reference ref = load_random(m, host, opt->seed);
+    free(host);
+
+    double *times = malloc((size_t)opt->reps * sizeof *times);
+    if (!times) {
+        say_error("out of host memory for the timings");
+        return EXIT_USAGE;
+    }
+    combine_t got[MAX_GPUS];
+    verdict v = { 1, 0.0, 0.0, 0.0 };
+    int ok = 1, failed_run = 0, failed_gpu = 0;
+    for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
+        float ms = run_once(m, WORK_STEP12, r, NULL);
+        if (r >= opt->warmup)
+            times[r - opt->warmup] = ms;
+        fetch_sums(m, got);
+        for (int g = 0; g < m->count && ok; g++) {
+            v = check_total(got[g], &ref, total_depth(m));
+            ok = v.ok;
+            failed_gpu = g;
+        }
+        failed_run = r + 1;
+    }
+    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 }, c = t;
+    if (ok) {
+        t = summarize_times(times, opt->reps);
+        c = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, NULL);
+    }
+    free(times);
+
+    result_row row;
+    fill_row(&row, &MULTI_STEP, n, &m->info[0], opt, &t, v.rel_error, ok);
+    row.gpus = m->count;
+    row.peak_gbs = m->count * m->info[0].peak_gbs;   /* the G cards' peaks together */
+    row.combine_ms = c.median_ms;
+    snprintf(row.label, sizeof row.label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+    char got_text[64], expected_text[64];
+    format_total(got_text, sizeof got_text, got[failed_gpu]);
+    format_reference(expected_text, sizeof expected_text, &ref);
+    if (!ok) {
+        fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, run %d of %d: GPU %d holds %s, expected %s\n",
+                harness_program, n, m->count, failed_run, opt->warmup + opt->reps, failed_gpu, got_text,
+                expected_text);
+    } else if (!opt->quiet) {
+        char n_text[32], bytes_text[32], shard_text[32], l2_text[32];
+        int version = 0;
+        NCCL_CHECK(ncclGetVersion(&version));
+        format_count(n_text, sizeof n_text, n);
+        format_bytes(bytes_text, sizeof bytes_text, row.bytes);
+        format_count(shard_text, sizeof shard_text, m->shards[0].n);
+        format_bytes(l2_text, sizeof l2_text, m->info[0].l2_bytes);
+        printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.source);
+        printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU\n", n_text,
+               ELEMENT_NAME, bytes_text, random_data_description(), m->count, m->count == 1 ? "" : "s",
+               shard_text);
+        printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %d.%d.%d\n", m->count,
+               m->info[0].name, m->info[0].sm_count, l2_text, m->info[0].peak_gbs, version / 10000,
+               version / 100 % 100, version % 100);
+        print_timing(&row, opt);
+        printf("  combine  %.4f ms median: the all-reduce of one value alone, [%.4f, %.4f] ms with 95%% "
+               "confidence\n", c.median_ms, c.ci_low_ms, c.ci_high_ms);
+        printf("  speed    %.1f GB/s in all (input bytes / time), %.1f%% of %d x peak\n", row.gbs,
+               100.0 * row.gbs / row.peak_gbs, m->count);
+        if (ELEMENT_IS_INTEGER)
+            printf("  result   %s on every GPU, expected %s: PASSED (every run verified)\n", got_text,
+                   expected_text);
+        else
+            printf("  result   %s on every GPU, reference %s, relative error %.2e: PASSED (every run "
+                   "verified)\n", got_text, expected_text, v.rel_error);
+    }
+    if (ok && opt->print_sum)
+        printf("%s\n", got_text);
+    if (opt->csv_path && csv_append(opt->csv_path, &row) != 0) {
+        char message[512];
+        snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
+        say_error(message);
+        ok = 0;
+    }
+    release(m);
+    return ok ? EXIT_OK : EXIT_WRONG;
+}
+
+/** Prints one row of the --latency table. */
+static void print_latency(const char *what, const timing_stats *t)
+{
+    printf("  %-64s %8.1f %8.1f %8.1f\n", what, t->median_ms * 1e3, t->ci_low_ms * 1e3, t->ci_high_ms * 1e3);
+    fflush(stdout);
+}
+
+/**
+ * --latency: what combining costs, with one element per GPU (n = G), L2 warm. Each
+ * variant is timed like a run (gate, events on GPU 0, median): the gate and the events
+ * alone (this method's floor), step 11 alone, the whole step 12, the all-reduce alone,
+ * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
+ * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
+ */
+static int run_latency(multi *m, options *opt)
+{
+    opt->hot = 1;
+    int status = allocate(m, (size_t)m->count, 0, !opt->no_gate);
+    if (status != 0)
+        return status;
+    set_sizes(m, (size_t)m->count);
+    element_t *host = host_alloc(1);
+    if (!host)
+        return EXIT_USAGE;
+    load_random(m, host, opt->seed);
+    free(host);
+
+    int version = 0;
+    NCCL_CHECK(ncclGetVersion(&version));
+    const char *proto = getenv("NCCL_PROTO"), *algo = getenv("NCCL_ALGO");
+    printf("Combine latency on %d x %s, NCCL %d.%d.%d, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->count,
+           m->info[0].name, version / 10000, version / 100 % 100, version % 100, proto ? proto : "(NCCL's choice)",
+           algo ? algo : "(NCCL's choice)", ELEMENT_NAME);
+    printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
+           opt->reps, opt->warmup);
+    printf("  %-64s %8s %8s %8s\n", "what is timed", "median", "low", "high");
+    extras x;
+    memset(&x, 0, sizeof x);
+    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &x);
+    print_latency("nothing: the gate and the events alone (floor of the method)", &t);
+    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &x);
+    print_latency("step 11 alone on each GPU's element, no combine", &t);
+    t = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &x);
+    print_latency(ELEMENT_IS_INTEGER ? "step 12: step 11, widen to 64 bits, ncclAllReduce"
+                                     : "step 12: step 11, ncclAllReduce", &t);
+    t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &x);
+    print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
+    t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
+    print_latency("ncclReduce of one value to GPU 0", &t);
+
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        NCCL_CHECK(ncclMemAlloc(&x.registered[g], sizeof(combine_t)));
+        CUDA_CHECK(cudaMemset(x.registered[g], 0, sizeof(combine_t)));
+        NCCL_CHECK(ncclCommRegister(m->comms[g], x.registered[g], sizeof(combine_t), &x.handles[g]));
+    }
+    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &x);
+    print_latency("ncclAllReduce, buffers from ncclMemAlloc + ncclCommRegister", &t);
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        NCCL_CHECK(ncclCommDeregister(m->comms[g], x.handles[g]));
+        NCCL_CHECK(ncclMemFree(x.registered[g]));
+    }
+
+    /* every GPU's stream is captured at once: the group's G calls land in G graphs */
+    cudaGraph_t graphs[MAX_GPUS];
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        CUDA_CHECK(cudaStreamBeginCapture(m->shards[g].stream, cudaStreamCaptureModeRelaxed));
+    }
+    combine(m->shards, m->count);
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        CUDA_CHECK(cudaStreamEndCapture(m->shards[g].stream, &graphs[g]));
+        CUDA_CHECK(cudaGraphInstantiate(&x.graphs[g], graphs[g], 0));
+        CUDA_CHECK(cudaGraphUpload(x.graphs[g], m->shards[g].stream));
+        CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
+    }
+    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &x);
+    print_latency("ncclAllReduce captured in a CUDA graph, one cudaGraphLaunch per GPU", &t);
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaGraphExecDestroy(x.graphs[g]));
+        CUDA_CHECK(cudaGraphDestroy(graphs[g]));
+    }
+    release(m);
+    return EXIT_OK;
+}
+
+/** Parses, validates, opens the GPUs and runs the benchmark, the checks or --latency. */
+int main(int argc, char **argv)
+{
+    options opt;
+    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
+    if (status >= 0)
+        return status;
+    if (opt.input_path || opt.device) {
+        say_error("--input and --device are for the one-GPU steps; step 12 makes its input on each GPU "
+                  "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES)");
+        return EXIT_USAGE;
+    }
+    multi *m = calloc(1, sizeof *m);
+    if (!m) {
+        say_error("out of host memory");
+        return EXIT_USAGE;
+    }
+    if ((status = open_gpus(m, &opt)) != 0)
+        return status;
+    if (opt.latency)
+        status = run_latency(m, &opt);
+    else
+        status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+    free(m);
+    return status;
+}

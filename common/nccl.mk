@@ -1,0 +1,41 @@
+# Finds NCCL for step 12, then builds the step with step.mk, or says in one line that the
+# step is skipped: NCCL is optional, and nothing else needs it.
+#
+# Where it looks, in this order: $(NCCL_HOME) (include/, lib/ or lib64/), the CUDA
+# toolkit ($(CUDA_PATH)/include, lib64/), the system (/usr/include, /usr/lib/<arch>).
+#
+#   make                     build ./reduce (or print the skip line)
+#   make NCCL_HOME=/opt/nccl NCCL from elsewhere
+#   make nccl-include        print the include folder found (empty: none), for scripts
+
+COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+CUDA_PATH ?= /usr/local/cuda
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
+
+# nccl_lib ROOT: the first library folder under ROOT with libnccl.so, or nothing
+nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
+NCCL_ROOTS := $(NCCL_HOME) $(CUDA_PATH) /usr
+NCCL_ROOT  := $(firstword $(foreach r,$(NCCL_ROOTS),$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
+NCCL_SKIP_LINE := $(notdir $(CURDIR)): skipped, NCCL not found (install libnccl-dev or set NCCL_HOME=...)
+
+ifneq ($(NCCL_ROOT),)
+NCCL_INCLUDE := $(NCCL_ROOT)/include
+NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
+EXTRA_NVCC_FLAGS += -I$(NCCL_INCLUDE)
+EXTRA_CFLAGS     += -I$(NCCL_INCLUDE)
+# rpath: the program finds the same libnccl at run time, wherever it was found
+EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
+include $(COMMON)/step.mk
+
+.PHONY: nccl-include
+nccl-include:
+	@echo $(NCCL_INCLUDE)
+else
+.PHONY: all programs clean nccl-include run
+all run:
+	@echo "$(NCCL_SKIP_LINE)"
+programs nccl-include:
+	@true
+clean:
+	@rm -rf build reduce reduce_*
+endif

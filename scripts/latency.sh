@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make latency: what step 12's combine costs, on all visible GPUs, one value per GPU:
+# the gate and events alone, step 11 alone, the whole step, the all-reduce alone,
+# ncclReduce to GPU 0, registered buffers, a CUDA graph (step12 --latency), first with
+# NCCL's own choices, then under each NCCL_PROTO (LL, LL128, Simple) and NCCL_ALGO (Ring,
+# Tree). Ends with one line per setting: the all-reduce alone. Writes results/latency.txt.
+# LATENCY_REPS=200 by default (small times need many runs for a tight median).
+set -u
+cd "$(dirname "$0")/.."
+. scripts/gpus.sh
+suffix=${SUFFIX-}
+reps=${LATENCY_REPS:-200}
+program=step12_multi_gpu/reduce$suffix
+if [ ! -x "$program" ]; then
+    echo "make latency: $program was not built: NCCL not found (install libnccl-dev or set NCCL_HOME=...)" >&2
+    exit 2
+fi
+mkdir -p results
+out=results/latency${suffix}.txt
+: > "$out"
+failed=0
+summary=()
+for setting in "" NCCL_PROTO=LL NCCL_PROTO=LL128 NCCL_PROTO=Simple NCCL_ALGO=Ring NCCL_ALGO=Tree; do
+    env $setting "./$program" --latency -r "$reps" --warmup 20 > results/latency-one.txt 2>&1
+    status=$?
+    cat results/latency-one.txt | tee -a "$out"
+    echo | tee -a "$out"
+    [ "$status" -eq 3 ] && exit 3
+    [ "$status" -eq 0 ] || failed=1
+    line=$(grep -m1 'ncclAllReduce of one value alone' results/latency-one.txt | awk '{print $(NF-2)}')
+    summary+=("$(printf '%-20s %10s' "${setting:-NCCL's choice}" "${line:-failed (exit $status)}")")
+done
+{
+    echo "The all-reduce of one value alone, median us, $(visible_gpus) GPUs:"
+    printf '%s\n' "${summary[@]}"
+} | tee -a "$out"
+echo "Wrote $out"
+exit "$failed"

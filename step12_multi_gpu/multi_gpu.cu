@@ -1,0 +1,44 @@
+/**
+ * @file step12_multi_gpu/multi_gpu.cu
+ * @brief Step 12: the input in shards on G GPUs; step 11 on each; NCCL adds the G sums.
+ *
+ * Step 11's kernel file is included as it is, not copied: its kernel, its STEP and its
+ * step_reduce() reduce each GPU's shard. This file adds only what G GPUs need.
+ */
+#include "../step11_single_pass/reduce.cu"
+#include "multi_step.h"
+
+extern "C" const step_info MULTI_STEP = {
+    12, "step12_multi_gpu", "G GPUs, NCCL all-reduce", "beyond Harris",
+    "the input in shards on G GPUs: step 11 on each, ncclAllReduce adds the G partial sums",
+    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+};
+
+/** An int partial sum widened to 64 bits, so that adding G of them cannot overflow. */
+__global__ void widen(const element_t *partial, combine_t *sum)
+{
+    *sum = *partial;
+}
+
+extern "C" void shard_reduce(const shard *s)
+{
+    CUDA_CHECK(cudaSetDevice(s->device));
+    if (s->n == 0) {  // n < G: this GPU holds nothing and adds 0
+        CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
+        return;
+    }
+    CUDA_CHECK(step_reduce(s->in, s->n, s->partial, s->scratch_a, s->scratch_b, s->stream));
+    if ((void *)s->partial != (void *)s->sum) {
+        widen<<<1, 1, 0, s->stream>>>(s->partial, s->sum);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
+
+extern "C" void combine(const shard *shards, int gpus)
+{
+    NCCL_CHECK(ncclGroupStart());  // one thread drives every GPU: G calls, one collective
+    for (int g = 0; g < gpus; g++)
+        NCCL_CHECK(ncclAllReduce(shards[g].sum, shards[g].sum, 1, COMBINE_NCCL_TYPE, ncclSum,
+                                 shards[g].comm, shards[g].stream));
+    NCCL_CHECK(ncclGroupEnd());
+}
