@@ -575,8 +575,13 @@ static int run_latency(multi *m, options *opt)
                                      : "step 12: step 11, ncclAllReduce", &t);
     t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &x);
     print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
-    t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
-    print_latency("ncclReduce of one value to GPU 0", &t);
+    if (algo && strcmp(algo, "Ring") != 0) {
+        /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
+        printf("  %-64s %s\n", "ncclReduce of one value to GPU 0", "(Ring only: not run)");
+    } else {
+        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
+        print_latency("ncclReduce of one value to GPU 0", &t);
+    }
 
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));

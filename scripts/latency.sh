@@ -28,7 +28,8 @@ for setting in "" NCCL_PROTO=LL NCCL_PROTO=LL128 NCCL_PROTO=Simple NCCL_ALGO=Rin
     [ "$status" -eq 3 ] && exit 3
     [ "$status" -eq 0 ] || failed=1
     line=$(grep -m1 'ncclAllReduce of one value alone' results/latency-one.txt | awk '{print $(NF-2)}')
-    summary+=("$(printf '%-20s %10s' "${setting:-NCCL's choice}" "${line:-failed (exit $status)}")")
+    label=${setting:-"NCCL's own choice"}
+    summary+=("$(printf '%-20s %10s' "$label" "${line:-failed (exit $status)}")")
 done
 {
     echo "The all-reduce of one value alone, median us, $(visible_gpus) GPUs:"
