@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # make diff STEP=k: the diff of step k-1's kernel file against step k's (what step k
 # changed), in colour on a terminal. make diffs: every consecutive diff into
-# results/diffs/stepK.diff.
+# results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
+# of changing a copy (step 12 includes step 11's reduce.cu) shows as a new file: that
+# file is its whole diff.
 set -u
 cd "$(dirname "$0")/.."
 steps=(step*_*/)
 steps=("${steps[@]%/}")
 
 # kernel file of step k, or nothing
-kernel_of() { ls "step$1"_*/reduce.cu 2>/dev/null | head -1; }
+kernel_of() { ls "step$1"_*/*.cu 2>/dev/null | head -1; }
+# what step k's file is compared with: step k-1's file, or nothing for an including step
+before_of() {
+    case $(kernel_of "$1") in */reduce.cu) kernel_of $(($1 - 1)) ;; *) echo /dev/null ;; esac
+}
 
 case ${1:-} in
 show)
@@ -19,15 +25,16 @@ show)
     fi
     colour=never
     [ -t 1 ] && colour=always
-    diff -u --color="$colour" "$(kernel_of $((k - 1)))" "$(kernel_of "$k")"
+    diff -u --color="$colour" "$(before_of "$k")" "$(kernel_of "$k")"
     [ $? -le 1 ] ;;
 all)
     mkdir -p results/diffs
     for ((k = 1; k < ${#steps[@]}; k++)); do
         out=results/diffs/step$k.diff
-        diff -u "$(kernel_of $((k - 1)))" "$(kernel_of "$k")" > "$out"
-        # removed plus added lines, counted as tests/run.sh counts them
-        echo "$out: $(diff "$(kernel_of $((k - 1)))" "$(kernel_of "$k")" | grep -c '^[<>]') lines changed"
+        diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out"
+        # removed plus added lines, counted as tests/run.sh counts them (step 12's own
+        # test counts its code lines, not these)
+        echo "$out: $(diff "$(before_of "$k")" "$(kernel_of "$k")" | grep -c '^[<>]') lines changed"
     done ;;
 *)
     echo "usage: scripts/diff_steps.sh show K | all" >&2
