@@ -190,3 +190,13 @@ void print_timing(const result_row *row, const options *opt)
         printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
                "is another process using the GPU?\n");
 }
+
+int append_csv(const options *opt, const result_row *row)
+{
+    if (!opt->csv_path || csv_append(opt->csv_path, row) == 0)
+        return 1;
+    char message[512];
+    snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
+    say_error(message);
+    return 0;
+}

@@ -76,6 +76,12 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
 /** Prints the report's time, confidence and noise lines of a row. */
 void print_timing(const result_row *row, const options *opt);
 
+/**
+ * Appends the row to --csv's file, if one was given. Returns 0, after the error line, when
+ * it cannot: a table that silently lost a row would mislead, so the run then fails.
+ */
+int append_csv(const options *opt, const result_row *row);
+
 #ifdef __cplusplus
 }
 #endif

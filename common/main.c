@@ -361,12 +361,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
         format_element(text, sizeof text, got);
         printf("%s\n", text);
     }
-    if (opt->csv_path && csv_append(opt->csv_path, &row) != 0) {
-        char message[512];
-        snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
-        say_error(message);
+    if (!append_csv(opt, &row))
         ok = 0;
-    }
     free(times);
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));

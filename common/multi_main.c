@@ -527,12 +527,8 @@ static int run_benchmark(multi *m, const options *opt)
     }
     if (ok && opt->print_sum)
         printf("%s\n", got_text);
-    if (opt->csv_path && csv_append(opt->csv_path, &row) != 0) {
-        char message[512];
-        snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
-        say_error(message);
+    if (!append_csv(opt, &row))
         ok = 0;
-    }
     release(m);
     return ok ? EXIT_OK : EXIT_WRONG;
 }
