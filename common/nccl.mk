@@ -21,11 +21,20 @@ NCCL_SKIP_LINE := $(notdir $(CURDIR)): skipped, NCCL not found (install libnccl-
 ifneq ($(NCCL_ROOT),)
 NCCL_INCLUDE := $(NCCL_ROOT)/include
 NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
-EXTRA_NVCC_FLAGS += -I$(NCCL_INCLUDE)
-EXTRA_CFLAGS     += -I$(NCCL_INCLUDE)
+# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's own folder
+# would put every header there (another CUDA toolkit's, or all of /usr/include) ahead of
+# the toolkit that compiles, which breaks a build with a newer nvcc (make check-toolkit).
+NCCL_SHIM := build/nccl-include
+EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
+EXTRA_CFLAGS     += -I$(NCCL_SHIM)
 # rpath: the program finds the same libnccl at run time, wherever it was found
 EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
 include $(COMMON)/step.mk
+
+$(BUILD)/step.o $(HARNESS_OBJ): | $(NCCL_SHIM)/nccl.h
+$(NCCL_SHIM)/nccl.h:
+	@mkdir -p $(NCCL_SHIM)
+	@ln -sf $(NCCL_INCLUDE)/nccl.h $@
 
 .PHONY: nccl-include
 nccl-include:

@@ -26,7 +26,10 @@ for dir in "$@"; do
     case $dir in
         step12_*)
             nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null)
-            if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi ;;
+            if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi
+            # nccl.h alone (see common/nccl.mk): no other toolkit's headers come with it
+            mkdir -p "$out/nccl-include" && ln -sf "$nccl/nccl.h" "$out/nccl-include/nccl.h"
+            nccl=$(pwd)/$out/nccl-include ;;
     esac
     for type in $types; do
         case $type in int) flag="" ;; float) flag=-DELEMENT_FLOAT ;; double) flag=-DELEMENT_DOUBLE ;; esac
