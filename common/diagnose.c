@@ -35,7 +35,8 @@ static void describe_tail(const check_outcome *o, int block_tail, int vector_tai
                  (unsigned long long)o->per_block, (unsigned long long)o->per_block,
                  (unsigned long long)(o->n % o->per_block));
     if (vector_tail)
-        snprintf(vector, sizeof vector, "(in a step that loads 16-byte vectors) past the last whole 16-byte vector (n %% %u = %llu left over)",
+        snprintf(vector, sizeof vector,
+                 "(in a step that loads 16-byte vectors) past the last whole 16-byte vector (n %% %u = %llu left over)",
                  o->vector_width, (unsigned long long)(o->n % o->vector_width));
     snprintf(text, size, "lost tail: the one-hot at index %llu of n = %llu was never added; it lies %s%s%s: "
              "the code for the leftover elements (the tail) is missing or its bounds test is off by one",
