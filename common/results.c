@@ -270,6 +270,12 @@ static int rows_are_float(const result_row *rows, int count)
     return count > 0 && strcmp(rows[0].type, "int") != 0;
 }
 
+/** How the runs met the L2 cache, for a table's title line. */
+static const char *cache_state(const result_row *r)
+{
+    return r->flushed ? "L2 flushed" : "L2 warm (--hot)";
+}
+
 /** Writes a speedup as "2.33x", or blanks when there is none. */
 static void format_ratio(char *buf, size_t size, double ratio)
 {
@@ -292,7 +298,7 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
     int floats = rows_are_float(rows, count);
     fprintf(out, "Sum of %s %s (%s), %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type,
             bytes_text, head->device, head->peak_gbs, head->reps,
-            head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+            cache_state(head));
     fprintf(out, "%-42s %9s %17s %7s %13s %11s %7s", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak",
             "Step speedup", "Cumulative", "vs CUB");
     fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
@@ -341,6 +347,14 @@ static void format_size(char *buf, size_t size, unsigned long long n)
     }
 }
 
+/** Row i's size for a table's first column, blank when it repeats the row above (one size, several rows). */
+static void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
+{
+    buf[0] = '\0';
+    if (i == 0 || rows[i].n != rows[i - 1].n)
+        format_size(buf, size, rows[i].n);
+}
+
 /** The reference design's row at size n, or NULL. */
 static const result_row *reference_at(const result_row *rows, int count, const char *step,
                                       unsigned long long n)
@@ -359,15 +373,12 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
     }
     const result_row *head = &rows[first_passed(rows, count)];
     fprintf(out, "Sweep of %s sums, %s, peak %.0f GB/s, median of %d runs, %s\n", head->type,
-            head->device, head->peak_gbs, head->reps, head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+            head->device, head->peak_gbs, head->reps, cache_state(head));
     fprintf(out, "%-8s %-42s %10s %9s %7s %7s\n", "n", "Design", "Time (us)", "GB/s", "% peak", "vs CUB");
-    unsigned long long last_n = 0;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        char size_text[32] = "";
-        if (r->n != last_n)
-            format_size(size_text, sizeof size_text, r->n);
-        last_n = r->n;
+        char size_text[32];
+        format_size_cell(size_text, sizeof size_text, rows, i);
         if (!passed(r)) {
             fprintf(out, "%-8s %-42s %10s\n", size_text, r->label, "FAILED");
             continue;
@@ -405,14 +416,12 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
 unsigned long long scaling_crossover(const result_row *rows, int count, int gpus)
 {
     unsigned long long crossover = 0;
-    int seen = 0;
     for (int i = 0; i < count; i++) {   /* sizes in increasing order, as make scaling runs them */
         if (rows[i].gpus != gpus || !passed(&rows[i]))
             continue;
         const result_row *one = row_with(rows, count, rows[i].n, 1);
         if (!one)
             continue;
-        seen = 1;
         if (rows[i].median_ms < one->median_ms) {
             if (crossover == 0)
                 crossover = rows[i].n;
@@ -420,7 +429,7 @@ unsigned long long scaling_crossover(const result_row *rows, int count, int gpus
             crossover = 0;   /* slower again: the crossover lies above */
         }
     }
-    return seen ? crossover : 0;
+    return crossover;
 }
 
 void print_scaling_table(FILE *out, const result_row *rows, int count)
@@ -431,17 +440,14 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
     }
     const result_row *head = &rows[first_passed(rows, count)];
     fprintf(out, "Scaling of step 12 (%s sums), %s, median of %d runs, %s; speedup and efficiency over 1 GPU\n",
-            head->type, head->device, head->reps, head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+            head->type, head->device, head->reps, cache_state(head));
     fprintf(out, "%-8s %4s %11s %10s %8s %10s %12s\n", "n", "GPUs", "Time (us)", "GB/s", "speedup", "efficiency",
             "combine (us)");
-    unsigned long long last_n = 0;
     int max_gpus = 1;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        char size_text[32] = "";
-        if (r->n != last_n)
-            format_size(size_text, sizeof size_text, r->n);
-        last_n = r->n;
+        char size_text[32];
+        format_size_cell(size_text, sizeof size_text, rows, i);
         max_gpus = r->gpus > max_gpus ? r->gpus : max_gpus;
         if (!passed(r)) {
             fprintf(out, "%-8s %4d %11s\n", size_text, r->gpus, "FAILED");
