@@ -27,7 +27,7 @@ typedef struct multi {
     int count;                     /**< G, the GPUs used: 0 .. G-1 */
     shard shards[MAX_GPUS];        /**< one per GPU */
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
-    size_t max_shard;              /**< elements each shard's buffer holds */
+    size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
     ncclComm_t comms[MAX_GPUS];    /**< one communicator of G ranks (ncclCommInitAll) */
     void *flush[MAX_GPUS];         /**< written before each timed run; NULL with --hot */
@@ -55,6 +55,14 @@ void nccl_check(ncclResult_t result, const char *call, const char *file, int lin
         return;
     fprintf(stderr, "NCCL error: %s failed at %s:%d: %s\n", call, file, line, ncclGetErrorString(result));
     exit(EXIT_CUDA_ERROR);
+}
+
+/** NCCL's version as "major.minor.patch", for the report's headers. */
+static void format_nccl_version(char *buf, size_t size)
+{
+    int version = 0;
+    NCCL_CHECK(ncclGetVersion(&version));
+    snprintf(buf, size, "%d.%d.%d", version / 10000, version / 100 % 100, version % 100);
 }
 
 /** Index of shard g's first element: n/G each, the first n % G shards one more. */
@@ -124,9 +132,10 @@ static int allocate(multi *m, size_t max_n, int flush, int gated)
 {
     m->gated = gated;
     m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
-    size_t scratch = scratch_for(m->max_shard > 0 ? m->max_shard : 1);
+    m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
+    size_t scratch = scratch_for(m->max_shard);
     scratch = scratch > 0 ? scratch : 1;
-    size_t input_bytes = (m->max_shard > 0 ? m->max_shard : 1) * sizeof(element_t);
+    size_t input_bytes = m->max_shard * sizeof(element_t);
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         const gpu_info *gpu = &m->info[g];
@@ -296,7 +305,7 @@ static void fetch_sums(const multi *m, combine_t *got)
 /** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
 static uint64_t total_depth(const multi *m)
 {
-    return depth_for(m->max_shard > 0 ? m->max_shard : 1) + (uint64_t)m->count + 1;
+    return depth_for(m->max_shard) + (uint64_t)m->count + 1;
 }
 
 /** Compares a combined sum with the reference: exact in 64 bits for int, else the float bound. */
@@ -386,7 +395,7 @@ static int run_checks(multi *m, const options *opt)
     int status = allocate(m, max_n, 0, 0);
     if (status != 0)
         return status;
-    element_t *host = host_alloc(m->max_shard > 0 ? m->max_shard : 1);
+    element_t *host = host_alloc(m->max_shard);
     if (!host)
         return EXIT_USAGE;
     int failures = 0;
@@ -452,7 +461,7 @@ static int run_benchmark(multi *m, const options *opt)
     if (status != 0)
         return status;
     set_sizes(m, n);
-    element_t *host = host_alloc(m->max_shard > 0 ? m->max_shard : 1);
+    element_t *host = host_alloc(m->max_shard);
     if (!host)
         return EXIT_USAGE;
     reference ref = load_random(m, host, opt->seed);
@@ -499,9 +508,8 @@ static int run_benchmark(multi *m, const options *opt)
                 harness_program, n, m->count, failed_run, opt->warmup + opt->reps, failed_gpu, got_text,
                 expected_text);
     } else if (!opt->quiet) {
-        char n_text[32], bytes_text[32], shard_text[32], l2_text[32];
-        int version = 0;
-        NCCL_CHECK(ncclGetVersion(&version));
+        char n_text[32], bytes_text[32], shard_text[32], l2_text[32], nccl_text[32];
+        format_nccl_version(nccl_text, sizeof nccl_text);
         format_count(n_text, sizeof n_text, n);
         format_bytes(bytes_text, sizeof bytes_text, row.bytes);
         format_count(shard_text, sizeof shard_text, m->shards[0].n);
@@ -510,9 +518,8 @@ static int run_benchmark(multi *m, const options *opt)
         printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU\n", n_text,
                ELEMENT_NAME, bytes_text, random_data_description(), m->count, m->count == 1 ? "" : "s",
                shard_text);
-        printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %d.%d.%d\n", m->count,
-               m->info[0].name, m->info[0].sm_count, l2_text, m->info[0].peak_gbs, version / 10000,
-               version / 100 % 100, version % 100);
+        printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %s\n", m->count,
+               m->info[0].name, m->info[0].sm_count, l2_text, m->info[0].peak_gbs, nccl_text);
         print_timing(&row, opt);
         printf("  combine  %.4f ms median: the all-reduce of one value alone, [%.4f, %.4f] ms with 95%% "
                "confidence\n", c.median_ms, c.ci_low_ms, c.ci_high_ms);
@@ -560,12 +567,12 @@ static int run_latency(multi *m, options *opt)
     load_random(m, host, opt->seed);
     free(host);
 
-    int version = 0;
-    NCCL_CHECK(ncclGetVersion(&version));
+    char nccl_text[32];
+    format_nccl_version(nccl_text, sizeof nccl_text);
     const char *proto = getenv("NCCL_PROTO"), *algo = getenv("NCCL_ALGO");
-    printf("Combine latency on %d x %s, NCCL %d.%d.%d, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->count,
-           m->info[0].name, version / 10000, version / 100 % 100, version % 100, proto ? proto : "(NCCL's choice)",
-           algo ? algo : "(NCCL's choice)", ELEMENT_NAME);
+    printf("Combine latency on %d x %s, NCCL %s, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->count,
+           m->info[0].name, nccl_text, proto ? proto : "(NCCL's choice)", algo ? algo : "(NCCL's choice)",
+           ELEMENT_NAME);
     printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
            opt->reps, opt->warmup);
     printf("  %-64s %8s %8s %8s\n", "what is timed", "median", "low", "high");
