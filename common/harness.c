@@ -139,22 +139,6 @@ int one_hot_positions(size_t n, size_t *positions)
     return kept;
 }
 
-uint64_t elements_per_block(void)
-{
-    const size_t limit = (size_t)1 << 32;
-    if (STEP.blocks_for(limit) <= 1)
-        return 0;
-    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
-    while (high - low > 1) {
-        size_t middle = low + (high - low) / 2;
-        if (STEP.blocks_for(middle) <= 1)
-            low = middle;
-        else
-            high = middle;
-    }
-    return low;
-}
-
 void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
               const timing_stats *t, double rel_error, int ok)
 {
@@ -182,7 +166,7 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
 void print_timing(const result_row *row, const options *opt)
 {
     printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,
-           row->min_ms, row->max_ms, opt->reps, opt->warmup, opt->hot ? "L2 warm (--hot)" : "L2 flushed");
+           row->min_ms, row->max_ms, opt->reps, opt->warmup, cache_state(row));
     printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
            row->ci_high_ms);
     timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };

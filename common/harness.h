@@ -62,13 +62,6 @@ int is_poison(const void *value, size_t size);
  */
 int one_hot_positions(size_t n, size_t *positions);
 
-/**
- * Elements one block covers in the first pass: the largest count that blocks_for() gives
- * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
- * count (CUB decides its own grid).
- */
-uint64_t elements_per_block(void);
-
 /** Fills the CSV/table row of a finished run of `info` on one GPU (gpus = 1). */
 void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
               const timing_stats *t, double rel_error, int ok);

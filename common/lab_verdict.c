@@ -48,7 +48,7 @@ lab_gain print_lab_table(FILE *out, const result_row rows[3], int step)
     char n_text[32];
     format_count(n_text, sizeof n_text, head->n);
     fprintf(out, "Sum of %s %s, %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type, head->device,
-            head->peak_gbs, head->reps, head->flushed ? "L2 flushed" : "L2 warm (--hot)");
+            head->peak_gbs, head->reps, cache_state(head));
     fprintf(out, "%-6s %-42s %9s %17s %7s %9s\n", "", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak", "vs start");
     int all = 1;
     for (int i = 0; i < 3; i++) {

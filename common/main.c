@@ -155,6 +155,27 @@ static wrong_call verify_runs(buffers *b, size_t n, const reference *ref, int ru
 }
 
 /**
+ * Elements one block covers in the first pass: the largest count that blocks_for() gives
+ * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
+ * count (CUB decides its own grid).
+ */
+static uint64_t elements_per_block(void)
+{
+    const size_t limit = (size_t)1 << 32;
+    if (STEP.blocks_for(limit) <= 1)
+        return 0;
+    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
+    while (high - low > 1) {
+        size_t middle = low + (high - low) / 2;
+        if (STEP.blocks_for(middle) <= 1)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+/**
  * --check: for each size, random data and one-hot data (a single 1 at the first and last
  * index, at and around block and warp boundaries, and in the vector tail), each reduced
  * twice in a row. A one-hot sum of 1 proves that index was read exactly once. When a

@@ -270,8 +270,7 @@ static int rows_are_float(const result_row *rows, int count)
     return count > 0 && strcmp(rows[0].type, "int") != 0;
 }
 
-/** How the runs met the L2 cache, for a table's title line. */
-static const char *cache_state(const result_row *r)
+const char *cache_state(const result_row *r)
 {
     return r->flushed ? "L2 flushed" : "L2 warm (--hot)";
 }

@@ -143,6 +143,9 @@ void format_count(char *buf, size_t size, unsigned long long n);
 /** Writes a byte count in the largest binary unit that keeps it >= 1 ("256 MiB"). */
 void format_bytes(char *buf, size_t size, unsigned long long bytes);
 
+/** How a row's runs met the L2 cache ("L2 flushed", "L2 warm (--hot)"), for reports' titles. */
+const char *cache_state(const result_row *r);
+
 #ifdef __cplusplus
 }
 #endif
