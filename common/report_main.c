@@ -31,6 +31,37 @@ static FILE *open_output(const char *path)
     return f;
 }
 
+/** Reads the rows a report needs at least one of; says so and returns 0 when there are none. */
+static int read_rows(const char *path, result_row *rows)
+{
+    int count = csv_read_all(path, rows, MAX_ROWS);
+    if (count <= 0) {
+        fprintf(stderr, "report: no rows in '%s'\n", path);
+        return 0;
+    }
+    return count;
+}
+
+/** 1 if any row failed: the report then exits 1, so make stops on a wrong sum. */
+static int any_failed(const result_row *rows, int count)
+{
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= strcmp(rows[i].status, "PASSED") != 0;
+    return failed;
+}
+
+/** The exit code once the CSV is written and the chart tried (svg_status: its writer's). */
+static int finish_outputs(int svg_status, const char *csv_path, const char *svg_path, int failed)
+{
+    if (svg_status != 0) {
+        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
+        return 2;
+    }
+    printf("\nWrote %s and %s\n", csv_path, svg_path);
+    return failed ? 1 : 0;
+}
+
 /** `report run`: one row per expected program, in order, then table, CSV and SVG. */
 static int report_run(const char *rows_path, const char *csv_path, const char *svg_path,
                       char **programs, int program_count)
@@ -39,7 +70,7 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
     int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
     if (raw_count < 0)
         raw_count = 0;   /* every program failed before writing: all rows FAILED below */
-    int count = 0, reference_index = -1, failed = 0;
+    int count = 0, reference_index = -1;
     for (int p = 0; p < program_count && count < MAX_ROWS; p++) {
         const result_row *found = NULL;
         for (int i = 0; i < raw_count; i++)
@@ -54,7 +85,6 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
             snprintf(row->label, sizeof row->label, "%s", programs[p]);
             snprintf(row->status, sizeof row->status, "FAILED");
         }
-        failed |= strcmp(row->status, "PASSED") != 0;
         if (strcmp(row->step, "cub_reference") == 0)
             reference_index = count - 1;
     }
@@ -64,12 +94,8 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
         return 2;
     write_run_csv(csv, rows, count, reference_index);
     fclose(csv);
-    if (svg_write_run_chart(svg_path, rows, count, reference_index) != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
-    printf("\nWrote %s and %s\n", csv_path, svg_path);
-    return failed ? 1 : 0;
+    return finish_outputs(svg_write_run_chart(svg_path, rows, count, reference_index), csv_path, svg_path,
+                          any_failed(rows, count));
 }
 
 /** `report sweep`: every row in file order (sizes outer, designs inner). */
@@ -77,26 +103,17 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
                         const char *reference)
 {
     static result_row rows[MAX_ROWS];
-    int count = csv_read_all(rows_path, rows, MAX_ROWS);
-    if (count <= 0) {
-        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+    int count = read_rows(rows_path, rows);
+    if (count == 0)
         return 1;
-    }
     print_sweep_table(stdout, rows, count, reference);
     FILE *csv = open_output(csv_path);
     if (!csv)
         return 2;
     write_sweep_csv(csv, rows, count, reference);
     fclose(csv);
-    if (svg_write_sweep_chart(svg_path, rows, count) != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
-    printf("\nWrote %s and %s\n", csv_path, svg_path);
-    int failed = 0;
-    for (int i = 0; i < count; i++)
-        failed |= strcmp(rows[i].status, "PASSED") != 0;
-    return failed ? 1 : 0;
+    return finish_outputs(svg_write_sweep_chart(svg_path, rows, count), csv_path, svg_path,
+                          any_failed(rows, count));
 }
 
 /**
@@ -134,52 +151,39 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
 static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
 {
     static result_row rows[MAX_ROWS], lines[MAX_ROWS];
-    int count = csv_read_all(rows_path, rows, MAX_ROWS);
-    if (count <= 0) {
-        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+    int count = read_rows(rows_path, rows);
+    if (count == 0)
         return 1;
-    }
     print_scaling_table(stdout, rows, count);
     FILE *csv = open_output(csv_path);
     if (!csv)
         return 2;
     write_scaling_csv(csv, rows, count);
     fclose(csv);
-    int failed = 0;
     for (int i = 0; i < count; i++) {   /* one line of the chart per G */
         lines[i] = rows[i];
         snprintf(lines[i].step, sizeof lines[i].step, "gpus%d", rows[i].gpus);
         snprintf(lines[i].label, sizeof lines[i].label, "step12 on %d GPU%s", rows[i].gpus,
                  rows[i].gpus == 1 ? "" : "s");
-        failed |= strcmp(rows[i].status, "PASSED") != 0;
     }
-    if (svg_write_sweep_chart(svg_path, lines, count) != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
-    printf("\nWrote %s and %s\n", csv_path, svg_path);
-    return failed ? 1 : 0;
+    return finish_outputs(svg_write_sweep_chart(svg_path, lines, count), csv_path, svg_path,
+                          any_failed(rows, count));
 }
 
 /** `report multi`: run-all's step 12 rows, against step 11's row of the run-all rows. */
 static int report_multi(const char *rows_path, const char *run_rows_path)
 {
     static result_row rows[MAX_ROWS], run[MAX_ROWS];
-    int count = csv_read_all(rows_path, rows, MAX_ROWS);
-    int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    if (count <= 0) {
-        fprintf(stderr, "report: no rows in '%s'\n", rows_path);
+    int count = read_rows(rows_path, rows);
+    if (count == 0)
         return 1;
-    }
+    int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
     const result_row *step11 = NULL;
     for (int i = 0; i < run_count; i++)
         if (strcmp(run[i].step, "step11_single_pass") == 0)
             step11 = &run[i];
     print_multi_table(stdout, rows, count, step11);
-    int failed = 0;
-    for (int i = 0; i < count; i++)
-        failed |= strcmp(rows[i].status, "PASSED") != 0;
-    return failed ? 1 : 0;
+    return any_failed(rows, count);
 }
 
 /** Dispatches `run`, `sweep`, `lab`, `scaling` and `multi`. */

@@ -412,6 +412,13 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
     return NULL;
 }
 
+/** Speedup of row r over one GPU at its n (0 when r failed or there is no passed 1-GPU row). */
+static double speedup_over_one(const result_row *rows, int count, const result_row *r)
+{
+    const result_row *one = row_with(rows, count, r->n, 1);
+    return (one && passed(r) && r->median_ms > 0) ? one->median_ms / r->median_ms : 0.0;
+}
+
 unsigned long long scaling_crossover(const result_row *rows, int count, int gpus)
 {
     unsigned long long crossover = 0;
@@ -452,10 +459,9 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
             fprintf(out, "%-8s %4d %11s\n", size_text, r->gpus, "FAILED");
             continue;
         }
-        const result_row *one = row_with(rows, count, r->n, 1);
         char speedup[16] = "-", efficiency[16] = "-";
-        if (one && r->median_ms > 0) {
-            double s = one->median_ms / r->median_ms;
+        double s = speedup_over_one(rows, count, r);
+        if (s > 0) {
             snprintf(speedup, sizeof speedup, "%.2fx", s);
             snprintf(efficiency, sizeof efficiency, "%.0f%%", 100.0 * s / r->gpus);
         }
@@ -483,8 +489,7 @@ void write_scaling_csv(FILE *out, const result_row *rows, int count)
     fprintf(out, "n,gpus,median_us,gbs,speedup,efficiency,combine_us,status\n");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        const result_row *one = row_with(rows, count, r->n, 1);
-        double s = (one && passed(r) && r->median_ms > 0) ? one->median_ms / r->median_ms : 0.0;
+        double s = speedup_over_one(rows, count, r);
         fprintf(out, "%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
                 r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
     }
