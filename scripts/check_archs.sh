@@ -5,6 +5,7 @@
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
 set -u
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh   # NCCL_MISSING
 nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
 archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ')
 if [ -z "$archs" ]; then
@@ -61,7 +62,7 @@ export nvcc gencode out
 
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'compile {}'
 status=$?
-[ -n "$skipped" ] && echo "skip  $skipped (NCCL not found: install libnccl-dev or set NCCL_HOME=...)"
+[ -n "$skipped" ] && echo "skip  $skipped ($NCCL_MISSING)"
 if [ "$status" -eq 0 ]; then
     echo "check-archs: ${#jobs[@]} builds, every architecture, no warnings"
 else

@@ -1,4 +1,4 @@
-# Sourced by the step-12 scripts: visible_gpus prints how many GPUs CUDA will show a
+# Sourced by the scripts that meet step 12: visible_gpus prints how many GPUs CUDA will show a
 # program (CUDA_VISIBLE_DEVICES when set, else nvidia-smi's list; 0 without a driver).
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
@@ -12,4 +12,16 @@ gpu_counts() {
     local g=1 list=""
     while [ "$g" -lt "$1" ]; do list="$list $g"; g=$((g * 2)); done
     echo $list "$1"
+}
+# What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
+NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
+# step12_program TARGET: step 12's program of this TYPE, or one line and status 2 when
+# NCCL kept it from being built
+step12_program() {
+    local program=step12_multi_gpu/reduce${SUFFIX-}
+    if [ ! -x "$program" ]; then
+        echo "make $1: $program was not built: $NCCL_MISSING" >&2
+        return 2
+    fi
+    echo "$program"
 }

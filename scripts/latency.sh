@@ -10,11 +10,7 @@ cd "$(dirname "$0")/.."
 . scripts/gpus.sh
 suffix=${SUFFIX-}
 reps=${LATENCY_REPS:-200}
-program=step12_multi_gpu/reduce$suffix
-if [ ! -x "$program" ]; then
-    echo "make latency: $program was not built: NCCL not found (install libnccl-dev or set NCCL_HOME=...)" >&2
-    exit 2
-fi
+program=$(step12_program latency) || exit 2
 mkdir -p results
 out=results/latency${suffix}.txt
 : > "$out"

@@ -41,7 +41,7 @@ multi=step12_multi_gpu/reduce$suffix
 gpus=$(visible_gpus)
 echo
 if [ ! -x "$multi" ]; then
-    echo "step12_multi_gpu: not built (NCCL not found: install libnccl-dev or set NCCL_HOME=...), no multi-GPU table"
+    echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
     echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
 else

@@ -9,11 +9,7 @@ cd "$(dirname "$0")/.."
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
-program=step12_multi_gpu/reduce$suffix
-if [ ! -x "$program" ]; then
-    echo "make scaling: $program was not built: NCCL not found (install libnccl-dev or set NCCL_HOME=...)" >&2
-    exit 2
-fi
+program=$(step12_program scaling) || exit 2
 all=$(visible_gpus)
 if [ "$all" -lt 1 ]; then
     echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2

@@ -64,7 +64,7 @@ for dir in "${dirs[@]}"; do
         fail "build $dir ($type)" "see $build_log"
         tail -5 "$build_log"
     elif grep -q "skipped, NCCL not found" "$build_log"; then
-        skip "build $dir ($type)" "NCCL not found: install libnccl-dev or set NCCL_HOME=..."
+        skip "build $dir ($type)" "$NCCL_MISSING"
     else
         pass "build $dir ($type)"
     fi
