@@ -235,31 +235,31 @@ gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -
 # by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
 multi_name=step12_multi_gpu/reduce$suffix
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
+# size_note G N: what makes size N adversarial on G GPUs, for the test's name
+size_note() {
+    [ "$1" = all ] && return
+    if [ "$2" -lt "$1" ]; then echo " (n < G)"
+    elif [ "$1" -gt 1 ] && [ $(($2 % $1)) -ne 0 ]; then echo " (n % G != 0)"; fi
+}
 multi_check() {
-    local g=$1 list n note args=()
+    local g=$1 list n name reason="" args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
+    if [ -z "$multi" ]; then reason="NCCL not found"
+    elif [ -z "$gpu" ]; then reason="no GPU"
+    elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
+    if [ -z "$reason" ]; then
+        list=$(IFS=,; echo "$*")
+        timeout 900 "$multi" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+    fi
     for n in "$@"; do
-        note=""
-        [ "$g" != all ] && [ "$n" -lt "$g" ] && note=" (n < G)"
-        [ "$g" != all ] && [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && [ "$n" -ge "$g" ] && note=" (n % G != 0)"
-        if [ -z "$multi" ]; then skip "gpu $multi_name $type G=$g n=$n$note" "NCCL not found"
-        elif [ -z "$gpu" ]; then skip "gpu $multi_name $type G=$g n=$n$note" "no GPU"
-        elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then
-            skip "gpu $multi_name $type G=$g n=$n$note" "needs $g GPUs, this machine has $visible"
-        fi
-    done
-    if [ -z "$multi" ] || [ -z "$gpu" ] || { [ "$g" != all ] && [ "$visible" -lt "$g" ]; }; then return; fi
-    list=$(IFS=,; echo "$*")
-    timeout 900 "$multi" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
-    for n in "$@"; do
-        note=""
-        [ "$g" != all ] && [ "$n" -lt "$g" ] && note=" (n < G)"
-        [ "$g" != all ] && [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && [ "$n" -ge "$g" ] && note=" (n % G != 0)"
-        if grep -q "^check n=$n: PASS" "$log/check.txt"; then
-            pass "gpu $multi_name $type G=$g n=$n$note"
+        name="gpu $multi_name $type G=$g n=$n$(size_note "$g" "$n")"
+        if [ -n "$reason" ]; then
+            skip "$name" "$reason"
+        elif grep -q "^check n=$n: PASS" "$log/check.txt"; then
+            pass "$name"
         else
-            fail "gpu $multi_name $type G=$g n=$n$note" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
+            fail "$name" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
         fi
     done
 }
