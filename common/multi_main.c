@@ -540,10 +540,14 @@ static int run_benchmark(multi *m, const options *opt)
     return ok ? EXIT_OK : EXIT_WRONG;
 }
 
+/** Width of the --latency table's first column: its longest label, the CUDA graph's. */
+#define LATENCY_LABEL_WIDTH 68
+
 /** Prints one row of the --latency table. */
 static void print_latency(const char *what, const timing_stats *t)
 {
-    printf("  %-64s %8.1f %8.1f %8.1f\n", what, t->median_ms * 1e3, t->ci_low_ms * 1e3, t->ci_high_ms * 1e3);
+    printf("  %-*s %8.1f %8.1f %8.1f\n", LATENCY_LABEL_WIDTH, what, t->median_ms * 1e3, t->ci_low_ms * 1e3,
+           t->ci_high_ms * 1e3);
     fflush(stdout);
 }
 
@@ -575,7 +579,7 @@ static int run_latency(multi *m, options *opt)
            ELEMENT_NAME);
     printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
            opt->reps, opt->warmup);
-    printf("  %-64s %8s %8s %8s\n", "what is timed", "median", "low", "high");
+    printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
     extras x;
     memset(&x, 0, sizeof x);
     timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &x);
@@ -589,7 +593,7 @@ static int run_latency(multi *m, options *opt)
     print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
     if (algo && strcmp(algo, "Ring") != 0) {
         /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
-        printf("  %-64s %s\n", "ncclReduce of one value to GPU 0", "(Ring only: not run)");
+        printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
     } else {
         t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
         print_latency("ncclReduce of one value to GPU 0", &t);
