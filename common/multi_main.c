@@ -654,12 +654,12 @@ int main(int argc, char **argv)
         say_error("out of host memory");
         return EXIT_USAGE;
     }
-    if ((status = open_gpus(m, &opt)) != 0)
-        return status;
-    if (opt.latency)
-        status = run_latency(m, &opt);
-    else
-        status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+    if ((status = open_gpus(m, &opt)) == 0) {
+        if (opt.latency)
+            status = run_latency(m, &opt);
+        else
+            status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+    }
     free(m);
     return status;
 }
