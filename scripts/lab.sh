@@ -53,16 +53,35 @@ exercise_text() {
                         END { exit !found }' "$1"
 }
 
-# The STEP label lines of a kernel file made the lab copy's: number k, name lab/DIR,
-# title "... (yours)", step k's idea. Applied to both kernels, so the diff has no hunk there.
+# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/DIR, .title
+# "... (yours)", .source "your lab copy of step k", .idea step k's. Applied to both
+# kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
     local file=$1 k=$2 dir=$3 title=$4 idea=$5
     awk -v k="$k" -v dir="$dir" -v title="$title" -v idea="$idea" '
-        step == 1 { printf "    %d, \"lab/%s\", \"%s (yours)\", \"your lab copy of step %d\",\n", k, dir, title, k; step = 2; next }
-        step == 2 { printf "    \"%s\",\n", idea; step = 3; next }
+        # set(line, key, value): the line with the value after ".key = " (a number or a
+        # quoted string) replaced; found[key] counts the replacements
+        function set(line, key, value,    at, rest, end) {
+            at = index(line, "." key " = ")
+            if (at == 0) return line
+            rest = substr(line, at + length(key) + 4)
+            if (substr(rest, 1, 1) == "\"") end = index(substr(rest, 2), "\"") + 1
+            else { match(rest, /^-?[0-9]+/); end = RLENGTH }
+            found[key]++
+            return substr(line, 1, at + length(key) + 3) value substr(rest, end + 1)
+        }
         /^extern "C" const step_info STEP = \{/ { step = 1 }
+        step {
+            $0 = set($0, "number", k)
+            $0 = set($0, "name", "\"lab/" dir "\"")
+            $0 = set($0, "title", "\"" title " (yours)\"")
+            $0 = set($0, "source", "\"your lab copy of step " k "\"")
+            $0 = set($0, "idea", "\"" idea "\"")
+            if ($0 ~ /^};/) step = 0
+        }
         { print }
-        END { exit step != 3 }' "$file"
+        END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
+                     found["source"] == 1 && found["idea"] == 1) }' "$file"
 }
 
 # The kernel file without its first comment block (the @file header).
@@ -70,11 +89,15 @@ strip_header() {
     awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"
 }
 
-# step_field FILE LINE N: the N-th quoted string of the LINE-th line after "STEP = {":
-# line 1 holds name (1), title (2) and source (3), line 2 the idea (1)
+# step_field FILE KEY: the quoted value of .KEY (title, idea, ...) in FILE's STEP definition
 step_field() {
-    awk -v line="$2" -v n="$3" -F'"' '/^extern "C" const step_info STEP = \{/ { at = NR }
-        at && NR == at + line { print $(2 * n); exit }' "$1"
+    awk -v key="$2" '/^extern "C" const step_info STEP = \{/ { step = 1 }
+        step && (at = index($0, "." key " = \"")) {
+            rest = substr($0, at + length(key) + 5)
+            print substr(rest, 1, index(rest, "\"") - 1)
+            exit
+        }
+        /^};/ { step = 0 }' "$1"
 }
 
 start() {
@@ -92,8 +115,8 @@ start() {
         echo "make lab: $cur/README.md has no '## Exercise' section to copy into the exercise" >&2
         exit 1
     fi
-    title=$(step_field "$cur/reduce.cu" 1 2)
-    idea=$(step_field "$cur/reduce.cu" 2 1)
+    title=$(step_field "$cur/reduce.cu" title)
+    idea=$(step_field "$cur/reduce.cu" idea)
     work=$(mktemp -d) || exit 1
     # both kernels without the header and with the same label, then their diff
     if ! relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" ||

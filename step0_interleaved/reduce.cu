@@ -59,9 +59,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    0, "step0_interleaved", "interleaved addressing, divergent", "Harris kernel 1",
-    "a tree in shared memory; active threads chosen by tid % (2*s), so every warp diverges",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 0, .name = "step0_interleaved", .title = "interleaved addressing, divergent", .source = "Harris kernel 1",
+    .idea = "a tree in shared memory; active threads chosen by tid % (2*s), so every warp diverges",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -110,9 +110,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    10, "step10_full_wave", "full-wave grid", "beyond Harris",
-    "512 threads, grid = blocks resident per SM (occupancy API) x SMs: one wave, any GPU",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 10, .name = "step10_full_wave", .title = "full-wave grid", .source = "beyond Harris",
+    .idea = "512 threads, grid = blocks resident per SM (occupancy API) x SMs: one wave, any GPU",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

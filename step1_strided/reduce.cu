@@ -61,9 +61,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    1, "step1_strided", "strided index, bank conflicts", "Harris kernel 2",
-    "index 2*s*tid keeps active threads contiguous: no divergence, but bank conflicts",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 1, .name = "step1_strided", .title = "strided index, bank conflicts", .source = "Harris kernel 2",
+    .idea = "index 2*s*tid keeps active threads contiguous: no divergence, but bank conflicts",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -59,9 +59,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    2, "step2_sequential", "sequential addressing", "Harris kernel 3",
-    "stride halves from blockDim/2: contiguous, conflict-free, but half the threads idle",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 2, .name = "step2_sequential", .title = "sequential addressing", .source = "Harris kernel 3",
+    .idea = "stride halves from blockDim/2: contiguous, conflict-free, but half the threads idle",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -91,9 +91,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    4, "step4_unroll_warp", "unroll last warp", "Harris kernel 5",
-    "the last six levels run in one warp: __syncwarp() instead of __syncthreads()",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 4, .name = "step4_unroll_warp", .title = "unroll last warp", .source = "Harris kernel 5",
+    .idea = "the last six levels run in one warp: __syncwarp() instead of __syncthreads()",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

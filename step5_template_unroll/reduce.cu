@@ -93,9 +93,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    5, "step5_template_unroll", "completely unrolled", "Harris kernel 6",
-    "block size as a template parameter: the whole tree unrolled at compile time",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 5, .name = "step5_template_unroll", .title = "completely unrolled", .source = "Harris kernel 6",
+    .idea = "block size as a template parameter: the whole tree unrolled at compile time",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -99,9 +99,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    6, "step6_multi_add", "multiple elements per thread", "Harris kernel 7",
-    "a grid-stride loop: each thread adds many elements before the tree (64-bit indices)",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 6, .name = "step6_multi_add", .title = "multiple elements per thread", .source = "Harris kernel 7",
+    .idea = "a grid-stride loop: each thread adds many elements before the tree (64-bit indices)",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -86,9 +86,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    7, "step7_shuffle", "warp shuffle", "beyond Harris",
-    "__shfl_down_sync() sums the last warp in registers instead of shared memory",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 7, .name = "step7_shuffle", .title = "warp shuffle", .source = "beyond Harris",
+    .idea = "__shfl_down_sync() sums the last warp in registers instead of shared memory",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

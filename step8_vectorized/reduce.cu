@@ -88,9 +88,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    8, "step8_vectorized", "16-byte loads", "beyond Harris",
-    "int4 loads: one instruction reads four ints, a quarter of the load instructions",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .source = "beyond Harris",
+    .idea = "int4 loads: one instruction reads four ints, a quarter of the load instructions",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -100,9 +100,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    9, "step9_loads_in_flight", "loads in flight", "beyond Harris",
-    "four independent 16-byte loads per thread before any is added: more bytes in flight",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 9, .name = "step9_loads_in_flight", .title = "loads in flight", .source = "beyond Harris",
+    .idea = "four independent 16-byte loads per thread before any is added: more bytes in flight",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

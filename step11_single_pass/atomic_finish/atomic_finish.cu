@@ -131,15 +131,18 @@ static uint64_t addition_depth(size_t n)
 }
 
 #if GRID_FINISH == WARP_ATOMIC
-#define VARIANT "step11_single_pass_warp_atomic", "single pass, warp atomic"
+#define VARIANT_NAME "step11_single_pass_warp_atomic"
+#define VARIANT_TITLE "single pass, warp atomic"
 #else
-#define VARIANT "step11_single_pass_block_atomic", "single pass, block atomic"
+#define VARIANT_NAME "step11_single_pass_block_atomic"
+#define VARIANT_TITLE "single pass, block atomic"
 #endif
 
 extern "C" const step_info STEP = {
-    11, VARIANT, "beyond Harris",
-    "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, addition_depth,
+    .number = 11, .name = VARIANT_NAME, .title = VARIANT_TITLE, .source = "beyond Harris",
+    .idea = "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = addition_depth,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

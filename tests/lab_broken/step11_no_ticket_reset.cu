@@ -121,9 +121,10 @@ static size_t blocks_for(size_t count)
 }
 
 extern "C" const step_info STEP = {
-    11, "step11_single_pass", "single pass, last block", "beyond Harris",
-    "one launch: blocks store partial sums, the last block to finish adds them",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 11, .name = "step11_single_pass", .title = "single pass, last block", .source = "beyond Harris",
+    .idea = "one launch: blocks store partial sums, the last block to finish adds them",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -65,9 +65,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    3, "step3_add_during_load", "first add during load", "Harris kernel 4",
-    "each thread adds two elements while loading: half the blocks, no idle first level",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 3, .name = "step3_add_during_load", .title = "first add during load", .source = "Harris kernel 4",
+    .idea = "each thread adds two elements while loading: half the blocks, no idle first level",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
