@@ -36,7 +36,7 @@ PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c com
 
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile sanitize diff diffs docs check-archs check-toolkit \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help \
         lab lab-check lab-status
 
@@ -78,6 +78,10 @@ test: $(TOOLS)/report $(UNIT_TESTS)
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile: all
 	@scripts/profile.sh $(STEPS) cub_reference
+
+## resources: per step, threads, registers per thread and shared memory per block, and on a GPU resident blocks per SM and occupancy (occupancy API); without a GPU, the compiler's figures
+resources: all
+	@scripts/resources.sh $(STEPS) cub_reference
 
 ## sanitize: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every step
 sanitize: all

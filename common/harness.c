@@ -59,11 +59,17 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
         say_error("--gpus and --latency belong to step12_multi_gpu; this program uses one GPU");
         return EXIT_USAGE;
     }
+    if (multi_gpu && opt->resources) {
+        say_error("--resources belongs to the one-GPU programs; step 12 runs step 11's kernel on every "
+                  "GPU: step11_single_pass/reduce --resources");
+        return EXIT_USAGE;
+    }
     if (opt->describe) {
-        /* the step's metadata as key=value lines, so that scripts can read it */
-        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\n", info->number,
-               info->name, info->title, info->source, ELEMENT_NAME, info->threads,
-               (unsigned long long)info->max_n);
+        /* the step's metadata as key=value lines, so that scripts can read it; kernel=own:
+           --resources can report the step's kernel, library: its kernels are CUB's */
+        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\nkernel=%s\n",
+               info->number, info->name, info->title, info->source, ELEMENT_NAME, info->threads,
+               (unsigned long long)info->max_n, info->kernel ? "own" : "library");
         return EXIT_OK;
     }
     if (check_max_n(info, opt->n))

@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "harness.h"
 #include "options.h"
+#include "resources.h"
 #include "results.h"
 #include "step.h"
 
@@ -416,5 +417,7 @@ int main(int argc, char **argv)
         say_error(error);
         return status;
     }
+    if (opt.resources)
+        return print_resources(&STEP, &gpu);
     return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n);
 }

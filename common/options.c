@@ -109,7 +109,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY };
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY, OPT_RESOURCES };
     static const struct option long_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
@@ -126,10 +126,11 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "describe", no_argument, NULL, OPT_DESCRIBE },
         { "gpus", required_argument, NULL, OPT_GPUS },
         { "latency", no_argument, NULL, OPT_LATENCY },
+        { "resources", no_argument, NULL, OPT_RESOURCES },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0, 0, 0 };
+    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0, 0, 0, 0 };
     *opt = defaults;
     error[0] = '\0';
 
@@ -177,6 +178,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
         case OPT_DESCRIBE: opt->describe = 1; break;
         case OPT_LATENCY: opt->latency = 1; break;
+        case OPT_RESOURCES: opt->resources = 1; break;
         case OPT_GPUS:
             if (parse_int_in(optarg, 1, MAX_GPUS, &opt->gpus) != 0)
                 return fail(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
@@ -228,7 +230,10 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
-           "      --describe   print the step's number, name, threads and largest n (for scripts)\n"
-           "  -h, --help       this text\n\n"
+           "      --describe   print the step's number, name, threads and largest n (for scripts)\n");
+    if (!multi_gpu)
+        printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
+               "                   occupancy on this GPU (for scripts: make resources)\n");
+    printf("  -h, --help       this text\n\n"
            "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
 }

@@ -52,6 +52,8 @@ typedef struct options {
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
     int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
     int latency;             /**< --latency: step 12 times its combine alone, each variant */
+    int resources;           /**< --resources: print the kernel's registers, shared memory and
+                                  occupancy on this GPU as key=value lines (resources.h), run nothing */
 } options;
 
 /** Result of parse_options(). */

@@ -9,6 +9,7 @@
 #   make TYPE=float      element type: int (default), float or double
 #   make run             build and run once with the default size (ARGS=... for flags)
 #   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
+#   make resource-usage  what ptxas reports of this step's kernel: registers, shared memory
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
 
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
@@ -31,7 +32,7 @@ BUILD      := build/$(TYPE)
 # more libraries (EXTRA_LIBS) before the include.
 HARNESS_MAIN ?= main
 HARNESS    := $(HARNESS_MAIN) harness options data results gpu passes diagnose
-HARNESS_CU := gate
+HARNESS_CU := gate resources
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
@@ -39,7 +40,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%
 # builds only those (a directory of variants, not a step).
 PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run profile clean programs
+.PHONY: all run profile resource-usage clean programs
 all: $(PROGRAMS)
 
 # Quiet by default: one line per kernel file compiled (what takes the time), nothing for
@@ -75,6 +76,20 @@ run: reduce$(SUFFIX)
 
 profile: reduce$(SUFFIX)
 	@../scripts/profile.sh $(notdir $(CURDIR))
+
+# ptxas's report of the step's kernel (registers per thread, shared memory per block):
+# the kernel file compiled again with the program's flags, device code only, with
+# --resource-usage. `make resources` shows it where no GPU can be asked. cuobjdump
+# --dump-resource-usage would read the same from the program, but cuobjdump is not in
+# every toolkit install (nor in the PyPI wheels of make check-toolkit); ptxas always is.
+resource-usage: $(BUILD)/resource-usage.txt
+	@cat $<
+
+$(BUILD)/resource-usage.txt: $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
+	$(call say,PTXAS $(WHERE)/$< ($(TYPE), resource usage))
+	$(Q)$(NVCC) $(NVCC_FLAGS) --resource-usage -cubin -o $(BUILD)/step.cubin $< 2> $@.tmp || \
+	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
 
 # The programs `all` builds, one line; tests/run.sh tests exactly these, never a
 # leftover such as step4's race-demo build.

@@ -118,6 +118,8 @@ static void test_options(void)
     TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
     TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
     TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
+    TEST("options resources", parse(&opt, error, "--resources", NULL) == PARSE_OK && opt.resources);
+    TEST("options resources off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.resources);
     TEST("options gpus and latency", parse(&opt, error, "--gpus", "2", "--latency", NULL) == PARSE_OK &&
                                      opt.gpus == 2 && opt.latency);
     TEST("options gpus off by default", parse(&opt, error, NULL) == PARSE_OK && opt.gpus == 0 && !opt.latency);
