@@ -11,6 +11,8 @@
 #             finishes called 100 times; step12 on 1 GPU, on 2 and on all (n < G and
 #             n % G != 0 among the sizes; the 2-GPU checks SKIP by name on one GPU);
 #             --input and --print-sum; device-memory and device-index errors.
+#   resources make resources: registers and shared memory per step everywhere (the
+#             compiler's without a GPU), blocks per SM and occupancy on a GPU.
 #   lab       make lab for every step (exercise text, TODOs, the copy builds), bad input,
 #             FORCE=1, lab-status, the broken copies of tests/lab_broken build; on a GPU
 #             lab-check passes every starting copy and our kernels and rejects each
@@ -230,6 +232,51 @@ fi
 gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n 2^40
 gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
 
+# ---------------------------------------------------------------- resources
+# make resources: a row per step and one for CUB. Everywhere: registers > 0 and shared
+# memory = threads x element size (every step's block_sum() holds one THREADS-sized
+# array); without a GPU, the compiler's figures and one line saying the rest needs a GPU;
+# on a GPU, blocks per SM >= 1 and occupancy = blocks x threads / the most threads an SM
+# holds (from the table's header), SKIP by name without one.
+make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
+status=$?
+if [ "$status" -eq 0 ]; then pass "resources: make resources TYPE=$type runs"
+else fail "resources: make resources TYPE=$type runs" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"; fi
+if [ -z "$gpu" ]; then
+    name="resources without a GPU: the compiler's figures, and one line says the rest needs a GPU"
+    if grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&
+       grep -qx "resident blocks and occupancy need a GPU" "$log/resources.txt"; then pass "$name"
+    else fail "$name" "$(head -1 "$log/resources.txt"), ... $(tail -1 "$log/resources.txt")"; fi
+fi
+case $type in double) element_bytes=8 ;; *) element_bytes=4 ;; esac
+max_threads=$(sed -n 's/.* per SM at most \([0-9]*\) threads.*/\1/p' "$log/resources.txt" | head -1)
+for dir in "${dirs[@]}"; do
+    case $dir in
+        step*/*) continue ;;
+        step[0-9]_*|step[0-9][0-9]_*) [ -f "$dir/reduce.cu" ] || continue ;;   # step 12 runs step 11's kernel
+        cub_reference) ;;
+        *) continue ;;
+    esac
+    row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
+    if [ "$dir" = cub_reference ]; then
+        if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
+        else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
+        continue
+    fi
+    threads="" registers="" shared="" blocks="" occupancy=""
+    read -r _ threads registers shared blocks occupancy _ <<< "$row"
+    name="resources $dir $type: registers > 0, shared memory = threads x $element_bytes bytes"
+    if [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] &&
+       [ "$shared" = "$((threads * element_bytes))" ]; then pass "$name"
+    else fail "$name" "row: '$row'"; fi
+    name="gpu resources $dir $type: blocks per SM >= 1, occupancy = blocks x threads / threads per SM"
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
+    expected=$(awk -v b="$blocks" -v t="$threads" -v m="${max_threads:-0}" 'BEGIN { if (m > 0) printf "%.1f%%", 100 * b * t / m }')
+    if [[ $blocks =~ ^[0-9]+$ ]] && [ "$blocks" -ge 1 ] && [ -n "$expected" ] && [ "$occupancy" = "$expected" ]; then
+        pass "$name"
+    else fail "$name" "row: '$row', threads per SM '$max_threads', expected occupancy $expected"; fi
+done
+
 # ---------------------------------------------------------------- step 12
 # multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
 # by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
@@ -268,13 +315,15 @@ multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
 if [ -z "$multi" ]; then
-    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "one GPU at a time: 100 calls"; do
+    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "--resources" \
+                "one GPU at a time: 100 calls"; do
         skip "input/gpu $multi_name: $name" "NCCL not found"
     done
 else
     expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi" --gpus 0 -n 1000
     expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi" --gpus 99 -n 1000
     expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
+    expect "input: $multi_name --resources" 2 "step11_single_pass/reduce --resources" "$multi" --resources
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
         "$multi" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
