@@ -82,10 +82,12 @@ profile: reduce$(SUFFIX)
 # --resource-usage. `make resources` shows it where no GPU can be asked. cuobjdump
 # --dump-resource-usage would read the same from the program, but cuobjdump is not in
 # every toolkit install (nor in the PyPI wheels of make check-toolkit); ptxas always is.
-resource-usage: $(BUILD)/resource-usage.txt
+# One file per architecture, so that SM=90 reports sm_90 even beside an older build.
+RESOURCE_USAGE := $(BUILD)/resource-usage-$(NVCC_ARCH).txt
+resource-usage: $(RESOURCE_USAGE)
 	@cat $<
 
-$(BUILD)/resource-usage.txt: $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
+$(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 	$(call say,PTXAS $(WHERE)/$< ($(TYPE), resource usage))
 	$(Q)$(NVCC) $(NVCC_FLAGS) --resource-usage -cubin -o $(BUILD)/step.cubin $< 2> $@.tmp || \
 	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
