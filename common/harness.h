@@ -39,7 +39,8 @@ void say_error(const char *message);
  * info->max_n, and prepares the CUDA environment for the gate (eager module loading; no
  * gate under compute-sanitizer or ncu). Returns -1 when the program should go on, or the
  * exit code to return now. `multi_gpu`: the program is step 12's (its --help differs,
- * and --gpus / --latency are accepted only there).
+ * --gpus / --latency are accepted only there, and --resources only elsewhere: the
+ * one-GPU driver answers it after opening the GPU, with print_resources()).
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
 
