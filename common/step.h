@@ -29,7 +29,7 @@ extern "C" {
  * without knowing how the step works inside.
  */
 typedef struct step_info {
-    int number;            /**< 0..9 for the steps, -1 for the CUB reference */
+    int number;            /**< 0..12 for the steps, -1 for the CUB reference */
     const char *name;      /**< directory name, e.g. "step3_add_during_load" */
     const char *title;     /**< table label after "stepN", e.g. "first add during load" */
     const char *source;    /**< where the idea comes from, e.g. "Harris kernel 4" */
