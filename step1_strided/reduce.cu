@@ -20,10 +20,10 @@
  * Sums one value per thread over the block; the result is valid in thread 0.
  *
  * At level s, thread tid works on index 2*s*tid, so the active threads are the first
- * ones of the block: whole warps are busy or whole warps are idle, and no warp diverges.
- * The price is the stride: at level s the threads of a warp touch shared memory 2*s
- * words apart, so many land in the same bank and are served one after another (bank
- * conflicts). Step 2 makes the accesses contiguous.
+ * ones of the block: at s = 1, 2 and 4 whole warps are busy or idle; from s = 8 on only
+ * part of warp 0 is busy (16, 8, 4, 2, 1 lanes). The price is the stride: the threads of
+ * a warp touch shared memory 2*s elements apart, so many land in the same bank and are
+ * served one after another (bank conflicts). Step 2 makes the accesses contiguous.
  */
 __device__ element_t block_sum(element_t value)
 {

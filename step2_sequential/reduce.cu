@@ -21,8 +21,10 @@
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
+ * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 __device__ element_t block_sum(element_t value)
 {

@@ -37,13 +37,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
