@@ -61,9 +61,9 @@ __device__ element_t block_sum(element_t value)
 }
 
 /**
- * One pass of at most MAX_BLOCKS blocks: each thread adds many elements, a grid apart
- * (a grid-stride loop), before the tree, which is now paid once per hundreds of
- * elements instead of once per two (Brent's algorithm cascading). 64-bit indices.
+ * One pass of at most MAX_BLOCKS blocks: each thread adds about n / (blocks x threads)
+ * elements, a grid apart (a grid-stride loop), before the tree: one tree per 256 of them
+ * at 2^26, 64 at 2^24, instead of one per two (algorithm cascading). 64-bit indices.
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {

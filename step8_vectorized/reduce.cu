@@ -1,6 +1,6 @@
 /**
  * @file step8_vectorized/reduce.cu
- * @brief Step 8: 16-byte loads move the same bytes with a quarter of the instructions.
+ * @brief Step 8: 16-byte loads: the same bytes in fewer, wider load instructions.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
  * combines the block's threads into one partial sum. The blocks' sums then become one,
@@ -63,8 +63,8 @@ __device__ element_t block_sum(element_t value)
 /**
  * One pass of at most MAX_BLOCKS blocks: each thread reads 16-byte vectors (four ints or
  * floats, two doubles), a grid apart, and vec_sum() adds each one's lanes: the same bytes
- * with a quarter of step 7's load instructions. Block 0 adds the n % VEC_WIDTH elements
- * after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's memory is).
+ * with a quarter of step 7's load instructions (half for doubles). Block 0 adds the last
+ * n % VEC_WIDTH elements. `in` must be 16-byte aligned (cudaMalloc's memory is).
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {

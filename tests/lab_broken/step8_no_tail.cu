@@ -64,8 +64,8 @@ __device__ element_t block_sum(element_t value)
 /**
  * One pass of at most MAX_BLOCKS blocks: each thread reads 16-byte vectors (four ints or
  * floats, two doubles), a grid apart, and vec_sum() adds each one's lanes: the same bytes
- * with a quarter of step 7's load instructions. Block 0 adds the n % VEC_WIDTH elements
- * after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's memory is).
+ * with a quarter of step 7's load instructions (half for doubles). Block 0 adds the last
+ * n % VEC_WIDTH elements. `in` must be 16-byte aligned (cudaMalloc's memory is).
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {
