@@ -18,6 +18,8 @@
 #define THREADS 512
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
+/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
+__device__ unsigned int blocks_done = 0;
 
 /**
  * The last six levels, when only the first warp is active, in registers: after one
@@ -61,9 +63,6 @@ __device__ element_t block_sum(element_t value)
     return (tid < 32) ? warp_reduce(partial, tid) : 0;
 }
 
-/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
-__device__ unsigned int blocks_done = 0;
-
 /**
  * The whole reduction in one launch: each thread reads 16-byte vectors (four ints or
  * floats, two doubles) and issues LOADS_IN_FLIGHT of them, all independent, before it
@@ -93,14 +92,15 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
     bool last = false;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = sum;
-        __threadfence();  // the partial is visible to every block before the ticket counts
+        __threadfence();  // release: fence, then ticket: this partial is visible before it counts
         last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
+        __threadfence();  // acquire: ticket, then fence: every counted partial is visible after it
     }
-    if (!__syncthreads_or(last))  // a barrier that also tells every thread "last"
+    if (!__syncthreads_or(last))  // a barrier: all threads learn "last" and see what thread 0 saw
         return;
     sum = 0;
     for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        sum += __ldcg(&partials[b]);  // through L2: this SM's L1 may hold stale lines
+        sum += __ldcg(&partials[b]);  // at L2, not kept in L1: each partial is read once
     sum = block_sum<THREADS>(sum);  // a fixed order: the same result on every call
     if (threadIdx.x == 0)
         *out = sum;
