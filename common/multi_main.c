@@ -434,7 +434,7 @@ static int run_checks(multi *m, const options *opt)
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-/** Times `reps` runs of `what` after `warmup` (GPU 0's events); NULL times on a host failure. */
+/** Times `reps` runs of `what` after `warmup` (GPU 0's events); exits if the host has no memory for them. */
 static timing_stats time_work(multi *m, work what, int warmup, int reps, const extras *x)
 {
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };

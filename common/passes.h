@@ -1,7 +1,7 @@
 /**
  * @file passes.h
  * @brief Reduction in passes: the loop that turns a one-block-one-partial kernel into a
- * whole reduction. Shared by steps 0 to 8, so a step file shows only its kernel.
+ * whole reduction. Shared by steps 0 to 10, so a step file shows only its kernel.
  */
 #ifndef REDUCE_PASSES_H
 #define REDUCE_PASSES_H

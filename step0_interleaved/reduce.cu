@@ -3,12 +3,17 @@
  * @brief Step 0 (Harris kernel 1): a tree in shared memory with interleaved addressing.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "passes.h"
 
-/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 256
 
 /**

@@ -20,7 +20,11 @@
 #error "build with -DGRID_FINISH=BLOCK_ATOMIC or -DGRID_FINISH=WARP_ATOMIC (see the Makefile)"
 #endif
 
-/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
+/**
+ * Threads per block: 512, fewer blocks to launch and to combine: 4 fit on an SM of 2048
+ * threads, 3 on one of 1536, 2 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 512
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
@@ -42,13 +46,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
