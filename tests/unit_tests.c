@@ -526,6 +526,31 @@ static int judges(double start, double yours, double ours, lab_gain expected, co
     return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
 }
 
+/** describe_no_gpu()'s line for `a` holds `text` and no newline. */
+static int says_no_gpu(gpu_absence a, const char *text)
+{
+    char line[512];
+    describe_no_gpu(&a, line, sizeof line);
+    return strstr(line, text) != NULL && strchr(line, '\n') == NULL;
+}
+
+static void test_no_gpu(void)
+{
+    const char *insufficient = "CUDA driver version is insufficient for CUDA runtime version";
+    gpu_absence none = { 0, 13000, 1, insufficient, NULL };
+    TEST("no GPU: no driver at all is said so, not 'insufficient'",
+         says_no_gpu(none, "no NVIDIA driver") && !says_no_gpu(none, "insufficient"));
+    gpu_absence old = { 12020, 13000, 1, insufficient, NULL };
+    TEST("no GPU: a driver older than the toolkit, with both versions",
+         says_no_gpu(old, "driver too old") && says_no_gpu(old, "CUDA 12.2") && says_no_gpu(old, "CUDA 13.0"));
+    gpu_absence empty = { 13000, 13000, 0, NULL, NULL };
+    TEST("no GPU: a driver and no GPU", says_no_gpu(empty, "no GPU:") && says_no_gpu(empty, "driver"));
+    gpu_absence hidden = { 13000, 13000, 0, NULL, "" };
+    TEST("no GPU: CUDA_VISIBLE_DEVICES hides them", says_no_gpu(hidden, "CUDA_VISIBLE_DEVICES=''"));
+    gpu_absence busy = { 13000, 13000, 0, "CUDA-capable device(s) is/are busy or unavailable", NULL };
+    TEST("no GPU: another error is quoted", says_no_gpu(busy, "busy or unavailable"));
+}
+
 static void test_lab_verdict(void)
 {
     TEST("lab verdict: the start copy has not the gain", judges(0.173, 0.172, 0.137, GAIN_NOT_YET, "gain not yet"));
@@ -577,6 +602,7 @@ int main(void)
     test_format();
     test_tables_and_pictures();
     test_diagnose();
+    test_no_gpu();
     test_lab_verdict();
     return failures ? 1 : 0;
 }
