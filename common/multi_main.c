@@ -644,11 +644,6 @@ int main(int argc, char **argv)
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
     if (status >= 0)
         return status;
-    if (opt.input_path || opt.device) {
-        say_error("--input and --device are for the one-GPU steps; step 12 makes its input on each GPU "
-                  "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES)");
-        return EXIT_USAGE;
-    }
     multi *m = calloc(1, sizeof *m);
     if (!m) {
         say_error("out of host memory");

@@ -149,6 +149,21 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: --check size 0"       2 "--check"             "$small" --check 1,0
     expect "input: --check above max"    2 "maximum"             "$small" --check 1,2^31
     expect "input: --help"               0 "Usage:"              "$small" --help
+    # sizes that overflow 64 bits are "not a size" in every notation, never wrapped around
+    expect "input: n = 2^0+(2^64-1) overflows" 2 "not a size"    "$small" -n 2^0+18446744073709551615
+    expect "input: n = 2^1+(2^64-1) overflows" 2 "not a size"    "$small" -n 2^1+18446744073709551615
+    "$small" -n 2^63 2> "$log/pow.txt"; "$small" -n 9223372036854775808 2> "$log/dec.txt"
+    if cmp -s "$log/pow.txt" "$log/dec.txt" && [ -s "$log/pow.txt" ]; then pass "input: -n 2^63 and -n 9223372036854775808 get the same line"
+    else fail "input: -n 2^63 and -n 9223372036854775808 get the same line" "$(cat "$log/pow.txt" "$log/dec.txt" | tr '\n' ' ')"; fi
+    # each program says its own maximum and why
+    expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
+    expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
+    if grep -q "step6 or later\|32-bit" "$log/err.txt"; then fail "input: a 64-bit step never says 'use step6'" "$(cat "$log/err.txt")"
+    else pass "input: a 64-bit step never says 'use step6'"; fi
+    # --csv that cannot be written: refused before anything runs
+    expect "input: --csv in a folder that does not exist" 2 "--csv" "$small" -n 1000 --csv /nonexistent/dir/x.csv
+    expect "input: --csv names a directory" 2 "--csv"     "$small" -n 1000 --csv "$log"
+    expect "input: --csv empty"             2 "--csv"     "$small" -n 1000 --csv ""
 else
     fail "bad input tests" "$small or $large was not built"
 fi
@@ -268,13 +283,14 @@ multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
 if [ -z "$multi" ]; then
-    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "one GPU at a time: 100 calls"; do
+    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device 0" "--device 1" "one GPU at a time: 100 calls"; do
         skip "input/gpu $multi_name: $name" "NCCL not found"
     done
 else
     expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi" --gpus 0 -n 1000
     expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi" --gpus 99 -n 1000
-    expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
+    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi" --device 0 -n 1000
+    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
         "$multi" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \

@@ -87,7 +87,17 @@ static void test_sizes(void)
     TEST("parse_size rejects words", parse_size("abc", &v) != 0);
     TEST("parse_size rejects trailing junk", parse_size("5x", &v) != 0);
     TEST("parse_size rejects 2^", parse_size("2^", &v) != 0);
-    TEST("parse_size rejects 2^63", parse_size("2^63", &v) != 0);
+    TEST("parse_size 2^63, like 9223372036854775808", parse_size("2^63", &v) == 0 && v == (uint64_t)1 << 63 &&
+                                                       parse_size("9223372036854775808", &v) == 0 &&
+                                                       v == (uint64_t)1 << 63);
+    TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
+    TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
+    TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
+    TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
+         parse_size("2^0+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^1+(2^64-1) overflows, never wraps to 1",
+         parse_size("2^1+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^63+2^63 overflows", parse_size("2^63+9223372036854775808", &v) != 0);
     TEST("parse_size rejects 2^3+", parse_size("2^3+", &v) != 0);
     TEST("parse_size rejects 2^3-9", parse_size("2^3-9", &v) != 0);
     TEST("parse_size rejects overflow", parse_size("99999999999999999999999", &v) != 0);
@@ -131,6 +141,10 @@ static void test_options(void)
     TEST("bad n non-numeric", rejects("not a size", "-n", "abc", NULL));
     TEST("bad n empty", rejects("not a size", "-n", "", NULL));
     TEST("bad n fraction", rejects("not a size", "-n", "1.5", NULL));
+    TEST("bad n 2^K+M overflow is not a size, like a decimal",
+         rejects("not a size", "-n", "2^0+18446744073709551615", NULL) &&
+         rejects("not a size", "-n", "18446744073709551616", NULL));
+    TEST("bad --check 2^K+M overflow", rejects("not a size", "--check", "1,2^1+18446744073709551615", NULL));
     TEST("bad reps = 0", rejects("from 1 to", "-r", "0", NULL));
     TEST("bad reps negative", rejects("from 1 to", "-r", "-3", NULL));
     TEST("bad reps non-numeric", rejects("from 1 to", "--reps", "many", NULL));
@@ -150,6 +164,66 @@ static void test_options(void)
     TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
     TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
+}
+
+/** check_program_flags() for one command line: 0 if accepted; else its line holds `text`. */
+static int program_flags(int multi_gpu, const char *text, const char *word, ...)
+{
+    char *argv[32], error[512];
+    va_list args;
+    va_start(args, word);
+    int argc = make_argv(argv, word, args);
+    va_end(args);
+    options opt;
+    if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
+        return -2;
+    if (check_program_flags(&opt, multi_gpu, error, sizeof error) == 0)
+        return 0;
+    return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
+}
+
+static void test_program_flags(void)
+{
+    TEST("step 12 refuses --device 0", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
+    TEST("step 12 refuses --device 1 alike", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
+    TEST("step 12 refuses --input", program_flags(1, "--input", "--input", "f", NULL) == -1);
+    TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
+    TEST("one-GPU program refuses --gpus", program_flags(0, "step12_multi_gpu", "--gpus", "2", NULL) == -1);
+    TEST("one-GPU program refuses --latency", program_flags(0, "step12_multi_gpu", "--latency", NULL) == -1);
+    TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
+
+    const char *narrow = max_n_reason(INT32_MAX), *wide = max_n_reason(INT64_MAX);
+    TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "step6"));
+    TEST("64-bit maximum: says why, never 'use step6'", strstr(wide, "64-bit") && !strstr(wide, "step6"));
+
+    char error[512];
+    const char *fresh = "build/unit_test_csv_probe.csv";
+    remove(fresh);
+    TEST("--csv probe: a new file is writable and left absent",
+         csv_check_writable(fresh, error, sizeof error) == 0 && fopen(fresh, "r") == NULL);
+    TEST("--csv probe: empty name", csv_check_writable("", error, sizeof error) != 0 && strstr(error, "--csv"));
+    TEST("--csv probe: folder that does not exist",
+         csv_check_writable("build/no/such/dir/x.csv", error, sizeof error) != 0 &&
+         strstr(error, "build/no/such/dir/x.csv") && strchr(error, '\n') == NULL);
+    TEST("--csv probe: a directory", csv_check_writable("build", error, sizeof error) != 0);
+    FILE *f = fopen(fresh, "w");
+    if (f) {
+        fputs("kept\n", f);
+        fclose(f);
+    }
+    char kept[16] = "";
+    f = fopen(fresh, "r");
+    if (f) {
+        csv_check_writable(fresh, error, sizeof error);
+        fclose(f);
+        f = fopen(fresh, "r");
+        if (f && !fgets(kept, sizeof kept, f))
+            kept[0] = '\0';
+        if (f)
+            fclose(f);
+    }
+    TEST("--csv probe: an existing file is kept as it is", strcmp(kept, "kept\n") == 0);
+    remove(fresh);
 }
 
 static void test_data(void)
@@ -593,6 +667,7 @@ int main(void)
 {
     test_sizes();
     test_options();
+    test_program_flags();
     test_data();
     test_depth();
     test_stats();
