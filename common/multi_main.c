@@ -360,7 +360,7 @@ static int verify_once(multi *m, const reference *ref, const char *what, size_t 
 /** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
 static reference load_random(multi *m, element_t *host, uint64_t seed)
 {
-    reference total = { 0, 1, 0.0L, 0.0L };
+    reference total = { .fits_element = 1 };
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         if (s->n == 0)

@@ -7,6 +7,7 @@
  * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
  * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -269,6 +270,20 @@ static void test_data(void)
     element_t big[2] = { INT_MAX, 1 };
     r = cpu_reference(big, 2);
     TEST("int overflowing sum detected", !r.fits_element && !check_sum((element_t)INT_MIN, &r, 1).ok);
+    char why[256];
+    element_t two_max[2] = { INT_MAX, INT_MAX };
+    r = cpu_reference(two_max, 2);
+    TEST("int input whose sum overflows int is refused, with the sum",
+         reference_problem(&r, why, sizeof why) && strstr(why, "4294967294") && r.exact == 4294967294ll);
+    element_t wraps_back[5] = { INT_MAX, INT_MAX, -INT_MAX, -INT_MAX, 5 };
+    r = cpu_reference(wraps_back, 5);
+    TEST("int input whose partial sums overflow but whose sum fits is accepted",
+         !reference_problem(&r, why, sizeof why) && r.exact == 5 && check_sum(5, &r, 10).ok);
+    reference near = cpu_reference(two_max, 2), one = cpu_reference(big + 1, 1);
+    near.exact = LLONG_MAX;
+    reference_add(&near, &one);
+    TEST("int reference of parts held at the 64-bit limit, not wrapped",
+         near.exact == LLONG_MAX && !near.fits_element);
 #else
     element_t cancel[3] = { (element_t)1e8, 1, (element_t)-1e8 };
     r = cpu_reference(cancel, 3);
@@ -291,6 +306,34 @@ static void test_data(void)
     TEST("float bound gives up when depth*u >= 1/2", isinf(error_bound(&r, (uint64_t)(1.0 / u))));
     TEST("float relative error", fabs(check_sum(above, &r, depth).rel_error -
                                       (double)fabsl((long double)above - r.sum) / (double)r.sum) < 1e-12);
+
+    char why[256];
+    const element_t inf = (element_t)INFINITY, largest = sizeof(element_t) == 4 ? (element_t)FLT_MAX : (element_t)DBL_MAX;
+    element_t infinities[3] = { inf, 1, inf };
+    r = cpu_reference(infinities, 3);
+    TEST("float reference of infinities is inf, not NaN (no inf - inf in the compensation)",
+         isinf(r.sum) && r.sum > 0 && r.nonfinite && r.nonfinite_index == 0);
+    TEST("float input with infinity refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 0 is inf"));
+    element_t nan_second[3] = { 1, (element_t)NAN, 2 };
+    r = cpu_reference(nan_second, 3);
+    TEST("float input with NaN refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 1 is") && strstr(why, "nan"));
+    element_t huge[4] = { largest, largest / 2, -largest, 1 };
+    r = cpu_reference(huge, 4);
+    TEST("float reference of finite values beyond the type's range is finite and exact",
+         isfinite(r.sum) && r.sum == (long double)largest / 2 + 1);
+    TEST("float input whose positive values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "positive values") && strstr(why, "overflow"));
+    element_t negative[2] = { -largest / 2, -largest / 2 };
+    r = cpu_reference(negative, 2);
+    TEST("float input whose negative values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "negative values"));
+    element_t cancelling[3] = { (element_t)1e30, 1, (element_t)-1e30 };
+    r = cpu_reference(cancelling, 3);
+    TEST("float input of large values that cancel is accepted", !reference_problem(&r, why, sizeof why) && r.sum == 1);
+    r = cpu_reference(a, N);
+    TEST("float random data is accepted", !reference_problem(&r, why, sizeof why) && !r.nonfinite);
 #endif
 }
 
