@@ -56,19 +56,27 @@ $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg); with 2+ GPUs, step12 on 1 ... all of them
-run-all: all
+run-all:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/run_all.sh $(STEPS) cub_reference
 
 ## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
-sweep: all
+sweep:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/sweep.sh
 
 ## scaling: step12 over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: speedup, efficiency, the all-reduce, the crossover (results/scaling.csv, .svg)
-scaling: all
+scaling:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/scaling.sh
 
 ## latency: step12's combine alone on all GPUs, its variants, under each NCCL_PROTO and NCCL_ALGO (results/latency.txt)
-latency: all
+latency:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/latency.sh
 
 ## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers
@@ -76,11 +84,15 @@ test: $(TOOLS)/report $(UNIT_TESTS)
 	@tests/run.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
-profile: all
+profile:
+	@scripts/preflight.sh $@ ncu
+	@$(MAKE) --no-print-directory all
 	@scripts/profile.sh $(STEPS) cub_reference
 
 ## sanitize: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every step
-sanitize: all
+sanitize:
+	@scripts/preflight.sh $@ compute-sanitizer
+	@$(MAKE) --no-print-directory all
 	@scripts/sanitize.sh $(PROGRAM_DIRS)
 
 ## diff STEP=k: what step k changed, as a diff of step k-1's kernel file against step k's

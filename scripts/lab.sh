@@ -21,6 +21,7 @@
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
 set -u
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab}
 lab_dir=${lab_dir%/}
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
@@ -153,15 +154,6 @@ metric_of() {
     esac
 }
 
-# find_tool NAME VARIABLE: the tool from $VARIABLE, PATH or the toolkit, or nothing
-find_tool() {
-    local name=$1 given=$2 candidate
-    for candidate in "$given" "$name" "${CUDA_PATH:-/usr/local/cuda}/bin/$name" /opt/nvidia/nsight-compute/*/"$name"; do
-        [ -n "$candidate" ] && command -v "$candidate" > /dev/null 2>&1 && { command -v "$candidate"; return 0; }
-    done
-    return 1
-}
-
 # describe PROGRAM KEY: one field of PROGRAM --describe
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p"; }
 
@@ -199,8 +191,8 @@ check_sizes() {
 # sanitize PROGRAM: memcheck and racecheck at two small sizes; 1 with the finding
 sanitize() {
     local program=$1 sanitizer tool n extra
-    if ! sanitizer=$(find_tool compute-sanitizer "${SANITIZER:-}"); then
-        echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
+    if ! sanitizer=$(find_sanitizer); then
+        echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
         return 0
     fi
     for tool in memcheck racecheck; do
@@ -360,8 +352,8 @@ check() {
     metric=${spec#*|}
     if [ "${PROFILE:-0}" != 1 ]; then
         echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's $title for yours and ours"
-    elif ! ncu=$(find_tool ncu "${NCU:-}"); then
-        echo "PROFILE=1: Nsight Compute (ncu) not found; it ships with the CUDA Toolkit (NCU=/path/to/ncu)"
+    elif ! ncu=$(find_ncu); then
+        echo "PROFILE=1: $NCU_MISSING"
     elif ! yours=$(profile_one "$ncu" "$dest/reduce$(suffix_of "$first_type")" "$metric") ||
          ! ours=$(profile_one "$ncu" "$cur/reduce$(suffix_of "$first_type")" "$metric"); then
         echo "PROFILE=1: ncu failed: $(grep -m1 -E 'ERR|rror' "$log/ncu.txt")"

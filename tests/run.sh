@@ -112,6 +112,25 @@ else
     skip "docs build with zero warnings" "doxygen not installed"
 fi
 
+# make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
+# error: exactly one line from the script, plus make's own "Error" line)
+make_expect() {
+    local name=$1 code=$2 text=$3 status lines
+    shift 3
+    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
+    status=$?
+    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line on stderr, got $lines"
+    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "$name" "no '$text' in the output"
+    else
+        pass "$name"
+    fi
+}
+
 # ---------------------------------------------------------------- bad input
 # expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
 expect() {
@@ -200,11 +219,86 @@ if [ "$probe" -eq 3 ]; then
     else
         fail "no GPU: one line and exit code 3" "$(cat "$log/probe.txt")"
     fi
+    # without libcuda there is no driver to update: the line says so
+    if have_libcuda; then skip "no GPU: without a driver the line says so" "libcuda.so.1 is here"
+    elif grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"; then
+        pass "no GPU: without a driver the line says so"
+    else
+        fail "no GPU: without a driver the line says so" "$(cat "$log/probe.txt")"
+    fi
 elif [ "$probe" -eq 0 ]; then
     gpu=yes
 else
     gpu=yes
     fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
+fi
+
+# ------------------------------------------------ targets that need a GPU, asked first
+# scripts/preflight.sh, the first line of make run-all, sweep, scaling, latency, profile,
+# sanitize and race-demo: it agrees with the programs, and without a GPU make run-all says
+# so in one line before building anything (NVCC=false: a build would fail) and calls no
+# step FAILED.
+scripts/preflight.sh run-all 2> "$log/preflight.txt"
+preflight=$?
+if { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }; then
+    pass "make run-all's GPU check agrees with the programs (exit $preflight)"
+else
+    fail "make run-all's GPU check agrees with the programs" "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
+fi
+if [ -z "$gpu" ]; then
+    make_expect "make run-all without a GPU: one line, nothing built, no step FAILED" 2 "not run, " run-all NVCC=false
+    if grep -q "FAILED\|NVCC" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "make run-all without a GPU never says FAILED" "$(cat "$log/lab-out.txt" "$log/lab-err.txt" | head -3 | tr '\n' ' ')"
+    else
+        pass "make run-all without a GPU never says FAILED"
+    fi
+else
+    skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
+    skip "make run-all without a GPU never says FAILED" "a GPU is here"
+fi
+# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine)
+fake=$log/fake-smi
+mkdir -p "$fake"
+# missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
+missing_says() {
+    local name=$1 text=$2 script=$3 out
+    shift 3
+    printf '#!/bin/sh\n%s\n' "$script" > "$fake/nvidia-smi"
+    chmod +x "$fake/nvidia-smi"
+    out=$(env NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
+    if { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }; then
+        pass "$name"
+    else
+        fail "$name" "said '$out', expected '${text:-nothing}'"
+    fi
+}
+listing='[ "$1" = -L ] && { echo "GPU 0: NVIDIA Test (UUID: GPU-0)"; exit 0; }'
+missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
+missing_says "no GPU, said as it is: driver not answering" "not answering" \
+    "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
+missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
+    '[ "$1" = -L ] && exit 6; echo "| NVIDIA-SMI 580.0  Driver Version: 580.0  CUDA Version: 13.0 |"'
+missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
+    "$listing; echo 'CUDA Version: 99.0'" CUDA_VISIBLE_DEVICES=
+missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo 'CUDA Version: 99.0'"
+toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+if [ "${toolkit:-0}" -ge 12 ]; then
+    missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
+        "$listing; echo 'CUDA Version: 11.8'"
+else
+    skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
+fi
+# a missing compute-sanitizer: one line saying where it comes from, before any build,
+# the same line for make -C step4_unroll_warp race-demo as for make sanitize
+make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    -C step4_unroll_warp race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+cp "$log/lab-err.txt" "$log/race-demo-err.txt"
+make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+if diff <(grep -o 'compute-sanitizer not found.*' "$log/race-demo-err.txt") <(grep -o 'compute-sanitizer not found.*' "$log/lab-err.txt") > /dev/null; then
+    pass "race-demo and make sanitize give the same hint"
+else
+    fail "race-demo and make sanitize give the same hint" "$(cat "$log/race-demo-err.txt" "$log/lab-err.txt" | tr '\n' ' ')"
 fi
 
 # check PROGRAM SIZE...: one test per size, from the program's "check n=N: PASS" lines.
@@ -338,32 +432,14 @@ for dir in "${dirs[@]}"; do
     case $dir in step0_*|step*/*) ;; step[0-9]_*|step[0-9][0-9]_*) k=${dir#step}; lab_steps+=("${k%%_*}") ;; esac
 done
 
-# lab_make NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
-# error: exactly one line from the script, plus make's own "Error" line)
-lab_make() {
-    local name=$1 code=$2 text=$3 status lines
-    shift 3
-    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt"
-    status=$?
-    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
-    if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
-    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
-        fail "$name" "expected one line on stderr, got $lines"
-    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
-        fail "$name" "no '$text' in the output"
-    else
-        pass "$name"
-    fi
-}
-lab_make "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
-lab_make "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
-lab_make "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
-lab_make "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
-lab_make "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
+make_expect "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
+make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
 if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
 else pass "lab: bad input leaves no folder behind"; fi
 
@@ -373,7 +449,7 @@ for k in "${lab_steps[@]}"; do
     step=$(ls -d "step${k}_"*/ | head -1)
     step=${step%/}
     copy=$lab_root/start/$step
-    lab_make "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
+    make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
     # every line of the README's exercise section, in the copy's header comment
     missing=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" |
@@ -436,17 +512,17 @@ build_all "${copies[@]}"
 # a copy that exists is never overwritten without FORCE=1
 copy=$lab_root/start/$(ls -d step3_*/ | head -1 | tr -d /)
 echo "// the student's work" >> "$copy/reduce.cu"
-lab_make "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
+make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
 else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
-lab_make "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
 if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
 else pass "lab: FORCE=1 starts from a fresh copy"; fi
 
 # lab-status: started, checked, changed since the check
 echo "correct, gain reached" > "$copy/.lab-check"
 touch -d '-1 hour' "$copy/reduce.cu"
-lab_make "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
+make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
 if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
 else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 touch "$copy/reduce.cu"
@@ -506,7 +582,7 @@ for k in "${lab_steps[@]}"; do
     lab_check "gpu lab-check STEP=$k, the starting copy: correct, gain not yet" 0 \
         "verdict: (gain not yet|time can't tell)" "$k" "$lab_root/start"
 done
-sanitizer=$(command -v "${SANITIZER:-compute-sanitizer}" || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
+sanitizer=$(find_sanitizer)
 for k in "${lab_steps[@]}"; do
     extra=()
     [ "$k" = 4 ] && [ -n "$sanitizer" ] && extra=(LAB_SANITIZE=1)   # racecheck passes a correct last warp
