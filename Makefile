@@ -46,13 +46,18 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
+# The host tools depend on their command lines too (config.mk's write_if_changed).
 REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h
-	@mkdir -p $(TOOLS)
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ $(REPORT_SOURCES) -lm
+REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon
+$(TOOLS)/report.cmd: FORCE
+	@$(call write_if_changed,$(CC) $(REPORT_CFLAGS))
+$(UNIT_TESTS).cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS))
 
-$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
-	@mkdir -p $(dir $@)
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
+
+$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg); with 2+ GPUs, step12 on 1 ... all of them

@@ -30,6 +30,20 @@ NVCC_FLAGS      := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG) $(E
 NVCC_LINK_FLAGS := -arch=$(NVCC_ARCH)
 HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG) $(EXTRA_CFLAGS)
 
+# Builds that cannot be stale: every object depends on a file holding the command line it
+# is built with (as the Linux kernel's .cmd files do), rewritten only when that command
+# line changes. Make runs the stamp's rule every time (FORCE), but judges what depends on
+# it by its time, which only a change moves: `make SM=90` after a default build rebuilds
+# what the new flags touch, and a second `make SM=90` nothing.
+#   target: FORCE ; @$(call write_if_changed,TEXT)
+squote := '
+write_if_changed = mkdir -p $(@D) && printf '%s\n' '$(subst $(squote),'\$(squote)',$(strip $(1)))' | cmp -s - $@ || \
+                   printf '%s\n' '$(subst $(squote),'\$(squote)',$(strip $(1)))' > $@
+.PHONY: FORCE
+FORCE:
+# (FORCE is the first rule read: `all` stays what plain `make` builds)
+.DEFAULT_GOAL := all
+
 # V=1 shows every command; by default a build prints one short line per kernel file.
 V ?= 0
 ifeq ($(V),1)

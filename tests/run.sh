@@ -79,6 +79,36 @@ for p in "${programs[@]}"; do
     case $p in step11_*) single_pass+=("$p") ;; esac
 done
 
+# ---------------------------------------------------------------- stale builds
+# Objects depend on the command line they were built with: a copy of step 0 built for
+# sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
+# second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
+stale=$log/stale/step0_interleaved
+rm -rf "$log/stale" && mkdir -p "$stale" && cp step0_interleaved/reduce.cu "$stale/"
+echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
+stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
+cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
+if ! stale_make SM=75; then
+    fail "stale builds: a copy of step 0 builds" "$(tail -3 "$log/stale.txt" | tr '\n' ' ')"
+else
+    sleep 1   # a file system that keeps whole seconds must still see the rebuild as newer
+    stale_make SM=80
+    if grep -q "NVCC" "$log/stale.txt" && grep -q "sm_80" "$stale/build/$type/nvcc.cmd" &&
+       [ "$stale/build/$type/step.o" -nt "$stale/build/$type/cc.cmd" ] &&
+       { [ -z "$cuobjdump" ] || "$cuobjdump" -lelf "$stale/reduce$suffix" | grep -q sm_80; }; then
+        pass "stale builds: make SM=80 after a default build rebuilds for sm_80${cuobjdump:+ (cuobjdump -lelf)}"
+    else
+        fail "stale builds: make SM=80 after a default build rebuilds for sm_80" "$(tr '\n' ' ' < "$log/stale.txt")"
+    fi
+    touch "$log/stale/mark"
+    stale_make SM=80
+    if ! grep -q "NVCC" "$log/stale.txt" && [ -z "$(find "$stale" -newer "$log/stale/mark" ! -type d)" ]; then
+        pass "stale builds: make SM=80 again rebuilds nothing"
+    else
+        fail "stale builds: make SM=80 again rebuilds nothing" "$(tr '\n' ' ' < "$log/stale.txt")"
+    fi
+fi
+
 # ---------------------------------------------------------------- diff
 previous=""
 for dir in "${dirs[@]}"; do
