@@ -1,5 +1,6 @@
 # Toolchain settings shared by the top-level Makefile and every step's build.
 
+##= TYPE=int: the element type, int, float or double (objects in build/TYPE/, programs ./reduce, ./reduce_float, ./reduce_double)
 TYPE      ?= int
 ifeq ($(filter $(TYPE),int float double),)
 $(error TYPE must be int, float or double (got '$(TYPE)'))
@@ -11,6 +12,7 @@ TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
 # Programs of the int build are plain ./reduce; other types carry the type in the name.
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
+##= CUDA_PATH=/usr/local/cuda: the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
 CUDA_PATH ?= /usr/local/cuda
 NVCC      ?= $(CUDA_PATH)/bin/nvcc
 CC        := gcc
@@ -18,6 +20,8 @@ CC        := gcc
 # -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in
 # this machine (native), or sm_75, the oldest the toolkit supports, when there is none
 # (native would warn and pick it anyway).
+##= SM=: the GPU architecture to build for, e.g. SM=90 for sm_90 (a change rebuilds)
+##= NVCC_ARCH=(native, or sm_75 without a GPU): any -arch value nvcc takes, instead of SM
 ifdef SM
 NVCC_ARCH ?= sm_$(SM)
 endif
@@ -45,6 +49,7 @@ FORCE:
 .DEFAULT_GOAL := all
 
 # V=1 shows every command; by default a build prints one short line per kernel file.
+##= V=0: V=1 shows every compiler command (by default one line per kernel file)
 V ?= 0
 ifeq ($(V),1)
 Q :=

@@ -77,6 +77,7 @@ step12_program() {
 
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
+##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 # find_sanitizer: prints the compute-sanitizer to run: $SANITIZER when set (and only it),
 # else the one on PATH, else the toolkit's; returns 1 when there is none
 find_sanitizer() {
@@ -86,6 +87,7 @@ find_sanitizer() {
 
 # The same for Nsight Compute (make profile, lab-check PROFILE=1)
 NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
+##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
 # find_ncu: prints the ncu to run: $NCU when set (and only it), else PATH's, the toolkit's
 # or Nsight Compute's own; returns 1 when there is none
 find_ncu() {

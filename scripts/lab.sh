@@ -14,10 +14,14 @@
 # section of step k's README, copied into the copy's header; the TODOs are computed from
 # the diff of step k-1's kernel against step k's (scripts/lab_todos.awk).
 #
-# Variables: LAB_DIR (default lab; tests use a temporary folder), FORCE=1, LAB_TYPES,
-# LAB_SIZES (replaces the size list), LAB_HUGE=0|1 (2^31+5 for the 64-bit steps; default 1),
-# LAB_SANITIZE=0|1 (default 1), N and REPS (timing, default 2^26 and 20), PROFILE=1 (ncu),
-# DEVICE, SANITIZER, NCU.
+# Variables (make help prints these lines), and N, REPS, DEVICE, SANITIZER and NCU:
+##= LAB_DIR=lab: the folder make lab puts your copies in (tests use one under build/)
+##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
+##= LAB_TYPES="int float double": the types lab-check builds and checks
+##= LAB_SIZES=: the sizes lab-check verifies, instead of its own list of sizes that break reductions
+##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
+##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
+##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
 set -u
 cd "$(dirname "$0")/.."

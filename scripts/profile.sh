@@ -6,6 +6,7 @@
 set -u
 cd "$(dirname "$0")/.."
 suffix=${SUFFIX-}
+##= PROFILE_N=2^24: the size make profile runs Nsight Compute on
 n=${PROFILE_N:-2^24}
 . scripts/gpus.sh
 if ! ncu=$(find_ncu); then

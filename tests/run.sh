@@ -161,6 +161,36 @@ make_expect() {
     fi
 }
 
+# ---------------------------------------------------------------- make help
+# Every target a user runs is in make help (the top Makefile's .PHONY list, step.mk's and
+# step 4's but the internal `programs`), and every variable's default that help shows is
+# the one in force: make's own value (print-VAR, from an empty environment) for the
+# makefiles' variables, ${VAR:-default} in the script that documents it.
+make --no-print-directory help > "$log/help.txt" 2>&1
+phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' Makefile common/step.mk step4_unroll_warp/Makefile |
+        tr ' \\' '\n\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
+missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
+if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(echo $phony | wc -w) of them)"
+else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
+wrong=""
+while IFS= read -r line; do
+    file=${line%%:*} line=${line#*:##= }
+    name=${line%%=*} value=${line#*=}
+    value=${value%%: *} value=${value#\"} value=${value%\"}
+    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
+    case $file in
+        *.sh) grep -qF "\${$name:-$value}" "$file" || wrong="$wrong $name ($file has no \${$name:-$value})" ;;
+        *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
+           [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
+    esac
+done < <(grep -H '^##= ' Makefile common/config.mk common/nccl.mk scripts/*.sh)
+count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
+for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME LAB_DIR LAB_TYPES; do
+    grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
+done
+if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
+else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
+
 # ---------------------------------------------------------------- bad input
 # expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
 expect() {
