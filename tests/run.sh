@@ -191,6 +191,25 @@ done
 if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
+# ---------------------------------------------------------------- README
+# README's flags table lists every flag the programs' --help names (the one-GPU programs'
+# and step 12's), the notations of -n included; and README says how to test the other
+# types and how to clean.
+table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
+helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -x "step12_multi_gpu/reduce$suffix" ] && "step12_multi_gpu/reduce$suffix" --help 2>&1)
+flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
+missing=$(for f in $flags; do echo "$table" | grep -qF -e "\`$f" -e ", $f" || echo "$f"; done | tr '\n' ' ')
+if [ -n "$table" ] && [ "$(echo $flags | wc -w)" -ge 17 ] && [ -z "$missing" ]; then
+    pass "README's flags table lists every flag of --help ($(echo $flags | wc -w))"
+else
+    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
+fi
+if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
+    pass "README says make test TYPE=float, TYPE=double and make clean"
+else
+    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
+fi
+
 # ---------------------------------------------------------------- bad input
 # expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
 expect() {
