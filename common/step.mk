@@ -10,6 +10,9 @@
 #   make run             build and run once with the default size (ARGS=... for flags)
 #   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
+#
+# Objects and programs depend on the command lines they are built with (build/TYPE/*.cmd,
+# see config.mk): after a change of SM, NVCC_ARCH, CUDA_PATH or flags, make rebuilds them.
 
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
 MAKEFLAGS += --no-builtin-rules

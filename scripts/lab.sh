@@ -158,6 +158,13 @@ metric_of() {
     esac
 }
 
+# no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
+# no GPU ...), and that the copy builds; exit 3
+no_gpu() {
+    echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for $types; the checks and the timing need a CUDA GPU"
+    exit 3
+}
+
 # describe PROGRAM KEY: one field of PROGRAM --describe
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p"; }
 
@@ -284,10 +291,7 @@ check() {
     fi
 
     "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1
-    if [ $? -eq 3 ]; then
-        echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
-        exit 3
-    fi
+    [ $? -eq 3 ] && no_gpu "$log/probe.txt"
 
     local sizes
     if [ -n "$custom_sizes" ]; then
@@ -302,10 +306,7 @@ check() {
     for t in $types; do
         check_sizes "$dest/reduce$(suffix_of "$t")" "$t" $sizes
         status=$?
-        if [ "$status" -eq 3 ]; then
-            echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
-            exit 3
-        fi
+        [ "$status" -eq 3 ] && no_gpu "$log/check-err.txt"
         [ "$status" -eq 2 ] && { echo "FAIL $t: $(head -1 "$log/skip.txt")"; exit 1; }
         [ "$status" -ne 0 ] && exit 1
         echo "PASS $t"
