@@ -19,11 +19,15 @@ CC        := gcc
 
 # -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in
 # this machine (native), or sm_75, the oldest the toolkit supports, when there is none
-# (native would warn and pick it anyway).
+# (native would warn and pick it anyway). SM wins over an NVCC_ARCH from the environment,
+# which a make above this one exports (`make test` runs make in its tests): only an
+# NVCC_ARCH on the command line is stronger.
 ##= SM=: the GPU architecture to build for, e.g. SM=90 for sm_90 (a change rebuilds)
 ##= NVCC_ARCH=(native, or sm_75 without a GPU): any -arch value nvcc takes, instead of SM
 ifdef SM
-NVCC_ARCH ?= sm_$(SM)
+ifneq ($(origin NVCC_ARCH),command line)
+NVCC_ARCH := sm_$(SM)
+endif
 endif
 ifndef NVCC_ARCH
 NVCC_ARCH := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_75)
