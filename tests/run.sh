@@ -3,9 +3,14 @@
 #
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     every program builds (make -C DIR)
+#   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
+#   help      make help lists every target and each variable's true default; README's
+#             flags table lists every flag of --help
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
+#   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
+#             in one line, before building; what is missing is said as it is
 #   gpu       every program verified exactly on sizes that break careless code, on random
 #             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
 #             finishes called 100 times; step12 on 1 GPU, on 2 and on all (n < G and
