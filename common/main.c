@@ -325,20 +325,47 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
                "(every run verified)\n", got_text, expected_text, v->rel_error, v->bound);
 }
 
-/** The timed run: warm-up, repetitions (each verified), statistics, report, CSV row. */
-static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
+/**
+ * Reads and checks --input before the GPU is touched: its size against the step's
+ * maximum, then whether its sum can be verified (reference_problem()). Returns the data
+ * and its reference, or NULL after one line (bad input: exit 2).
+ */
+static element_t *load_input(const char *path, size_t *n, reference *ref)
+{
+    if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
+        return NULL;
+    element_t *host = read_input(path, *n);
+    if (!host)
+        return NULL;
+    *ref = cpu_reference(host, *n);
+    char why[256], message[768];
+    if (reference_problem(ref, why, sizeof why)) {
+        snprintf(message, sizeof message, "--input: '%s': %s", path, why);
+        say_error(message);
+        free(host);
+        return NULL;
+    }
+    return host;
+}
+
+/**
+ * The timed run: warm-up, repetitions (each verified), statistics, report, CSV row.
+ * `input` (with its reference) is --input's data, already checked; NULL: random data.
+ */
+static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, element_t *input,
+                         const reference *input_ref)
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
     buffers b;
     int status = allocate(&b, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
     if (status != 0)
         return status;
-    element_t *host = opt->input_path ? read_input(opt->input_path, n) : host_alloc(n);
+    element_t *host = input ? input : host_alloc(n);
     if (!host)
         return EXIT_USAGE;
-    if (!opt->input_path)
+    if (!input)
         fill_random(host, n, opt->seed);
-    reference ref = cpu_reference(host, n);
+    reference ref = input ? *input_ref : cpu_reference(host, n);
     CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
 
@@ -401,15 +428,10 @@ int main(int argc, char **argv)
     if (status >= 0)
         return status;
     size_t n = opt.n;
-    if (opt.input_path && (n = input_elements(opt.input_path)) == 0)
+    element_t *input = NULL;
+    reference input_ref;
+    if (opt.input_path && !(input = load_input(opt.input_path, &n, &input_ref)))
         return EXIT_USAGE;
-    if (n > STEP.max_n) {
-        char message[256];
-        snprintf(message, sizeof message, "--input: the file holds %zu elements, above this step's "
-                 "maximum of %llu; use step6 or later", n, (unsigned long long)STEP.max_n);
-        say_error(message);
-        return EXIT_USAGE;
-    }
     char error[512];
     gpu_info gpu;
     status = gpu_open(opt.device, &gpu, error, sizeof error);
@@ -419,5 +441,5 @@ int main(int argc, char **argv)
     }
     if (opt.resources)
         return print_resources(&STEP, &gpu);
-    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n);
+    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n, input, &input_ref);
 }

@@ -360,7 +360,7 @@ static int verify_once(multi *m, const reference *ref, const char *what, size_t 
 /** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
 static reference load_random(multi *m, element_t *host, uint64_t seed)
 {
-    reference total = { 0, 1, 0.0L, 0.0L };
+    reference total = { .fits_element = 1 };
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         if (s->n == 0)
@@ -644,11 +644,6 @@ int main(int argc, char **argv)
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
     if (status >= 0)
         return status;
-    if (opt.input_path || opt.device) {
-        say_error("--input and --device are for the one-GPU steps; step 12 makes its input on each GPU "
-                  "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES)");
-        return EXIT_USAGE;
-    }
     multi *m = calloc(1, sizeof *m);
     if (!m) {
         say_error("out of host memory");

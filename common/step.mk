@@ -11,6 +11,9 @@
 #   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
 #   make resource-usage  what ptxas reports of this step's kernel: registers, shared memory
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
+#
+# Objects and programs depend on the command lines they are built with (build/TYPE/*.cmd,
+# see config.mk): after a change of SM, NVCC_ARCH, CUDA_PATH or flags, make rebuilds them.
 
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
 MAKEFLAGS += --no-builtin-rules
@@ -48,24 +51,33 @@ all: $(PROGRAMS)
 WHERE := $(patsubst $(abspath $(COMMON)/..)/%,%,$(CURDIR))
 say = $(if $(Q),@echo "  $(1)")
 
-reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^ $(EXTRA_LIBS)
+# The command lines, one stamp each (config.mk): nvcc's for the .cu objects (with every
+# variant's flags), gcc's for the harness's .c objects, the link's for the programs.
+$(BUILD)/nvcc.cmd: FORCE
+	@$(call write_if_changed,$(NVCC) $(NVCC_FLAGS) $(foreach v,$(VARIANTS),$(v): $(VARIANT_FLAGS_$(v))))
+$(BUILD)/cc.cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS))
+$(BUILD)/link.cmd: FORCE
+	@$(call write_if_changed,$(NVCC) $(NVCC_LINK_FLAGS) $(EXTRA_LIBS))
 
-reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ)
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^) $(EXTRA_LIBS)
 
-$(BUILD)/step.o: $(STEP_SOURCE) | $(BUILD)/common
+reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^)
+
+$(BUILD)/step.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE)))
 	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/step_%.o: $(STEP_SOURCE) | $(BUILD)/common
+$(BUILD)/step_%.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE), $*))
 	$(Q)$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: $(COMMON)/%.c | $(BUILD)/common
+$(BUILD)/common/%.o: $(COMMON)/%.c $(BUILD)/cc.cmd | $(BUILD)/common
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: $(COMMON)/%.cu | $(BUILD)/common
+$(BUILD)/common/%.o: $(COMMON)/%.cu $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common:

@@ -14,13 +14,18 @@
 # section of step k's README, copied into the copy's header; the TODOs are computed from
 # the diff of step k-1's kernel against step k's (scripts/lab_todos.awk).
 #
-# Variables: LAB_DIR (default lab; tests use a temporary folder), FORCE=1, LAB_TYPES,
-# LAB_SIZES (replaces the size list), LAB_HUGE=0|1 (2^31+5 for the 64-bit steps; default 1),
-# LAB_SANITIZE=0|1 (default 1), N and REPS (timing, default 2^26 and 20), PROFILE=1 (ncu),
-# DEVICE, SANITIZER, NCU.
+# Variables (make help prints these lines), and N, REPS, DEVICE, SANITIZER and NCU:
+##= LAB_DIR=lab: the folder make lab puts your copies in (tests use one under build/)
+##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
+##= LAB_TYPES="int float double": the types lab-check builds and checks
+##= LAB_SIZES=: the sizes lab-check verifies, instead of its own list of sizes that break reductions
+##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
+##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
+##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
 set -u
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab}
 lab_dir=${lab_dir%/}
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
@@ -176,13 +181,11 @@ metric_of() {
     esac
 }
 
-# find_tool NAME VARIABLE: the tool from $VARIABLE, PATH or the toolkit, or nothing
-find_tool() {
-    local name=$1 given=$2 candidate
-    for candidate in "$given" "$name" "${CUDA_PATH:-/usr/local/cuda}/bin/$name" /opt/nvidia/nsight-compute/*/"$name"; do
-        [ -n "$candidate" ] && command -v "$candidate" > /dev/null 2>&1 && { command -v "$candidate"; return 0; }
-    done
-    return 1
+# no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
+# no GPU ...), and that the copy builds; exit 3
+no_gpu() {
+    echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for $types; the checks and the timing need a CUDA GPU"
+    exit 3
 }
 
 # describe PROGRAM KEY: one field of PROGRAM --describe
@@ -222,8 +225,8 @@ check_sizes() {
 # sanitize PROGRAM: memcheck and racecheck at two small sizes; 1 with the finding
 sanitize() {
     local program=$1 sanitizer tool n extra
-    if ! sanitizer=$(find_tool compute-sanitizer "${SANITIZER:-}"); then
-        echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
+    if ! sanitizer=$(find_sanitizer); then
+        echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
         return 0
     fi
     for tool in memcheck racecheck; do
@@ -311,10 +314,7 @@ check() {
     fi
 
     "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1
-    if [ $? -eq 3 ]; then
-        echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
-        exit 3
-    fi
+    [ $? -eq 3 ] && no_gpu "$log/probe.txt"
 
     local sizes
     if [ -n "$custom_sizes" ]; then
@@ -329,10 +329,7 @@ check() {
     for t in $types; do
         check_sizes "$dest/reduce$(suffix_of "$t")" "$t" $sizes
         status=$?
-        if [ "$status" -eq 3 ]; then
-            echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
-            exit 3
-        fi
+        [ "$status" -eq 3 ] && no_gpu "$log/check-err.txt"
         [ "$status" -eq 2 ] && { echo "FAIL $t: $(head -1 "$log/skip.txt")"; exit 1; }
         [ "$status" -ne 0 ] && exit 1
         echo "PASS $t"
@@ -383,8 +380,8 @@ check() {
     metric=${spec#*|}
     if [ "${PROFILE:-0}" != 1 ]; then
         echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's $title for yours and ours"
-    elif ! ncu=$(find_tool ncu "${NCU:-}"); then
-        echo "PROFILE=1: Nsight Compute (ncu) not found; it ships with the CUDA Toolkit (NCU=/path/to/ncu)"
+    elif ! ncu=$(find_ncu); then
+        echo "PROFILE=1: $NCU_MISSING"
     elif ! yours=$(profile_one "$ncu" "$dest/reduce$(suffix_of "$first_type")" "$metric") ||
          ! ours=$(profile_one "$ncu" "$cur/reduce$(suffix_of "$first_type")" "$metric"); then
         echo "PROFILE=1: ncu failed: $(grep -m1 -E 'ERR|rror' "$log/ncu.txt")"

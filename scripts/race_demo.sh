@@ -4,9 +4,12 @@
 # Succeeds when racecheck reports the hazard in the first and nothing in the second.
 # Usage: scripts/race_demo.sh LEGACY_PROGRAM SAFE_PROGRAM
 set -u
+. "$(dirname "$0")/gpus.sh"
 legacy=$1 safe=$2
-sanitizer=${SANITIZER:-compute-sanitizer}
-command -v "$sanitizer" > /dev/null 2>&1 || sanitizer=${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer
+if ! sanitizer=$(find_sanitizer); then
+    echo "make race-demo: $SANITIZER_MISSING" >&2
+    exit 2
+fi
 run() {
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 1 "$1" -n 1000 -r 1 --warmup 0 --hot --no-gate --quiet 2>&1
 }

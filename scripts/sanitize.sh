@@ -11,10 +11,9 @@
 set -u
 cd "$(dirname "$0")/.."
 suffix=${SUFFIX-}
-sanitizer=${SANITIZER:-compute-sanitizer}
-command -v "$sanitizer" > /dev/null 2>&1 || sanitizer=${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer
-if [ ! -x "$sanitizer" ] && ! command -v "$sanitizer" > /dev/null 2>&1; then
-    echo "make sanitize: compute-sanitizer not found; it ships with the CUDA Toolkit" >&2
+. scripts/gpus.sh
+if ! sanitizer=$(find_sanitizer); then
+    echo "make sanitize: $SANITIZER_MISSING" >&2
     exit 2
 fi
 mkdir -p results/sanitize

@@ -7,6 +7,7 @@
  * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
  * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -87,7 +88,17 @@ static void test_sizes(void)
     TEST("parse_size rejects words", parse_size("abc", &v) != 0);
     TEST("parse_size rejects trailing junk", parse_size("5x", &v) != 0);
     TEST("parse_size rejects 2^", parse_size("2^", &v) != 0);
-    TEST("parse_size rejects 2^63", parse_size("2^63", &v) != 0);
+    TEST("parse_size 2^63, like 9223372036854775808", parse_size("2^63", &v) == 0 && v == (uint64_t)1 << 63 &&
+                                                       parse_size("9223372036854775808", &v) == 0 &&
+                                                       v == (uint64_t)1 << 63);
+    TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
+    TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
+    TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
+    TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
+         parse_size("2^0+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^1+(2^64-1) overflows, never wraps to 1",
+         parse_size("2^1+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^63+2^63 overflows", parse_size("2^63+9223372036854775808", &v) != 0);
     TEST("parse_size rejects 2^3+", parse_size("2^3+", &v) != 0);
     TEST("parse_size rejects 2^3-9", parse_size("2^3-9", &v) != 0);
     TEST("parse_size rejects overflow", parse_size("99999999999999999999999", &v) != 0);
@@ -133,6 +144,10 @@ static void test_options(void)
     TEST("bad n non-numeric", rejects("not a size", "-n", "abc", NULL));
     TEST("bad n empty", rejects("not a size", "-n", "", NULL));
     TEST("bad n fraction", rejects("not a size", "-n", "1.5", NULL));
+    TEST("bad n 2^K+M overflow is not a size, like a decimal",
+         rejects("not a size", "-n", "2^0+18446744073709551615", NULL) &&
+         rejects("not a size", "-n", "18446744073709551616", NULL));
+    TEST("bad --check 2^K+M overflow", rejects("not a size", "--check", "1,2^1+18446744073709551615", NULL));
     TEST("bad reps = 0", rejects("from 1 to", "-r", "0", NULL));
     TEST("bad reps negative", rejects("from 1 to", "-r", "-3", NULL));
     TEST("bad reps non-numeric", rejects("from 1 to", "--reps", "many", NULL));
@@ -152,6 +167,66 @@ static void test_options(void)
     TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
     TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
+}
+
+/** check_program_flags() for one command line: 0 if accepted; else its line holds `text`. */
+static int program_flags(int multi_gpu, const char *text, const char *word, ...)
+{
+    char *argv[32], error[512];
+    va_list args;
+    va_start(args, word);
+    int argc = make_argv(argv, word, args);
+    va_end(args);
+    options opt;
+    if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
+        return -2;
+    if (check_program_flags(&opt, multi_gpu, error, sizeof error) == 0)
+        return 0;
+    return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
+}
+
+static void test_program_flags(void)
+{
+    TEST("step 12 refuses --device 0", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
+    TEST("step 12 refuses --device 1 alike", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
+    TEST("step 12 refuses --input", program_flags(1, "--input", "--input", "f", NULL) == -1);
+    TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
+    TEST("one-GPU program refuses --gpus", program_flags(0, "step12_multi_gpu", "--gpus", "2", NULL) == -1);
+    TEST("one-GPU program refuses --latency", program_flags(0, "step12_multi_gpu", "--latency", NULL) == -1);
+    TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
+
+    const char *narrow = max_n_reason(INT32_MAX), *wide = max_n_reason(INT64_MAX);
+    TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "step6"));
+    TEST("64-bit maximum: says why, never 'use step6'", strstr(wide, "64-bit") && !strstr(wide, "step6"));
+
+    char error[512];
+    const char *fresh = "build/unit_test_csv_probe.csv";
+    remove(fresh);
+    TEST("--csv probe: a new file is writable and left absent",
+         csv_check_writable(fresh, error, sizeof error) == 0 && fopen(fresh, "r") == NULL);
+    TEST("--csv probe: empty name", csv_check_writable("", error, sizeof error) != 0 && strstr(error, "--csv"));
+    TEST("--csv probe: folder that does not exist",
+         csv_check_writable("build/no/such/dir/x.csv", error, sizeof error) != 0 &&
+         strstr(error, "build/no/such/dir/x.csv") && strchr(error, '\n') == NULL);
+    TEST("--csv probe: a directory", csv_check_writable("build", error, sizeof error) != 0);
+    FILE *f = fopen(fresh, "w");
+    if (f) {
+        fputs("kept\n", f);
+        fclose(f);
+    }
+    char kept[16] = "";
+    f = fopen(fresh, "r");
+    if (f) {
+        csv_check_writable(fresh, error, sizeof error);
+        fclose(f);
+        f = fopen(fresh, "r");
+        if (f && !fgets(kept, sizeof kept, f))
+            kept[0] = '\0';
+        if (f)
+            fclose(f);
+    }
+    TEST("--csv probe: an existing file is kept as it is", strcmp(kept, "kept\n") == 0);
+    remove(fresh);
 }
 
 static void test_data(void)
@@ -197,6 +272,20 @@ static void test_data(void)
     element_t big[2] = { INT_MAX, 1 };
     r = cpu_reference(big, 2);
     TEST("int overflowing sum detected", !r.fits_element && !check_sum((element_t)INT_MIN, &r, 1).ok);
+    char why[256];
+    element_t two_max[2] = { INT_MAX, INT_MAX };
+    r = cpu_reference(two_max, 2);
+    TEST("int input whose sum overflows int is refused, with the sum",
+         reference_problem(&r, why, sizeof why) && strstr(why, "4294967294") && r.exact == 4294967294ll);
+    element_t wraps_back[5] = { INT_MAX, INT_MAX, -INT_MAX, -INT_MAX, 5 };
+    r = cpu_reference(wraps_back, 5);
+    TEST("int input whose partial sums overflow but whose sum fits is accepted",
+         !reference_problem(&r, why, sizeof why) && r.exact == 5 && check_sum(5, &r, 10).ok);
+    reference near = cpu_reference(two_max, 2), one = cpu_reference(big + 1, 1);
+    near.exact = LLONG_MAX;
+    reference_add(&near, &one);
+    TEST("int reference of parts held at the 64-bit limit, not wrapped",
+         near.exact == LLONG_MAX && !near.fits_element);
 #else
     element_t cancel[3] = { (element_t)1e8, 1, (element_t)-1e8 };
     r = cpu_reference(cancel, 3);
@@ -219,6 +308,34 @@ static void test_data(void)
     TEST("float bound gives up when depth*u >= 1/2", isinf(error_bound(&r, (uint64_t)(1.0 / u))));
     TEST("float relative error", fabs(check_sum(above, &r, depth).rel_error -
                                       (double)fabsl((long double)above - r.sum) / (double)r.sum) < 1e-12);
+
+    char why[256];
+    const element_t inf = (element_t)INFINITY, largest = sizeof(element_t) == 4 ? (element_t)FLT_MAX : (element_t)DBL_MAX;
+    element_t infinities[3] = { inf, 1, inf };
+    r = cpu_reference(infinities, 3);
+    TEST("float reference of infinities is inf, not NaN (no inf - inf in the compensation)",
+         isinf(r.sum) && r.sum > 0 && r.nonfinite && r.nonfinite_index == 0);
+    TEST("float input with infinity refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 0 is inf"));
+    element_t nan_second[3] = { 1, (element_t)NAN, 2 };
+    r = cpu_reference(nan_second, 3);
+    TEST("float input with NaN refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 1 is") && strstr(why, "nan"));
+    element_t huge[4] = { largest, largest / 2, -largest, 1 };
+    r = cpu_reference(huge, 4);
+    TEST("float reference of finite values beyond the type's range is finite and exact",
+         isfinite(r.sum) && r.sum == (long double)largest / 2 + 1);
+    TEST("float input whose positive values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "positive values") && strstr(why, "overflow"));
+    element_t negative[2] = { -largest / 2, -largest / 2 };
+    r = cpu_reference(negative, 2);
+    TEST("float input whose negative values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "negative values"));
+    element_t cancelling[3] = { (element_t)1e30, 1, (element_t)-1e30 };
+    r = cpu_reference(cancelling, 3);
+    TEST("float input of large values that cancel is accepted", !reference_problem(&r, why, sizeof why) && r.sum == 1);
+    r = cpu_reference(a, N);
+    TEST("float random data is accepted", !reference_problem(&r, why, sizeof why) && !r.nonfinite);
 #endif
 }
 
@@ -528,6 +645,31 @@ static int judges(double start, double yours, double ours, lab_gain expected, co
     return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
 }
 
+/** describe_no_gpu()'s line for `a` holds `text` and no newline. */
+static int says_no_gpu(gpu_absence a, const char *text)
+{
+    char line[512];
+    describe_no_gpu(&a, line, sizeof line);
+    return strstr(line, text) != NULL && strchr(line, '\n') == NULL;
+}
+
+static void test_no_gpu(void)
+{
+    const char *insufficient = "CUDA driver version is insufficient for CUDA runtime version";
+    gpu_absence none = { 0, 13000, 1, insufficient, NULL };
+    TEST("no GPU: no driver at all is said so, not 'insufficient'",
+         says_no_gpu(none, "no NVIDIA driver") && !says_no_gpu(none, "insufficient"));
+    gpu_absence old = { 12020, 13000, 1, insufficient, NULL };
+    TEST("no GPU: a driver older than the toolkit, with both versions",
+         says_no_gpu(old, "driver too old") && says_no_gpu(old, "CUDA 12.2") && says_no_gpu(old, "CUDA 13.0"));
+    gpu_absence empty = { 13000, 13000, 0, NULL, NULL };
+    TEST("no GPU: a driver and no GPU", says_no_gpu(empty, "no GPU:") && says_no_gpu(empty, "driver"));
+    gpu_absence hidden = { 13000, 13000, 0, NULL, "" };
+    TEST("no GPU: CUDA_VISIBLE_DEVICES hides them", says_no_gpu(hidden, "CUDA_VISIBLE_DEVICES=''"));
+    gpu_absence busy = { 13000, 13000, 0, "CUDA-capable device(s) is/are busy or unavailable", NULL };
+    TEST("no GPU: another error is quoted", says_no_gpu(busy, "busy or unavailable"));
+}
+
 static void test_lab_verdict(void)
 {
     TEST("lab verdict: the start copy has not the gain", judges(0.173, 0.172, 0.137, GAIN_NOT_YET, "gain not yet"));
@@ -570,6 +712,7 @@ int main(void)
 {
     test_sizes();
     test_options();
+    test_program_flags();
     test_data();
     test_depth();
     test_stats();
@@ -579,6 +722,7 @@ int main(void)
     test_format();
     test_tables_and_pictures();
     test_diagnose();
+    test_no_gpu();
     test_lab_verdict();
     return failures ? 1 : 0;
 }
