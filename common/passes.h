@@ -20,9 +20,10 @@ typedef void (*pass_launcher)(const element_t *in, element_t *out, size_t count,
                               size_t blocks, cudaStream_t stream);
 
 /**
- * Runs passes until one value is left: n -> blocks_for(n) -> ... -> 1. A kernel launch
- * is the only grid-wide barrier CUDA gives, so each level of the tree across blocks is
- * its own launch. Passes alternate between the two scratch buffers (a pass never reads
+ * Runs passes until one value is left: n -> blocks_for(n) -> ... -> 1. Blocks of an
+ * ordinary launch cannot wait for each other (a grid-wide barrier, cooperative groups'
+ * grid.sync(), needs a cooperative launch), so each level of the tree across blocks is
+ * its own launch, and the launch boundary is the barrier. Passes alternate between the two scratch buffers (a pass never reads
  * the array it writes) and the last one writes straight to `out`.
  */
 cudaError_t reduce_in_passes(pass_launcher launch, size_t (*blocks_for)(size_t count),

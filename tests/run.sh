@@ -121,9 +121,11 @@ previous=""
 for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
     if [ ! -f "$dir/reduce.cu" ]; then
-        # step 12 includes step 11's kernel file: what it adds is the whole of its own file
+        # step 12 includes step 11's kernel file: what it adds is the whole of its own file,
+        # counted without blank and comment lines (a line opening with `*` is code, e.g.
+        # `*sum = *partial;`, unless a space, `/` or the line's end follows the `*`)
         file=$(ls "$dir"/*.cu | head -1)
-        lines=$(grep -cvE '^[[:space:]]*($|//|/?\*)' "$file")
+        lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
         name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
         if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
         else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
