@@ -519,6 +519,40 @@ static void test_diagnose(void)
                                                     strlen(small) == sizeof small - 1);
 }
 
+/**
+ * New data for every call: after fresh_value(), the new sum passes and the previous
+ * call's fails, at every call of a long timed run; the change lands anywhere in the input.
+ */
+static void test_fresh(void)
+{
+    enum { N = 4099, CALLS = 200 };
+    static element_t a[N];
+    fill_random(a, N, 7);
+    reference ref = cpu_reference(a, N);
+    uint64_t depth = 40;
+    int stale_fails = 1, fresh_passes = 1, tracked = 1, spread_low = 0, spread_high = 0;
+    for (int call = 1; call <= CALLS; call++) {
+        element_t before = (element_t)ref.sum;   /* the previous call's right answer */
+        size_t i = fresh_index(7, call, N);
+        a[i] = fresh_value(7, call, a[i], &ref, depth);
+        reference exact = cpu_reference(a, N);
+        tracked &= fabsl(exact.sum - ref.sum) <= 1e-12L * exact.abs_sum && exact.exact == ref.exact &&
+                   fabsl(exact.abs_sum - ref.abs_sum) <= 1e-12L * exact.abs_sum;
+        stale_fails &= !check_sum(before, &ref, depth).ok;
+        fresh_passes &= check_sum((element_t)exact.sum, &ref, depth).ok;
+        spread_low |= i < N / 4;
+        spread_high |= i > 3 * N / 4;
+    }
+    TEST("fresh data: the previous call's answer fails, every call", stale_fails);
+    TEST("fresh data: the new answer passes, every call", fresh_passes);
+    TEST("fresh data: the reference follows the change exactly", tracked);
+    TEST("fresh data: the change lands anywhere", spread_low && spread_high);
+    TEST("fresh data: the place depends on the call and the seed",
+         fresh_index(7, 1, 1u << 30) != fresh_index(7, 2, 1u << 30) &&
+         fresh_index(7, 1, 1u << 30) != fresh_index(8, 1, 1u << 30));
+    TEST("fresh data: n = 1 changes element 0", fresh_index(7, 3, 1) == 0);
+}
+
 /** lab_verdict() gives `expected` and its text contains `label`. */
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
 {
@@ -569,6 +603,7 @@ int main(void)
     test_sizes();
     test_options();
     test_data();
+    test_fresh();
     test_depth();
     test_stats();
     test_speedups();
