@@ -32,7 +32,7 @@ STEP   ?=
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
-                common/lab_verdict.c
+                common/lab_verdict.c common/lab_grade.c
 
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
@@ -46,8 +46,8 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
-REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h
+REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c common/lab_grade.c
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h common/lab_grade.h
 	@mkdir -p $(TOOLS)
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ $(REPORT_SOURCES) -lm
 
