@@ -223,6 +223,8 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
                 r->ours_ms = ms;
             else
                 return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
+        } else if (strcmp(key, "built") == 0) {
+            copy_text(r->built, sizeof r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
             r->no_gpu = 1;
         } else if (strcmp(key, "timeout") == 0) {
@@ -250,7 +252,8 @@ static void not_run_reason(const grade_record *r, int includes_failed, const cha
     else if (r->timeout_s > 0)
         snprintf(text, size, "not run: the time limit of %d s ran out first (a kernel that never ends?)", r->timeout_s);
     else if (r->no_gpu)
-        snprintf(text, size, "not run: no GPU on this machine; this check needs one");
+        snprintf(text, size, "not run: no GPU on this machine; this check needs one%s%s%s",
+                 r->built[0] ? " (the copy builds for " : "", r->built, r->built[0] ? ")" : "");
     else
         snprintf(text, size, "not run: %s", needs);
 }
@@ -427,7 +430,8 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s (a kernel that never ends?)",
                  r->timeout_s);
     else if (!any_fail && r->no_gpu)
-        snprintf(g->first_failure, sizeof g->first_failure, "GPU checks not run (no GPU here)");
+        snprintf(g->first_failure, sizeof g->first_failure, "GPU checks not run (no GPU here)%s%s",
+                 r->built[0] ? "; builds for " : "", r->built);
 }
 
 void write_json_string(FILE *f, const char *text)

@@ -21,6 +21,7 @@
  *                              that is not the student's: its points follow correctness)
  *     | TEXT                   a line of detail for the test above (a failure's hint)
  *     time ROLE MS             median time of start (step k-1), yours or ours
+ *     built T...               the types that compiled
  *     nogpu                    no GPU answered: the GPU checks were not run
  *     timeout S                the time limit of S seconds killed the checks
  *     elapsed S                seconds the grading took
@@ -79,6 +80,7 @@ typedef struct grade_record {
     recorded_test tests[GRADE_MAX_TESTS];
     int test_count;
     double start_ms, yours_ms, ours_ms;   /**< 0: not measured */
+    char built[32];                       /**< the types that compiled, "int float" */
     int no_gpu;
     int timeout_s;                        /**< > 0: killed by the time limit */
     long elapsed_s;

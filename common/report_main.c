@@ -249,7 +249,7 @@ static int report_grade(const char *record_path, const char *weights_path, const
             fprintf(stderr, "report: cannot append to '%s'\n", csv_path);
             return 2;
         }
-        if (ftell(csv) == 0)
+        if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
             write_grades_csv_header(csv);
         write_grades_csv_row(csv, student, &record, &g);
         fclose(csv);

@@ -764,10 +764,11 @@ static void test_lab_grade(void)
     ok = graded("test includes pass x\ntest correct:int fail n=1: hangs\ntimeout 300\n", &r, &g);
     TEST("grade: a failure before the time limit is the first failure", ok && strcmp(g.correct, "no") == 0 &&
                                                                         strstr(g.first_failure, "int: n=1"));
-    ok = graded("test includes pass x\nnogpu\n", &r, &g);
+    ok = graded("test includes pass x\nbuilt int float double\nnogpu\n", &r, &g);
     TEST("grade: no GPU: nothing run, said so", ok && g.score == 0 && adds_up(&g) &&
                                                 strcmp(g.correct, "not run (no GPU)") == 0 &&
-                                                strstr(test_named(&g, "int")->output, "no GPU"));
+                                                strstr(test_named(&g, "int")->output, "no GPU") &&
+                                                strstr(g.first_failure, "builds for int float double"));
     ok = graded("test includes pass x\ntest correct:int fail does not compile\nnogpu\n", &r, &g);
     TEST("grade: no GPU, a build error is graded as such", ok && strcmp(g.correct, "no") == 0 &&
                                                             strstr(g.first_failure, "does not compile"));
