@@ -8,7 +8,9 @@
 # V=1 (show every compiler command; by default a build prints one line per kernel file).
 # The lab (LAB.md): make lab STEP=k, make lab-check STEP=k, make lab-status; LAB_DIR=lab,
 # FORCE=1, LAB_TYPES="int float double", LAB_SIZES, LAB_HUGE=1, LAB_SANITIZE=1, PROFILE=1
-# (scripts/lab.sh says what each does).
+# (scripts/lab.sh says what each does). Grading (LAB.md, "Grading a class"): make lab-grade
+# STEP=k, make lab-grade-all SUBMISSIONS=dir [STEP=k]; LAB_TIMEOUT=300, LAB_SEED,
+# LAB_WEIGHTS=lab/weights.conf, LAB_JOBS.
 
 COMMON := common
 include common/config.mk
@@ -38,7 +40,7 @@ export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile sanitize diff diffs docs check-archs check-toolkit \
         clean help \
-        lab lab-check lab-status
+        lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo
 
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
@@ -98,6 +100,18 @@ lab:
 ## lab-check STEP=k: build and check your copy like make test, sanitizers too, then time it next to step k-1 and ours (PROFILE=1: ncu)
 lab-check: $(TOOLS)/report
 	@scripts/lab.sh check $(STEP)
+
+## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/stepK_name/results.json (Gradescope) and a summary
+lab-grade: $(TOOLS)/report
+	@scripts/lab.sh grade $(STEP)
+
+## lab-grade-all SUBMISSIONS=dir: grade every student's stepK_name/reduce.cu, each in a scratch copy, one after another: results/grades.csv and the class table
+lab-grade-all: $(TOOLS)/report
+	@scripts/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
+
+## lab-grade-demo: lab-grade-all over a folder of our steps, tests/lab_broken's copies, a build error and a kernel that never ends (build/lab-demo)
+lab-grade-demo: $(TOOLS)/report
+	@scripts/lab_grade_demo.sh
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:
