@@ -530,8 +530,8 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
     char points[32], max[32], line[128];
     fprintf(f, "lab-grade: step %d (%s), %s\n", r->step, r->title[0] ? r->title : r->step_name,
             r->copy[0] ? r->copy : "(no copy)");
-    fprintf(f, "seed %llu (LAB_SEED=%llu grades the same data again), %s, %ld s\n", r->seed, r->seed,
-            r->device[0] ? r->device : "no GPU", r->elapsed_s);
+    fprintf(f, "seed %llu (LAB_SEED=%llu grades the same data again)%s%s, %ld s\n", r->seed, r->seed,
+            r->device[0] || r->no_gpu ? ", " : "", r->device[0] ? r->device : r->no_gpu ? "no GPU" : "", r->elapsed_s);
     if (r->no_gpu)
         fprintf(f, "NO GPU HERE: only the #include lines and the build were checked; the GPU checks did not run, "
                    "so this is not a grade\n");
