@@ -629,8 +629,16 @@ int print_class_table(FILE *out, FILE *csv)
     chomp(line);
     if (strcmp(line, csv_header) != 0)
         return -1;
-    fprintf(out, "%-20s %4s  %-17s %8s %6s %7s %7s  %s\n", "student", "step", "correct", "speedup", "ours", "score",
-            "max", "first failure");
+    /* the student column as wide as the longest name: a first pass over the rows */
+    long body = ftell(csv);
+    int width = 7;
+    while (fgets(line, sizeof line, csv)) {
+        int length = (int)strcspn(line, ",") - 2;   /* the quotes */
+        width = length > width ? (length < 40 ? length : 40) : width;
+    }
+    fseek(csv, body, SEEK_SET);
+    fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, "student", "step", "correct", "speedup", "ours",
+            "score", "max", "first failure");
     int rows = 0, correct = 0;
     double total = 0.0, total_max = 0.0;
     while (fgets(line, sizeof line, csv)) {
@@ -646,8 +654,8 @@ int print_class_table(FILE *out, FILE *csv)
         if (field[5][0])
             snprintf(ours, sizeof ours, "%sx", field[5]);
         first_line(failure, sizeof failure, field[3], 60);
-        fprintf(out, "%-20s %4s  %-17s %8s %6s %7s %7s  %s\n", field[0], field[1], field[2], speedup, ours, field[6],
-                field[7], failure);
+        fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, field[0], field[1], field[2], speedup, ours,
+                field[6], field[7], failure);
         rows++;
         correct += strcmp(field[2], "yes") == 0;
         total += atof(field[6]);
