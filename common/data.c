@@ -226,3 +226,42 @@ void format_reference(char *buf, size_t size, const reference *ref)
     snprintf(buf, size, "%.20Lg", ref->sum);
 #endif
 }
+
+/** One SplitMix64 draw of the pair (seed, k): fresh_index() and fresh_value() draw from it. */
+static uint64_t draw(uint64_t seed, uint64_t k)
+{
+    uint64_t state = seed ^ (k * 0xD1B54A32D192ED03ull);
+    return splitmix64(&state);
+}
+
+size_t fresh_index(uint64_t seed, int call, size_t n)
+{
+    return n > 0 ? (size_t)(draw(seed, 2 * (uint64_t)call) % n) : 0;
+}
+
+element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth)
+{
+    uint64_t r = draw(seed, 2 * (uint64_t)call + 1);
+#if ELEMENT_IS_INTEGER
+    (void)depth;
+    int delta = 1 + (int)(r % RANDOM_INT_RANGE);   /* 1 .. 7, never 0: the sum always moves */
+    if ((r >> 32) & 1)
+        delta = -delta;
+    if ((delta > 0 && old > INT_MAX - RANDOM_INT_RANGE) || (delta < 0 && old < INT_MIN + RANDOM_INT_RANGE))
+        delta = -delta;
+    element_t value = old + delta;
+    ref->exact += delta;
+    ref->fits_element = (ref->exact >= INT_MIN && ref->exact <= INT_MAX);
+    ref->sum = (long double)ref->exact;
+    ref->abs_sum += fabsl((long double)value) - fabsl((long double)old);
+#else
+    double bound = error_bound(ref, depth);
+    if (!isfinite(bound))
+        return old;
+    /* a stale result is off by the change, less its own error: more than the new bound */
+    element_t value = (element_t)((double)old + 4.0 * bound + 1.0 + (double)(r >> 11) * 0x1.0p-53);
+    ref->sum += (long double)value - (long double)old;
+    ref->abs_sum += fabsl((long double)value) - fabsl((long double)old);
+#endif
+    return value;
+}

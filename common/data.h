@@ -121,6 +121,25 @@ double error_bound(const reference *ref, uint64_t depth);
 /** Compares a GPU result with the reference: exact for int, within error_bound() else. */
 verdict check_sum(element_t got, const reference *ref, uint64_t depth);
 
+/**
+ * New data for every call. Before call `call` (1, 2, ...) of a timed run, or before the
+ * second call of --check's random data, the harness changes one element of the input:
+ * fresh_index() says which (drawn from `seed` and `call`: a new place each call, that no
+ * kernel can know without reading every element), fresh_value() its new value. The sum
+ * then differs from the previous call's by more than twice the accepted error, so a
+ * kernel that returns an earlier result (kept in a __device__ variable, say) fails, and
+ * one that reads every element cannot tell. Random data only, never an --input file.
+ */
+size_t fresh_index(uint64_t seed, int call, size_t n);
+
+/**
+ * The new value of the element fresh_index() chose, which held `old`, and `ref` updated
+ * to stay the exact (int) or compensated (float) sum of the changed input: an int moves by
+ * 1 to 7 either way, a float up by 4 times the accepted error of `ref` at `depth`, plus 1.
+ * Returns `old` unchanged when the bound is infinite (no result could be told wrong).
+ */
+element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth);
+
 /** Writes `value` as the program prints it (all significant digits for floats). */
 void format_element(char *buf, size_t size, element_t value);
 

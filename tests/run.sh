@@ -19,9 +19,13 @@
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), blocks per SM and occupancy on a GPU.
 #   lab       make lab for every step (exercise text, TODOs, the copy builds), bad input,
-#             FORCE=1, lab-status, the broken copies of tests/lab_broken build; on a GPU
-#             lab-check passes every starting copy and our kernels and rejects each
-#             broken copy with the right hint.
+#             FORCE=1, lab-status, the broken copies and shortcuts of tests/lab_broken
+#             build; the #include check rejects the one that calls CUB; lab-grade and
+#             lab-grade-all without a GPU (builds graded, GPU checks "not run", valid
+#             results.json, the time limit); on a GPU lab-check passes every starting
+#             copy and our kernels and rejects each broken copy and shortcut with the
+#             right reason, lab-grade gives our kernel full marks and times out a kernel
+#             that never ends, and lab-grade-all grades a small class.
 #             Without a GPU the GPU checks are listed as SKIP, by name; without NCCL,
 #             step12's build and checks are.
 #
@@ -637,8 +641,8 @@ for file in tests/lab_broken/*.cu; do
         continue
     fi
     lines=$(diff "$step/reduce.cu" "$file" | grep -c '^[<>]')
-    if [ "$lines" -le 20 ]; then pass "lab: $name is $step's kernel with one bug ($lines lines differ)"
-    else fail "lab: $name is $step's kernel with one bug" "$lines lines differ, more than 20"; fi
+    if [ "$lines" -le 30 ]; then pass "lab: $name is $step's kernel with one bug or shortcut ($lines lines differ)"
+    else fail "lab: $name is $step's kernel with one bug or shortcut" "$lines lines differ, more than 30"; fi
     broken+=("$name")
     copies+=("$lab_root/$name/$step")
 done
@@ -724,22 +728,194 @@ for k in "${lab_steps[@]}"; do
     lab_check "gpu lab-check STEP=$k, our kernel copied in: correct, gain reached" 0 \
         "verdict: (gain reached|time can't tell)" "$k" "$lab_root/ours" "${extra[@]}"
 done
+# each broken copy and shortcut, and the check that must reject it (LAB.md, "Grading a
+# class", says why each is caught)
 for name in "${broken[@]}"; do
     k=${name#step}; k=${k%%_*}
     case $name in
-        step3_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
-        step4_*)
+        step3_no_tail|step8_no_tail)
+            lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
+        step4_no_syncwarp)
             if [ -n "$gpu" ] && [ -z "$sanitizer" ]; then skip "gpu lab-check rejects $name: racecheck" "no compute-sanitizer"
             # racecheck finds it; should the race ever change a sum, the check's hint names it
             else lab_check "gpu lab-check rejects $name: racecheck" 1 "hint: racecheck|hint: race or lost values" \
                      "$k" "$lab_root/$name" LAB_SANITIZE=1; fi ;;
-        step6_*) lab_check "gpu lab-check rejects $name: 32-bit index at 2^31+5" 1 "hint: 32-bit index" "$k" \
+        step6_int_index) lab_check "gpu lab-check rejects $name: 32-bit index at 2^31+5" 1 "hint: 32-bit index" "$k" \
                      "$lab_root/$name" LAB_HUGE=1 LAB_SIZES="1 4099" ;;
-        step8_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
-        step11_*) lab_check "gpu lab-check rejects $name: state not reset" 1 "hint: state not reset" "$k" "$lab_root/$name" ;;
+        step11_no_ticket_reset)
+            lab_check "gpu lab-check rejects $name: state not reset" 1 "hint: state not reset" "$k" "$lab_root/$name" ;;
+        step8_cached_result)   # right on the same data: only new data in every timed run catches it
+            lab_check "gpu lab-check rejects $name: the second timed run, on new data" 1 "FAILED n=[0-9]+, run 2 of" \
+                "$k" "$lab_root/$name" ;;
+        step6_timed_differs)   # right at every checked size: the verified timed runs catch it
+            lab_check "gpu lab-check rejects $name: the first timed run is verified" 1 "FAILED n=[0-9]+, run 1 of" \
+                "$k" "$lab_root/$name" ;;
+        step5_half_sampled)
+            lab_check "gpu lab-check rejects $name: random and one-hot data" 1 "FAIL $type n=[0-9]+" "$k" "$lab_root/$name" ;;
+        step4_check_patterns)  # passes every one-hot: random data at every size catches it
+            lab_check "gpu lab-check rejects $name: random data at every size" 1 "FAIL $type n=[0-9]+" "$k" \
+                "$lab_root/$name" ;;
+        step7_calls_cub)       # static: rejected before it is built, GPU or not
+            LAB_DIR="$lab_root/$name" LAB_TYPES="$type" scripts/lab.sh check "$k" > "$log/lab-check.txt" 2>&1
+            status=$?
+            if [ "$status" -eq 1 ] && grep -q "^FAIL includes: line [0-9]*: #include <cub/cub.cuh>" "$log/lab-check.txt" &&
+               ! grep -q "^== build" "$log/lab-check.txt"; then
+                pass "lab-check rejects $name before building it: its #include <cub/cub.cuh>"
+            else
+                fail "lab-check rejects $name before building it: its #include <cub/cub.cuh>" \
+                     "exit $status: $(head -3 "$log/lab-check.txt" | tr '\n' ' ')"
+            fi ;;
+        step3_never_ends) ;;   # lab-grade's time limit, below
         *) fail "lab: broken copy $name has no test" "add one to tests/run.sh" ;;
     esac
 done
+
+# ---------------------------------------------------------------- lab-grade
+# The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
+# whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
+# json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
+# up to its score, "skip" without python3, else why not
+json_ok() {
+    command -v python3 > /dev/null 2>&1 || { echo skip; return; }
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(k in d for k in ("score", "execution_time", "output", "tests")), "a top-level field is missing"
+t = d["tests"]
+assert t and all(all(k in x for k in ("name", "score", "max_score", "output")) for x in t), "a test field is missing"
+assert all(0 <= x["score"] <= x["max_score"] for x in t), "a score outside 0 .. max_score"
+s, m = sum(x["score"] for x in t), sum(x["max_score"] for x in t)
+assert abs(s - d["score"]) < 0.005, "tests add up to %.2f, score says %.2f" % (s, d["score"])
+print("ok %.2f %.2f" % (d["score"], m))
+' "$1" 2>&1 | tail -1
+}
+# lab_json NAME FILE PATTERN: FILE is valid, adds up, and json_ok's "ok SCORE MAX" matches PATTERN
+lab_json() {
+    local name=$1 file=$2 pattern=$3 result
+    result=$(json_ok "$file")
+    if [ "$result" = skip ]; then skip "$name" "python3 not installed (it only checks the JSON)"
+    elif [[ $result =~ $pattern ]]; then pass "$name"
+    else fail "$name" "$result"; fi
+}
+build/tools/report weights lab/weights.conf > "$log/weights.txt" 2>&1
+if grep -q "total 100.00$" "$log/weights.txt"; then pass "lab-grade: lab/weights.conf is valid and adds up to 100"
+else fail "lab-grade: lab/weights.conf is valid and adds up to 100" "$(cat "$log/weights.txt")"; fi
+printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
+lab_make "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
+    LAB_WEIGHTS="$log/bad-weights.conf"
+lab_make "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
+lab_make "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+lab_make "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
+lab_make "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
+lab_make "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
+mkdir -p "$lab_root/empty-class/nobody"
+lab_make "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
+    SUBMISSIONS="$lab_root/empty-class"
+grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
+step3=$(ls -d step3_*/ | head -1 | tr -d /)
+step7=$(ls -d step7_*/ | head -1 | tr -d /)
+copy3=$lab_root/start/$step3
+# the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
+# is correct and gets no performance points (it is step 2, not yet step 3)
+env "${grade_env[@]}" LAB_DIR="$lab_root/start" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+status=$?
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
+       grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
+        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3"
+    else
+        fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    lab_json "lab-grade without a GPU: results.json valid, 0 of 100" "$copy3/results.json" "^ok 0.00 100.00$"
+else
+    if [ "$status" -eq 0 ] && grep -q "^correct: yes" "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: the starting copy of step 3 is correct"
+    else
+        fail "gpu lab-grade: the starting copy of step 3 is correct" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
+    lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
+        "^ok 7[0-4]\.[0-9]{2} 100\.00$"
+fi
+# our kernel: full marks; a shortcut: less, its first failure named; a kernel that never
+# ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
+if [ -n "$gpu" ]; then
+    env "${grade_env[@]}" LAB_DIR="$lab_root/ours" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^score: 100.00 / 100.00" "$log/lab-grade.txt"; then pass "gpu lab-grade: our step 3 copied in: full marks"
+    else fail "gpu lab-grade: our step 3 copied in: full marks" "$(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"; fi
+    lab_json "gpu lab-grade: our step 3's results.json: 100 of 100" "$lab_root/ours/$step3/results.json" "^ok 100.00 100.00$"
+    env "${grade_env[@]}" LAB_DIR="$lab_root/step6_timed_differs" scripts/lab.sh grade 6 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^correct: no; first failure: timed runs: " "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points"
+    else
+        fail "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    env "${grade_env[@]}" LAB_TIMEOUT=20 LAB_DIR="$lab_root/step3_never_ends" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^correct: timed out; first failure: timed out after 20 s" "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: step3_never_ends is killed at the time limit: timed out"
+    else
+        fail "gpu lab-grade: step3_never_ends is killed at the time limit: timed out" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+else
+    skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
+    skip "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points" "no GPU"
+    skip "gpu lab-grade: step3_never_ends is killed at the time limit: timed out" "no GPU"
+fi
+make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
+env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
+   grep -qx "timeout 1" "$lab_root/limit/$step3/build/lab-grade/record.txt"; then
+    pass "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran"
+else
+    fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+fi
+
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/ folder), a
+# build error shipped with a Makefile of its own, and a student who handed in nothing
+class=$lab_root/class
+mkdir -p "$class/alice/$step3" "$class/bob/lab/$step7" "$class/carol/$step3" "$class/dave"
+cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
+cp tests/lab_broken/step7_calls_cub.cu "$class/bob/lab/$step7/reduce.cu"
+sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
+echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
+env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
+    scripts/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
+status=$?
+csv=$lab_root/grades.csv
+if [ -n "$gpu" ]; then alice='^"alice",3,"yes","",[0-9.]+,[0-9.]+,100\.00,100\.00,'
+else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\); builds for '"$type"'",,,0\.00,100\.00,'; fi
+rows_ok=1
+grep -qE "$alice" "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null || rows_ok=0
+if [ "$rows_ok" = 1 ] && [ "$(wc -l < "$csv")" -eq 5 ]; then
+    pass "lab-grade-all: one row per student in grades.csv, each with its reason"
+else
+    fail "lab-grade-all: one row per student in grades.csv, each with its reason" "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+fi
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" &&
+       grep -q "^4 graded, 0 correct" "$log/lab-grade-all.txt"; then
+        pass "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3"
+    else
+        fail "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" \
+             "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+    fi
+elif [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct" "$log/lab-grade-all.txt"; then
+    pass "gpu lab-grade-all: the class table, alice correct"
+else
+    fail "gpu lab-grade-all: the class table, alice correct" "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+fi
+lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
+    "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
+lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/$step7/results.json" \
+    "^ok 0.00 100.00$"
+if [ -z "$(ls build/lab-grade-all 2>/dev/null | grep -vxE 'logs|submissions.txt|builds.txt')" ]; then
+    pass "lab-grade-all: the scratch copies are gone"
+else
+    fail "lab-grade-all: the scratch copies are gone" "$(ls build/lab-grade-all | head -3 | tr '\n' ' ')"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
