@@ -331,7 +331,7 @@ sanitize_one() {
                 echo "  full report: $log/$tool-$n.txt"
             } > "$log/$tool-fail.txt"
             cat "$log/$tool-fail.txt"
-            note "$tool" fail "$(head -1 "$log/$tool-fail.txt" | sed -e 's/^FAIL //' -e 's/=* //')"
+            note "$tool" fail "$(head -1 "$log/$tool-fail.txt" | sed -e "s/^FAIL $tool //" -e 's/=\{2,\} //')"
             tail -n +2 "$log/$tool-fail.txt" | note_detail
             return 1
         fi
