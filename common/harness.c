@@ -169,8 +169,7 @@ void print_timing(const result_row *row, const options *opt)
            row->min_ms, row->max_ms, opt->reps, opt->warmup, cache_state(row));
     printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
            row->ci_high_ms);
-    timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };
-    if (is_noisy(&t))
+    if (row_is_noisy(row))
         printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
                "is another process using the GPU?\n");
 }

@@ -22,13 +22,11 @@
 
 #define MAX_ROWS 1024
 
-/** Opens `path` for writing or says why not. */
-static FILE *open_output(const char *path)
+/** Says that `path` cannot be written; returns the exit code for it. */
+static int cannot_write(const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "report: cannot write '%s'\n", path);
-    return f;
+    fprintf(stderr, "report: cannot write '%s'\n", path);
+    return 2;
 }
 
 /** Reads the rows a report needs at least one of; says so and returns 0 when there are none. */
@@ -42,22 +40,29 @@ static int read_rows(const char *path, result_row *rows)
     return count;
 }
 
+/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
+static void failed_row(result_row *row, const char *program)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", program);
+    snprintf(row->label, sizeof row->label, "%s", program);
+    snprintf(row->status, sizeof row->status, "FAILED");
+}
+
 /** 1 if any row failed: the report then exits 1, so make stops on a wrong sum. */
 static int any_failed(const result_row *rows, int count)
 {
     int failed = 0;
     for (int i = 0; i < count; i++)
-        failed |= strcmp(rows[i].status, "PASSED") != 0;
+        failed |= !row_passed(&rows[i]);
     return failed;
 }
 
 /** The exit code once the CSV is written and the chart tried (svg_status: its writer's). */
 static int finish_outputs(int svg_status, const char *csv_path, const char *svg_path, int failed)
 {
-    if (svg_status != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
+    if (svg_status != 0)
+        return cannot_write(svg_path);
     printf("\nWrote %s and %s\n", csv_path, svg_path);
     return failed ? 1 : 0;
 }
@@ -77,23 +82,16 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
             if (strcmp(raw[i].step, programs[p]) == 0)
                 found = &raw[i];   /* the last row of that program wins */
         result_row *row = &rows[count++];
-        if (found) {
+        if (found)
             *row = *found;
-        } else {
-            memset(row, 0, sizeof *row);
-            snprintf(row->step, sizeof row->step, "%s", programs[p]);
-            snprintf(row->label, sizeof row->label, "%s", programs[p]);
-            snprintf(row->status, sizeof row->status, "FAILED");
-        }
+        else
+            failed_row(row, programs[p]);
         if (strcmp(row->step, "cub_reference") == 0)
             reference_index = count - 1;
     }
     print_run_table(stdout, rows, count, reference_index);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_run_csv(csv, rows, count, reference_index);
-    fclose(csv);
+    if (write_run_csv(csv_path, rows, count, reference_index) != 0)
+        return cannot_write(csv_path);
     return finish_outputs(svg_write_run_chart(svg_path, rows, count, reference_index), csv_path, svg_path,
                           any_failed(rows, count));
 }
@@ -107,11 +105,8 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
     if (count == 0)
         return 1;
     print_sweep_table(stdout, rows, count, reference);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_sweep_csv(csv, rows, count, reference);
-    fclose(csv);
+    if (write_sweep_csv(csv_path, rows, count, reference) != 0)
+        return cannot_write(csv_path);
     return finish_outputs(svg_write_sweep_chart(svg_path, rows, count), csv_path, svg_path,
                           any_failed(rows, count));
 }
@@ -131,14 +126,11 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
     int missing = 0;
     for (int p = 0; p < 3; p++) {
         int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found) {
+        if (found)
             rows[p] = raw[p];
-        } else {
-            memset(&rows[p], 0, sizeof rows[p]);
-            snprintf(rows[p].step, sizeof rows[p].step, "%s", programs[p]);
-            snprintf(rows[p].status, sizeof rows[p].status, "FAILED");
-        }
-        missing |= !found || strcmp(rows[p].status, "PASSED") != 0;
+        else
+            failed_row(&rows[p], programs[p]);
+        missing |= !found || !row_passed(&rows[p]);
     }
     print_lab_table(stdout, rows, step);
     return missing ? 1 : 0;
@@ -155,11 +147,8 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
     if (count == 0)
         return 1;
     print_scaling_table(stdout, rows, count);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_scaling_csv(csv, rows, count);
-    fclose(csv);
+    if (write_scaling_csv(csv_path, rows, count) != 0)
+        return cannot_write(csv_path);
     for (int i = 0; i < count; i++) {   /* one line of the chart per G */
         lines[i] = rows[i];
         snprintf(lines[i].step, sizeof lines[i].step, "gpus%d", rows[i].gpus);
