@@ -8,6 +8,7 @@
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
  *     report multi ROWS.csv RUN-ALL-ROWS.csv              (make run-all's table of step 12)
+ *     report header                                       (the CSV header the programs write)
  *
  * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
  * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
@@ -175,7 +176,7 @@ static int report_multi(const char *rows_path, const char *run_rows_path)
     return any_failed(rows, count);
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling` and `multi`. */
+/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi` and `header`. */
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "run") == 0)
@@ -188,10 +189,13 @@ int main(int argc, char **argv)
         return report_scaling(argv[2], argv[3], argv[4]);
     if (argc == 4 && strcmp(argv[1], "multi") == 0)
         return report_multi(argv[2], argv[3]);
+    if (argc == 2 && strcmp(argv[1], "header") == 0)
+        return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report lab ROWS.csv K START YOURS OURS\n"
                     "       report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       report multi ROWS.csv RUN-ALL-ROWS.csv\n");
+                    "       report multi ROWS.csv RUN-ALL-ROWS.csv\n"
+                    "       report header\n");
     return 2;
 }

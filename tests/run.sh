@@ -429,7 +429,7 @@ fi
 # the lab table takes its three rows in the order lab-check ran them: a student who pasted
 # our kernel has a copy with our name, and must still see their own time, not ours
 row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
-{ echo "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms"
+{ build/tools/report header
   row step2_x "step2 start" 2.000000; row step3_x "step3 (yours)" 1.500000; row step3_x "step3 ours" 1.000000
 } > "$log/lab-rows.csv"
 build/tools/report lab "$log/lab-rows.csv" 3 step2_x step3_x step3_x > "$log/lab-table.txt" 2>&1
