@@ -44,13 +44,9 @@ valid_step() {
     echo "$((10#$k))"
 }
 
-# The "## Exercise" section of a README, up to the next "## " heading (### stays in),
-# without the blank lines around it. Fails if there is none.
+# The "## Exercise" section of a README (scripts/lab_exercise.awk). Fails if there is none.
 exercise_text() {
-    [ -f "$1" ] && awk '/^## / { inside = ($0 ~ /^## Exercise[ \t]*$/); if (inside) { found = 1; next } }
-                        inside && (printed || $0 ~ /[^ \t]/) { for (; blanks > 0; blanks--) print ""
-                                                               if ($0 ~ /[^ \t]/) { print; printed = 1 } else blanks++ }
-                        END { exit !found }' "$1"
+    [ -f "$1" ] && awk -f scripts/lab_exercise.awk "$1"
 }
 
 # The STEP label lines of a kernel file made the lab copy's: number k, name lab/DIR,

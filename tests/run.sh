@@ -340,11 +340,11 @@ for k in "${lab_steps[@]}"; do
     lab_make "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
     # every line of the README's exercise section, in the copy's header comment
-    missing=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" |
-              while IFS= read -r line; do
+    exercise=$(awk -f scripts/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
+    missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
-              done | head -1)
-    lines=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" | wc -l)
+              done <<< "$exercise" | head -1)
+    lines=$(grep -c . <<< "$exercise")
     if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ]; then
         pass "lab: step $k's copy has the README's exercise ($lines lines) and $todos TODOs"
     else
