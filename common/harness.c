@@ -82,7 +82,7 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     if (getenv("CUDA_INJECTION64_PATH"))
         opt->no_gate = 1;
-    return -1;
+    return HARNESS_GO_ON;
 }
 
 size_t scratch_for(size_t n)

@@ -34,12 +34,15 @@ extern const char *harness_program;
 /** Prints one error line prefixed with the program name. */
 void say_error(const char *message);
 
+/** What harness_begin() returns when the program should go on (any other value: exit with it). */
+#define HARNESS_GO_ON (-1)
+
 /**
  * Parses the flags, answers --help and --describe from `info`, rejects sizes above
  * info->max_n, and prepares the CUDA environment for the gate (eager module loading; no
- * gate under compute-sanitizer or ncu). Returns -1 when the program should go on, or the
- * exit code to return now. `multi_gpu`: the program is step 12's (its --help differs,
- * and --gpus / --latency are accepted only there).
+ * gate under compute-sanitizer or ncu). Returns HARNESS_GO_ON when the program should go
+ * on, or the exit code to return now. `multi_gpu`: the program is step 12's (its --help
+ * differs, and --gpus / --latency are accepted only there).
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
 

@@ -208,11 +208,11 @@ static int run_checks(const options *opt, const gpu_info *gpu)
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
-        check_outcome seen;
-        memset(&seen, 0, sizeof seen);
-        seen.n = n;
-        seen.per_block = per_block;
-        seen.vector_width = 16 / sizeof(element_t);
+        check_outcome outcome;
+        memset(&outcome, 0, sizeof outcome);
+        outcome.n = n;
+        outcome.per_block = per_block;
+        outcome.vector_width = 16 / sizeof(element_t);
 
         char what[96];
         snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)(opt->seed + n));
@@ -220,36 +220,36 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         reference ref = cpu_reference(host, n);
         CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
         wrong_call wrong = verify_runs(&b, n, &ref, 2, what, stream, start, stop);
-        seen.random_wrong_call = wrong.call;
-        seen.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
+        outcome.random_wrong_call = wrong.call;
+        outcome.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
 
         size_t positions[MAX_ONE_HOT];
         int count = one_hot_positions(n, positions);
         const element_t one = 1, zero = 0;
         reference one_hot = one_hot_reference(one);
         CUDA_CHECK(cudaMemset(b.in, 0, n * sizeof(element_t)));
-        for (int c = 0; c < count && seen.one_hot_wrong_call == 0; c++) {
+        for (int c = 0; c < count && outcome.one_hot_wrong_call == 0; c++) {
             size_t p = positions[c];
             snprintf(what, sizeof what, "one-hot at index %zu", p);
             CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
             wrong = verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
             CUDA_CHECK(cudaMemcpy(b.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
-            seen.one_hots_tested++;
+            outcome.one_hots_tested++;
             if (wrong.call) {
-                seen.one_hot_wrong_call = wrong.call;
-                seen.one_hot_index = p;
-                seen.one_hot_got = (double)wrong.got;
-                seen.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
+                outcome.one_hot_wrong_call = wrong.call;
+                outcome.one_hot_index = p;
+                outcome.one_hot_got = (double)wrong.got;
+                outcome.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
             }
         }
-        int ok = seen.random_wrong_call == 0 && seen.one_hot_wrong_call == 0;
+        int ok = outcome.random_wrong_call == 0 && outcome.one_hot_wrong_call == 0;
         if (!ok) {
             char hint[768];
-            diagnose(&seen, hint, sizeof hint);
+            diagnose(&outcome, hint, sizeof hint);
             fprintf(stderr, "%s: hint: %s\n", harness_program, hint);
         }
         printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
-               ok ? "PASS" : "FAIL", seen.one_hots_tested);
+               ok ? "PASS" : "FAIL", outcome.one_hots_tested);
         fflush(stdout);
         failures += !ok;
     }
@@ -397,7 +397,7 @@ int main(int argc, char **argv)
 {
     options opt;
     int status = harness_begin(argc, argv, &opt, &STEP, 0);
-    if (status >= 0)
+    if (status != HARNESS_GO_ON)
         return status;
     size_t n = opt.n;
     if (opt.input_path && (n = input_elements(opt.input_path)) == 0)

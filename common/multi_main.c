@@ -22,8 +22,8 @@
 #include "results.h"
 #include "step.h"
 
-/** Everything of one run on G GPUs: the shards, the communicators, the timing tools. */
-typedef struct multi {
+/** The G GPUs of a run and everything each holds: its shard, communicator and timing tools. */
+typedef struct gpu_group {
     int count;                     /**< G, the GPUs used: 0 .. G-1 */
     shard shards[MAX_GPUS];        /**< one per GPU */
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
@@ -36,7 +36,7 @@ typedef struct multi {
     int gated;                     /**< 0 with --no-gate and in --check */
     cudaEvent_t start[MAX_GPUS], stop[MAX_GPUS];
     cudaEvent_t ready[MAX_GPUS];   /**< each GPU's flush and poisoning done: it waits at its gate */
-} multi;
+} gpu_group;
 
 /** What the timed region of run_once() holds. */
 typedef enum work {
@@ -73,7 +73,7 @@ static size_t shard_first(size_t n, int gpus, int g)
 }
 
 /** Spreads n elements over the shards (sizes and first indices). */
-static void set_sizes(multi *m, size_t n)
+static void set_sizes(gpu_group *m, size_t n)
 {
     for (int g = 0; g < m->count; g++) {
         m->first[g] = shard_first(n, m->count, g);
@@ -86,7 +86,7 @@ static void set_sizes(multi *m, size_t n)
  * NCCL communicator over them all. Returns 0, EXIT_USAGE for a --gpus above what the
  * machine has, or EXIT_NO_GPU (one line said either way).
  */
-static int open_gpus(multi *m, const options *opt)
+static int open_gpus(gpu_group *m, const options *opt)
 {
     char error[512];
     memset(m, 0, sizeof *m);
@@ -128,7 +128,7 @@ static int open_gpus(multi *m, const options *opt)
  * that each shard fits in its GPU's free memory. Then runs one combine without the gate,
  * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
  */
-static int allocate(multi *m, size_t max_n, int flush, int gated)
+static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 {
     m->gated = gated;
     m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
@@ -173,7 +173,7 @@ static int allocate(multi *m, size_t max_n, int flush, int gated)
 }
 
 /** Frees what allocate() and open_gpus() took. */
-static void release(multi *m)
+static void release(gpu_group *m)
 {
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
@@ -197,14 +197,14 @@ static void release(multi *m)
 }
 
 /** Buffers and graphs of the --latency variants that need their own (NULL: unused). */
-typedef struct extras {
+typedef struct variant_resources {
     void *registered[MAX_GPUS];        /**< ncclMemAlloc'd, one value each */
     void *handles[MAX_GPUS];           /**< ncclCommRegister's handles */
     cudaGraphExec_t graphs[MAX_GPUS];  /**< combine() captured per GPU */
-} extras;
+} variant_resources;
 
 /** Queues `what` on every GPU (the timed part of run_once()). */
-static void queue_work(multi *m, work what, const extras *x)
+static void queue_work(gpu_group *m, work what, const variant_resources *res)
 {
     int G = m->count;
     switch (what) {
@@ -237,14 +237,14 @@ static void queue_work(multi *m, work what, const extras *x)
     case WORK_REGISTERED:
         NCCL_CHECK(ncclGroupStart());
         for (int g = 0; g < G; g++)
-            NCCL_CHECK(ncclAllReduce(x->registered[g], x->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
+            NCCL_CHECK(ncclAllReduce(res->registered[g], res->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
                                      m->comms[g], m->shards[g].stream));
         NCCL_CHECK(ncclGroupEnd());
         break;
     case WORK_GRAPH:
         for (int g = 0; g < G; g++) {
             CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-            CUDA_CHECK(cudaGraphLaunch(x->graphs[g], m->shards[g].stream));
+            CUDA_CHECK(cudaGraphLaunch(res->graphs[g], m->shards[g].stream));
         }
         break;
     }
@@ -259,7 +259,7 @@ static void queue_work(multi *m, work what, const extras *x)
  * Returns GPU 0's time from start to stop in ms: GPU 0's stop waits for the all-reduce,
  * which waits for every GPU's shard.
  */
-static float run_once(multi *m, work what, int pass, const extras *x)
+static float run_once(gpu_group *m, work what, int pass, const variant_resources *res)
 {
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
@@ -273,7 +273,7 @@ static float run_once(multi *m, work what, int pass, const extras *x)
             gate_close(&m->gate[g], s->stream);
         CUDA_CHECK(cudaEventRecord(m->start[g], s->stream));
     }
-    queue_work(m, what, x);
+    queue_work(m, what, res);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaEventRecord(m->stop[g], m->shards[g].stream));
@@ -296,14 +296,14 @@ static float run_once(multi *m, work what, int pass, const extras *x)
 }
 
 /** Copies every GPU's combined sum back (cudaMemcpy with unified addressing: any GPU). */
-static void fetch_sums(const multi *m, combine_t *got)
+static void fetch_sums(const gpu_group *m, combine_t *got)
 {
     for (int g = 0; g < m->count; g++)
         CUDA_CHECK(cudaMemcpy(&got[g], m->shards[g].sum, sizeof(combine_t), cudaMemcpyDeviceToHost));
 }
 
 /** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
-static uint64_t total_depth(const multi *m)
+static uint64_t total_depth(const gpu_group *m)
 {
     return depth_for(m->max_shard) + (uint64_t)m->count + 1;
 }
@@ -337,7 +337,7 @@ static void format_total(char *buf, size_t size, combine_t value)
  * Runs the reduction once and checks the sum on every GPU; prints the first mismatch
  * (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum.
  */
-static int verify_once(multi *m, const reference *ref, const char *what, size_t n, int call)
+static int verify_once(gpu_group *m, const reference *ref, const char *what, size_t n, int call)
 {
     combine_t got[MAX_GPUS];
     run_once(m, WORK_STEP12, call, NULL);
@@ -358,7 +358,7 @@ static int verify_once(multi *m, const reference *ref, const char *what, size_t 
 }
 
 /** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
-static reference load_random(multi *m, element_t *host, uint64_t seed)
+static reference load_random(gpu_group *m, element_t *host, uint64_t seed)
 {
     reference total = { 0, 1, 0.0L, 0.0L };
     for (int g = 0; g < m->count; g++) {
@@ -374,7 +374,7 @@ static reference load_random(multi *m, element_t *host, uint64_t seed)
 }
 
 /** Sets element `index` of the whole input to `value`, on the GPU whose shard holds it. */
-static void set_element(multi *m, size_t index, element_t value)
+static void set_element(gpu_group *m, size_t index, element_t value)
 {
     for (int g = 0; g < m->count; g++)
         if (index >= m->first[g] && index < m->first[g] + m->shards[g].n)
@@ -387,7 +387,7 @@ static void set_element(multi *m, size_t index, element_t value)
  * one_hot_positions(), which now also fall at and around the shards' edges), each reduced
  * twice in a row, and the sum checked on every GPU.
  */
-static int run_checks(multi *m, const options *opt)
+static int run_checks(gpu_group *m, const options *opt)
 {
     size_t max_n = 0;
     for (int i = 0; i < opt->check_count; i++)
@@ -435,7 +435,7 @@ static int run_checks(multi *m, const options *opt)
 }
 
 /** Times `reps` runs of `what` after `warmup` (GPU 0's events); NULL times on a host failure. */
-static timing_stats time_work(multi *m, work what, int warmup, int reps, const extras *x)
+static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, const variant_resources *res)
 {
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     double *times = malloc((size_t)reps * sizeof *times);
@@ -444,7 +444,7 @@ static timing_stats time_work(multi *m, work what, int warmup, int reps, const e
         exit(EXIT_USAGE);
     }
     for (int r = 0; r < warmup + reps; r++) {
-        float ms = run_once(m, what, r, x);
+        float ms = run_once(m, what, r, res);
         if (r >= warmup)
             times[r - warmup] = ms;
     }
@@ -454,7 +454,7 @@ static timing_stats time_work(multi *m, work what, int warmup, int reps, const e
 }
 
 /** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */
-static int run_benchmark(multi *m, const options *opt)
+static int run_benchmark(gpu_group *m, const options *opt)
 {
     size_t n = opt->n;
     int status = allocate(m, n, !opt->hot, !opt->no_gate);
@@ -558,7 +558,7 @@ static void print_latency(const char *what, const timing_stats *t)
  * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
  * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
  */
-static int run_latency(multi *m, options *opt)
+static int run_latency(gpu_group *m, options *opt)
 {
     opt->hot = 1;
     int status = allocate(m, (size_t)m->count, 0, !opt->no_gate);
@@ -580,37 +580,37 @@ static int run_latency(multi *m, options *opt)
     printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
            opt->reps, opt->warmup);
     printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
-    extras x;
-    memset(&x, 0, sizeof x);
-    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &x);
+    variant_resources res;
+    memset(&res, 0, sizeof res);
+    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &res);
     print_latency("nothing: the gate and the events alone (floor of the method)", &t);
-    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &res);
     print_latency("step 11 alone on each GPU's element, no combine", &t);
-    t = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &res);
     print_latency(ELEMENT_IS_INTEGER ? "step 12: step 11, widen to 64 bits, ncclAllReduce"
                                      : "step 12: step 11, ncclAllReduce", &t);
-    t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
     print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
     if (algo && strcmp(algo, "Ring") != 0) {
         /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
         printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
     } else {
-        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
+        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &res);
         print_latency("ncclReduce of one value to GPU 0", &t);
     }
 
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclMemAlloc(&x.registered[g], sizeof(combine_t)));
-        CUDA_CHECK(cudaMemset(x.registered[g], 0, sizeof(combine_t)));
-        NCCL_CHECK(ncclCommRegister(m->comms[g], x.registered[g], sizeof(combine_t), &x.handles[g]));
+        NCCL_CHECK(ncclMemAlloc(&res.registered[g], sizeof(combine_t)));
+        CUDA_CHECK(cudaMemset(res.registered[g], 0, sizeof(combine_t)));
+        NCCL_CHECK(ncclCommRegister(m->comms[g], res.registered[g], sizeof(combine_t), &res.handles[g]));
     }
-    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &res);
     print_latency("ncclAllReduce, buffers from ncclMemAlloc + ncclCommRegister", &t);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclCommDeregister(m->comms[g], x.handles[g]));
-        NCCL_CHECK(ncclMemFree(x.registered[g]));
+        NCCL_CHECK(ncclCommDeregister(m->comms[g], res.handles[g]));
+        NCCL_CHECK(ncclMemFree(res.registered[g]));
     }
 
     /* every GPU's stream is captured at once: the group's G calls land in G graphs */
@@ -623,14 +623,14 @@ static int run_latency(multi *m, options *opt)
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaStreamEndCapture(m->shards[g].stream, &graphs[g]));
-        CUDA_CHECK(cudaGraphInstantiate(&x.graphs[g], graphs[g], 0));
-        CUDA_CHECK(cudaGraphUpload(x.graphs[g], m->shards[g].stream));
+        CUDA_CHECK(cudaGraphInstantiate(&res.graphs[g], graphs[g], 0));
+        CUDA_CHECK(cudaGraphUpload(res.graphs[g], m->shards[g].stream));
         CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
     }
-    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &res);
     print_latency("ncclAllReduce captured in a CUDA graph, one cudaGraphLaunch per GPU", &t);
     for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaGraphExecDestroy(x.graphs[g]));
+        CUDA_CHECK(cudaGraphExecDestroy(res.graphs[g]));
         CUDA_CHECK(cudaGraphDestroy(graphs[g]));
     }
     release(m);
@@ -642,14 +642,14 @@ int main(int argc, char **argv)
 {
     options opt;
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
-    if (status >= 0)
+    if (status != HARNESS_GO_ON)
         return status;
     if (opt.input_path || opt.device) {
         say_error("--input and --device are for the one-GPU steps; step 12 makes its input on each GPU "
                   "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES)");
         return EXIT_USAGE;
     }
-    multi *m = calloc(1, sizeof *m);
+    gpu_group *m = calloc(1, sizeof *m);
     if (!m) {
         say_error("out of host memory");
         return EXIT_USAGE;

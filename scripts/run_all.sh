@@ -37,10 +37,10 @@ done
 echo
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1
 
-multi=step12_multi_gpu/reduce$suffix
+multi_program=step12_multi_gpu/reduce$suffix
 gpus=$(visible_gpus)
 echo
-if [ ! -x "$multi" ]; then
+if [ ! -x "$multi_program" ]; then
     echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
     echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
@@ -48,7 +48,7 @@ else
     multi_raw=results/run-all-multi${suffix}-rows.csv
     rm -f "$multi_raw"
     for g in $(seq 1 "$gpus"); do
-        "./$multi" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
+        "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
             { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
     done
     build/tools/report multi "$multi_raw" "$raw" || failed=1

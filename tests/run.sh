@@ -57,7 +57,7 @@ fi
 
 # ---------------------------------------------------------------- build
 programs=()
-multi=""   # step 12's program, when NCCL was found and it built
+multi_program=""   # step 12's program, when NCCL was found and it built
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     if ! make --no-print-directory -C "$dir" TYPE="$type" > "$build_log" 2>&1; then
@@ -69,7 +69,7 @@ for dir in "${dirs[@]}"; do
         pass "build $dir ($type)"
     fi
     for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
-        case $dir in step12_*) multi=$dir/$program; continue ;; esac   # tested on its own below
+        case $dir in step12_*) multi_program=$dir/$program; continue ;; esac   # tested on its own below
         programs+=("$dir/$program")
     done
 done
@@ -245,12 +245,12 @@ multi_check() {
     local g=$1 list n name reason="" args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
-    if [ -z "$multi" ]; then reason="NCCL not found"
+    if [ -z "$multi_program" ]; then reason="NCCL not found"
     elif [ -z "$gpu" ]; then reason="no GPU"
     elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
     if [ -z "$reason" ]; then
         list=$(IFS=,; echo "$*")
-        timeout 900 "$multi" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+        timeout 900 "$multi_program" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
     fi
     for n in "$@"; do
         name="gpu $multi_name $type G=$g n=$n$(size_note "$g" "$n")"
@@ -267,18 +267,18 @@ multi_check 1 "${sizes[@]}" "$huge"
 multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
-if [ -z "$multi" ]; then
+if [ -z "$multi_program" ]; then
     for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "one GPU at a time: 100 calls"; do
         skip "input/gpu $multi_name: $name" "NCCL not found"
     done
 else
-    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi" --gpus 0 -n 1000
-    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi" --gpus 99 -n 1000
-    expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
+    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi_program" --gpus 0 -n 1000
+    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
+    expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
-        "$multi" --gpus $((visible + 1)) -n 1000
+        "$multi_program" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
-        "$multi" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
+        "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 fi
 expect "input: --gpus on a one-GPU step" 2 "step12_multi_gpu" "$large" --gpus 2 -n 1000
 
