@@ -1,17 +1,19 @@
-# Sourced by the scripts that meet step 12: visible_gpus prints how many GPUs CUDA will show a
-# program (CUDA_VISIBLE_DEVICES when set, else nvidia-smi's list; 0 without a driver).
+# shellcheck shell=bash
+# Sourced by the scripts that meet step 12 (no `set` here: the sourcing script's options
+# hold). visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES
+# when set, else nvidia-smi's list; 0 without a driver).
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
-        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]'
+        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
     else
-        nvidia-smi -L 2>/dev/null | grep -c '^GPU'
+        { nvidia-smi -L 2>/dev/null || true; } | grep -c '^GPU' || true
     fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
 gpu_counts() {
-    local g=1 list=""
-    while [ "$g" -lt "$1" ]; do list="$list $g"; g=$((g * 2)); done
-    echo $list "$1"
+    local g=1 powers=()
+    while [ "$g" -lt "$1" ]; do powers+=("$g"); g=$((g * 2)); done
+    echo "${powers[@]}" "$1"
 }
 # What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
 NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."

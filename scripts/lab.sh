@@ -19,19 +19,22 @@
 # LAB_SANITIZE=0|1 (default 1), N and REPS (timing, default 2^26 and 20), PROFILE=1 (ncu),
 # DEVICE, SANITIZER, NCU.
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 lab_dir=${LAB_DIR:-lab}
 lab_dir=${lab_dir%/}
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
 # kernel directory of step k (step1_strided), or nothing
-step_dir() { ls -d "step$1"_*/ 2>/dev/null | head -1 | tr -d /; }
+step_dir() {
+    local dirs=("step$1"_*/)
+    if [ -d "${dirs[0]}" ]; then echo "${dirs[0]%/}"; fi
+}
 last_step=0
 for d in step*_*/; do
     [ -f "$d/reduce.cu" ] || continue   # step 12 (multi-GPU, NCCL) is no lab exercise
     k=${d#step}; k=${k%%_*}
-    [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ] && last_step=$k
+    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ]; then last_step=$k; fi
 done
 
 # valid_step TARGET K: prints K if it is a lab step (1..last), else one line and exit 2
@@ -99,8 +102,8 @@ start() {
         rm -rf "$work"
         exit 1
     fi
-    diff "$work/a.cu" "$work/b.cu" > "$work/diff"
-    {
+    diff "$work/a.cu" "$work/b.cu" > "$work/diff" || [ $? -le 1 ]   # 1: they differ, as they should
+    if ! {
         echo "/**"
         echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
         echo " *"
@@ -114,9 +117,13 @@ start() {
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
         echo " */"
         awk -v step="$k" -f scripts/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
-    } > "$work/reduce.cu"
+    } > "$work/reduce.cu"; then
+        echo "make lab: scripts/lab_todos.awk could not place the TODOs (its message is above)" >&2
+        rm -rf "$work"
+        exit 1
+    fi
     local todos
-    todos=$(grep -c "// TODO(step $k," "$work/reduce.cu")
+    todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
     if [ "$todos" -eq 0 ]; then
         echo "make lab: no code differs between $prev/reduce.cu and $cur/reduce.cu: nothing to do" >&2
         rm -rf "$work"
@@ -159,17 +166,16 @@ find_tool() {
 }
 
 # describe PROGRAM KEY: one field of PROGRAM --describe
-describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p"; }
+describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 
 # check_sizes PROGRAM TYPE SIZE...: --check; on a failure prints the first failing case
 # with its diagnosis and returns 1; returns 3 without a GPU, 2 when the size cannot be
 # had (memory), 4 on a CUDA error.
 check_sizes() {
-    local program=$1 type=$2 list status first
+    local program=$1 type=$2 list status=0 first
     shift 2
     list=$(IFS=,; echo "$*")
-    "$program" --check "$list" --device "${DEVICE:-0}" > "$log/check.txt" 2> "$log/check-err.txt"
-    status=$?
+    "$program" --check "$list" --device "${DEVICE:-0}" > "$log/check.txt" 2> "$log/check-err.txt" || status=$?
     [ "$status" -eq 0 ] && return 0
     [ "$status" -eq 3 ] && return 3
     if [ "$status" -eq 2 ]; then
@@ -194,19 +200,20 @@ check_sizes() {
 
 # sanitize PROGRAM: memcheck and racecheck at two small sizes; 1 with the finding
 sanitize() {
-    local program=$1 sanitizer tool n extra
+    local program=$1 sanitizer tool n tool_flags
     if ! sanitizer=$(find_tool compute-sanitizer "${SANITIZER:-}"); then
         echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
         return 0
     fi
     for tool in memcheck racecheck; do
-        extra=""
-        [ "$tool" = racecheck ] && extra="--racecheck-report all"
+        tool_flags=()
+        [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
         for n in 1000 4099; do
-            if ! "$sanitizer" --tool "$tool" $extra --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
+            if ! "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
                     --no-gate --quiet --device "${DEVICE:-0}" > "$log/$tool-$n.txt" 2>&1; then
                 echo "FAIL $tool n=$n: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
-                grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY | sed 's/^/  /'
+                grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY |
+                    sed 's/^/  /' || true
                 if [ "$tool" = racecheck ]; then
                     echo "  hint: racecheck: a race: two threads touch the same shared-memory word with no barrier between"
                     echo "  them; since Volta a warp's lanes are not in lockstep, so __syncwarp() must separate a read from"
@@ -242,7 +249,9 @@ check() {
     cur=$(step_dir "$k")
     prev=$(step_dir $((k - 1)))
     dest=$lab_dir/$cur
-    types=$(echo ${LAB_TYPES:-int float double})
+    local type_list
+    read -ra type_list <<< "${LAB_TYPES:-int float double}"
+    types=${type_list[*]}
     [ -n "$types" ] || types="int float double"
     for t in $types; do
         case $t in int|float|double) ;; *)
@@ -250,13 +259,14 @@ check() {
             exit 2 ;;
         esac
     done
-    local size custom_sizes=""
-    for size in ${LAB_SIZES:-}; do
+    local size size_list custom_sizes=()
+    read -ra size_list <<< "${LAB_SIZES:-}"
+    for size in "${size_list[@]}"; do
         if ! [[ $size =~ ^[0-9]+$|^2\^[0-9]+([+-][0-9]+)?$ ]] || [ "$((${size/^/**}))" -lt 1 ]; then
             echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '$size')" >&2
             exit 2
         fi
-        custom_sizes+=" $((${size/^/**}))"
+        custom_sizes+=("$((${size/^/**}))")
     done
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
         echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
@@ -283,25 +293,24 @@ check() {
         exit 1
     fi
 
-    "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1
-    if [ $? -eq 3 ]; then
+    local probe=0
+    "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1 || probe=$?
+    if [ "$probe" -eq 3 ]; then
         echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
         exit 3
     fi
 
-    local sizes
-    if [ -n "$custom_sizes" ]; then
-        sizes=$custom_sizes
-    else
-        sizes="1 2 3 31 32 33 $((threads - 1)) $threads $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
-               $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1))"
+    local sizes=("${custom_sizes[@]}")
+    if [ ${#sizes[@]} -eq 0 ]; then
+        sizes=(1 2 3 31 32 33 $((threads - 1)) "$threads" $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
+               $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1)))
     fi
-    sizes=$(printf '%s\n' $sizes | sort -nu | paste -sd' ')
-    echo "== correctness: $(wc -w <<< "$sizes") sizes ($sizes), random and one-hot data, each reduced twice"
+    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | sort -nu)
+    echo "== correctness: ${#sizes[@]} sizes (${sizes[*]}), random and one-hot data, each reduced twice"
     local status
     for t in $types; do
-        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" $sizes
-        status=$?
+        status=0
+        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" || status=$?
         if [ "$status" -eq 3 ]; then
             echo "lab-check: no GPU here: $dest builds for $types; the checks and the timing need a CUDA GPU"
             exit 3
@@ -316,8 +325,8 @@ check() {
         ours_max=$(describe "$cur/reduce$(suffix_of "$first_type")" max_n)
         if [ "$max_n" -ge "$huge" ]; then
             for t in $types; do
-                check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "$huge"
-                status=$?
+                status=0
+                check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "$huge" || status=$?
                 case $status in
                     0) echo "PASS $t n=2^31+5" ;;
                     2) echo "skipped $t n=2^31+5: $(head -1 "$log/skip.txt" | sed 's/^[^:]*: //')" ;;
@@ -345,7 +354,11 @@ check() {
         "$name" -n "${N:-2^26}" -r "${REPS:-20}" --device "${DEVICE:-0}" --quiet --csv "$raw" || {
             echo "FAIL timing run of $name (exit $?)"; exit 1; }
     done
-    build/tools/report lab "$raw" "$k" "${names[@]}" | tee "$log/time.txt"
+    if ! build/tools/report lab "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
+        rm -f "$dest/.lab-check"
+        echo "FAIL timing: a row of the table above is missing or failed"
+        exit 1
+    fi
     local verdict
     verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"

@@ -5,8 +5,8 @@
 # NCCL's own choices, then under each NCCL_PROTO (LL, LL128, Simple) and NCCL_ALGO (Ring,
 # Tree). Ends with one line per setting: the all-reduce alone. Writes results/latency.txt.
 # LATENCY_REPS=200 by default (small times need many runs for a tight median).
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
 suffix=${SUFFIX-}
 reps=${LATENCY_REPS:-200}
@@ -17,13 +17,14 @@ out=results/latency${suffix}.txt
 failed=0
 summary=()
 for setting in "" NCCL_PROTO=LL NCCL_PROTO=LL128 NCCL_PROTO=Simple NCCL_ALGO=Ring NCCL_ALGO=Tree; do
-    env $setting "./$program" --latency -r "$reps" --warmup 20 > results/latency-one.txt 2>&1
-    status=$?
-    cat results/latency-one.txt | tee -a "$out"
+    status=0
+    env ${setting:+"$setting"} "./$program" --latency -r "$reps" --warmup 20 > results/latency-one.txt 2>&1 ||
+        status=$?
+    tee -a "$out" < results/latency-one.txt
     echo | tee -a "$out"
     [ "$status" -eq 3 ] && exit 3
     [ "$status" -eq 0 ] || failed=1
-    line=$(grep -m1 'ncclAllReduce of one value alone' results/latency-one.txt | awk '{print $(NF-2)}')
+    line=$(awk '/ncclAllReduce of one value alone/ { print $(NF - 2); exit }' results/latency-one.txt)
     label=${setting:-"NCCL's own choice"}
     summary+=("$(printf '%-20s %10s' "$label" "${line:-failed (exit $status)}")")
 done

@@ -3,8 +3,8 @@
 # fixed size and prints one table of the metrics the steps' ideas move. Clocks are left
 # as they are (--clock-control none): the card's settings are never changed.
 # Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N=2^24 by default)
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 n=${PROFILE_N:-2^24}
 ncu=${NCU:-ncu}
@@ -51,13 +51,13 @@ for dir in "$@"; do
     if ! "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function \
             --kernel-name regex:educe --launch-count 1 --csv --page raw \
             "./$dir/reduce$suffix" -n "$n" -r 1 --warmup 0 --hot --no-gate --quiet > "$csv.log" 2>&1; then
-        echo "make profile: ncu failed on $dir: $(grep -m1 -E 'ERR|rror' "$csv.log")" >&2
+        echo "make profile: ncu failed on $dir: $(grep -m1 -E 'ERR|rror' "$csv.log" || true)" >&2
         status=1
         continue
     fi
-    grep -E '^"' "$csv.log" > "$csv"
+    grep -E '^"' "$csv.log" > "$csv" || true
     if [ "$(wc -l < "$csv")" -lt 3 ]; then
-        echo "make profile: ncu read no counters for $dir: $(grep -m1 -E 'ERR|rror|WARN' "$csv.log")" >&2
+        echo "make profile: ncu read no counters for $dir: $(grep -m1 -E 'ERR|rror|WARN' "$csv.log" || true)" >&2
         status=1
         continue
     fi

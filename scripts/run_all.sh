@@ -4,8 +4,9 @@
 # (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
 # With 2+ GPUs it adds step 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv),
 # with the speedup over step 11 on one GPU; with one GPU, one line says so.
-set -u
-. "$(dirname "$0")/gpus.sh"
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh
 suffix=${SUFFIX-}
 n=${N:-2^26}
 reps=${REPS:-20}
@@ -20,8 +21,8 @@ for dir in "$@"; do
     i=$((i + 1))
     printf '[%2d/%d] %-24s ' "$i" "$#" "$dir"
     start=$(date +%s%N)
-    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw"
-    status=$?
+    status=0
+    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" || status=$?
     seconds=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ "$status" -eq 0 ]; then
         printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000))

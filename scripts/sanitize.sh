@@ -8,9 +8,8 @@
 # kernels built for other GPUs and handles "no kernel image" itself (seen on H200); the
 # program checks every call of its own and exits 4 on any error, which still fails here.
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
-set -u
-cd "$(dirname "$0")/.."
-suffix=${SUFFIX-}
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 sanitizer=${SANITIZER:-compute-sanitizer}
 command -v "$sanitizer" > /dev/null 2>&1 || sanitizer=${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer
 if [ ! -x "$sanitizer" ] && ! command -v "$sanitizer" > /dev/null 2>&1; then
@@ -27,18 +26,18 @@ for dir in "$@"; do
             for n in 1000 4099; do
                 runs=$((runs + 1))
                 log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
-                extra="" args=""
-                [ "$tool" = racecheck ] && extra="--racecheck-report all"
+                tool_flags=() args=()
+                [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
                 case $dir in step12_*)   # one GPU: step 11 + NCCL's one-rank all-reduce
-                    args="--gpus 1"
-                    [ "$tool" = memcheck ] && extra="--report-api-errors no" ;;
+                    args=(--gpus 1)
+                    [ "$tool" = memcheck ] && tool_flags=(--report-api-errors no) ;;
                 esac
-                if "$sanitizer" --tool "$tool" $extra --error-exitcode 1 \
-                        "./$program" $args -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
+                if "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 \
+                        "./$program" "${args[@]}" -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
                     printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
                 else
                     printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \
-                        "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log")"
+                        "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log" || true)"
                     failed=$((failed + 1))
                 fi
             done

@@ -3,7 +3,8 @@
 # steps 6 to 10 (several passes; from step 10 on, two), step 11 (one kernel: last block)
 # and its two atomic finishes (block atomic, warp atomic), and CUB.
 # Writes results/sweep.csv and results/sweep.svg.
-set -u
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
@@ -20,8 +21,8 @@ failed=0
 for n in $sizes; do
     printf 'n = %-6s' "$n"
     for program in "${programs[@]}"; do
-        "./$program$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw"
-        status=$?
+        status=0
+        "./$program$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" || status=$?
         if [ "$status" -eq 0 ]; then
             printf ' .'
         else

@@ -21,8 +21,9 @@
 # LAB_TESTS=0 leaves out the lab section (one SKIP line): the quick run on a GPU machine.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
-set -u
-cd "$(dirname "$0")/.."
+# No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh
 type=${TYPE:-int}
 suffix=${SUFFIX-}
@@ -38,6 +39,8 @@ mkdir -p "$log"
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); }
+# step_dir K: the folder of step K, e.g. step3_add_during_load
+step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # ---------------------------------------------------------------- unit
 if [ -x "build/$type/unit_tests" ]; then
@@ -85,7 +88,8 @@ for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
     if [ ! -f "$dir/reduce.cu" ]; then
         # step 12 includes step 11's kernel file: what it adds is the whole of its own file
-        file=$(ls "$dir"/*.cu | head -1)
+        files=("$dir"/*.cu)
+        file=${files[0]}
         lines=$(grep -cvE '^[[:space:]]*($|//|/?\*)' "$file")
         name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
         if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
@@ -174,7 +178,17 @@ else
     fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
 fi
 
-# check PROGRAM SIZE...: one test per size, from the program's "check n=N: PASS" lines.
+# check_verdict NAME N: the test of size N, from the "check n=N: PASS" line of the last
+# --check run (its output in $log/check.txt and check-err.txt)
+check_verdict() {
+    if grep -q "^check n=$2: PASS" "$log/check.txt"; then
+        pass "$1"
+    else
+        fail "$1" "$(grep -h "n=${2}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
+    fi
+}
+
+# check PROGRAM SIZE...: one test per size.
 check() {
     local program=$1 list n
     shift
@@ -184,13 +198,7 @@ check() {
     fi
     list=$(IFS=,; echo "$*")
     timeout 900 "$program" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
-    for n in "$@"; do
-        if grep -q "^check n=$n: PASS" "$log/check.txt"; then
-            pass "gpu $program $type n=$n"
-        else
-            fail "gpu $program $type n=$n" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-        fi
-    done
+    for n in "$@"; do check_verdict "gpu $program $type n=$n" "$n"; done
 }
 
 # gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
@@ -215,7 +223,7 @@ case $type in
     float)  one='\x00\x00\x80\x3f' ;;
     double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
 esac
-for _ in $(seq 1000); do printf "$one"; done > "$log/ones.bin"
+for _ in $(seq 1000); do printf '%b' "$one"; done > "$log/ones.bin"
 if [ -z "$gpu" ]; then
     skip "gpu --input 1000 ones and --print-sum" "no GPU"
 else
@@ -254,13 +262,7 @@ multi_check() {
     fi
     for n in "$@"; do
         name="gpu $multi_name $type G=$g n=$n$(size_note "$g" "$n")"
-        if [ -n "$reason" ]; then
-            skip "$name" "$reason"
-        elif grep -q "^check n=$n: PASS" "$log/check.txt"; then
-            pass "$name"
-        else
-            fail "$name" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-        fi
+        if [ -n "$reason" ]; then skip "$name" "$reason"; else check_verdict "$name" "$n"; fi
     done
 }
 multi_check 1 "${sizes[@]}" "$huge"
@@ -334,8 +336,7 @@ else pass "lab: bad input leaves no folder behind"; fi
 # every exercise starts: the README's exercise in the header, TODOs, and it builds
 copies=()
 for k in "${lab_steps[@]}"; do
-    step=$(ls -d "step${k}_"*/ | head -1)
-    step=${step%/}
+    step=$(step_dir "$k")
     copy=$lab_root/start/$step
     lab_make "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
@@ -356,6 +357,7 @@ done
 # build_all DIR...: make every copy for $type at once (one job per core); one test each
 build_all() {
     local dir
+    # shellcheck disable=SC2016  # $1 and $2 are the inner sh's: the copy and the type
     printf '%s\n' "$@" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
         'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
     for dir in "$@"; do
@@ -370,8 +372,7 @@ build_all() {
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
 if [ -n "$gpu" ]; then
     for k in "${lab_steps[@]}"; do
-        step=$(ls -d "step${k}_"*/ | head -1)
-        step=${step%/}
+        step=$(step_dir "$k")
         make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
             cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
     done
@@ -382,8 +383,7 @@ broken=()
 for file in tests/lab_broken/*.cu; do
     name=$(basename "$file" .cu)
     k=${name#step}; k=${k%%_*}
-    step=$(ls -d "step${k}_"*/ | head -1)
-    step=${step%/}
+    step=$(step_dir "$k")
     if ! make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/$name" > "$log/lab-out.txt" 2>&1 ||
        ! cp "$file" "$lab_root/$name/$step/reduce.cu"; then
         fail "lab: broken copy $name set up" "$(head -c 300 "$log/lab-out.txt")"
@@ -398,7 +398,7 @@ done
 build_all "${copies[@]}"
 
 # a copy that exists is never overwritten without FORCE=1
-copy=$lab_root/start/$(ls -d step3_*/ | head -1 | tr -d /)
+copy=$lab_root/start/$(step_dir 3)
 echo "// the student's work" >> "$copy/reduce.cu"
 lab_make "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
