@@ -5,6 +5,7 @@
 #   build     every program builds (make -C DIR)
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
+#   scripts   every script passes shellcheck (skipped, by name, without shellcheck)
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   gpu       every program verified exactly on sizes that break careless code, on random
 #             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
@@ -114,6 +115,23 @@ if command -v doxygen > /dev/null 2>&1; then
     fi
 else
     skip "docs build with zero warnings" "doxygen not installed"
+fi
+
+# ---------------------------------------------------------------- scripts
+# every script (make's, the tests', CI's) passes shellcheck; .shellcheckrc lets it follow
+# the helpers they source
+scripts=(scripts/*.sh tests/*.sh .ci/run)
+if command -v shellcheck > /dev/null 2>&1; then
+    for script in "${scripts[@]}"; do
+        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
+            pass "shellcheck $script"
+        else
+            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
+        fi
+    done
+else
+    for script in "${scripts[@]}"; do skip "shellcheck $script" "shellcheck not installed"; done
+    echo "     shellcheck: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
 fi
 
 # ---------------------------------------------------------------- bad input
