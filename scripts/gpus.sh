@@ -1,12 +1,12 @@
 # shellcheck shell=bash
 # Sourced by the scripts that meet step 12 (no `set` here: the sourcing script's options
 # hold). visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES
-# when set, else nvidia-smi's list; 0 without a driver).
+# when set, else nvidia-smi's CSV of GPU indices; 0 without a driver).
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
         echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
     else
-        { nvidia-smi -L 2>/dev/null || true; } | grep -c '^GPU' || true
+        { nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null || true; } | grep -c '[0-9]' || true
     fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
