@@ -1,14 +1,11 @@
 # GPU sum reduction, step by step: from Harris's kernel 1 to the card's bandwidth limit.
 #
-#   make run-all       build every step, run them on the same input, print the table
-#   make test          build and test everything (GPU checks are skipped without a GPU)
-#
-# `make help` lists the rest. Variables: TYPE=int|float|double, N=2^26 (run-all size),
-# REPS=20, SIZES="2^16 ... 2^28" (sweep), SM=90 or NVCC_ARCH=..., CUDA_PATH, DEVICE=0,
-# V=1 (show every compiler command; by default a build prints one line per kernel file).
-# The lab (LAB.md): make lab STEP=k, make lab-check STEP=k, make lab-status; LAB_DIR=lab,
-# FORCE=1, LAB_TYPES="int float double", LAB_SIZES, LAB_HUGE=1, LAB_SANITIZE=1, PROFILE=1
-# (scripts/lab.sh says what each does).
+# Start with `make run-all` (every step on this machine's GPU, one table) or `make test`.
+# `make help` lists every target and every variable, from one place: the "## " line above
+# each target's rule here, and the "##= NAME=default: what it does" line next to where each
+# variable's default is set (here, common/config.mk, common/nccl.mk and the scripts in
+# HELP_FILES). This header lists none of them, so it cannot drift from the help; make test
+# checks that every target is in the help and that every default it shows is the real one.
 
 COMMON := common
 include common/config.mk
@@ -22,65 +19,95 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 MULTI_STEP   := step12_multi_gpu
 PROGRAM_DIRS := $(STEPS) $(MULTI_STEP) step11_single_pass/atomic_finish cub_reference
 
+##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
+##= REPS=20: timed runs per program and size, the median reported (run-all, sweep, scaling, lab-check)
 REPS   ?= 20
+##= SIZES="2^16 2^18 2^20 2^22 2^24 2^26 2^28": the sizes of make sweep
 SIZES  ?= 2^16 2^18 2^20 2^22 2^24 2^26 2^28
+##= SCALING_SIZES="2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30": the sizes of make scaling
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
+##= DEVICE=0: the GPU the one-GPU programs use (run-all, sweep, lab-check); step 12 takes CUDA_VISIBLE_DEVICES
 DEVICE ?= 0
+##= STEP=: the step of make diff, lab and lab-check, e.g. STEP=3
+##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu
 STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
-                common/lab_verdict.c
+                common/lab_verdict.c common/lab_grade.c
 
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile sanitize diff diffs docs check-archs check-toolkit \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help \
-        lab lab-check lab-status
+        lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo
 
+## all: build every program (the steps, step 12 when NCCL is here, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
+## step3_add_during_load (any program's directory): build that program alone
 # -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
 $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
-REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h
-	@mkdir -p $(TOOLS)
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icommon -o $@ $(REPORT_SOURCES) -lm
+# The host tools depend on their command lines too (config.mk's write_if_changed).
+REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c common/lab_grade.c
+REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon
+$(TOOLS)/report.cmd: FORCE
+	@$(call write_if_changed,$(CC) $(REPORT_CFLAGS))
+$(UNIT_TESTS).cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS))
 
-$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h)
-	@mkdir -p $(dir $@)
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h common/lab_grade.h $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
+
+$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg); with 2+ GPUs, step12 on 1 ... all of them
-run-all: all
+run-all:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/run_all.sh $(STEPS) cub_reference
 
 ## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
-sweep: all
+sweep:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/sweep.sh
 
 ## scaling: step12 over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: speedup, efficiency, the all-reduce, the crossover (results/scaling.csv, .svg)
-scaling: all
+scaling:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/scaling.sh
 
 ## latency: step12's combine alone on all GPUs, its variants, under each NCCL_PROTO and NCCL_ALGO (results/latency.txt)
-latency: all
+latency:
+	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory all
 	@scripts/latency.sh
 
-## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers
+## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(UNIT_TESTS)
 	@tests/run.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
-profile: all
+profile:
+	@scripts/preflight.sh $@ ncu
+	@$(MAKE) --no-print-directory all
 	@scripts/profile.sh $(STEPS) cub_reference
 
+## resources: per step, threads, registers per thread and shared memory per block, and on a GPU resident blocks per SM and occupancy (occupancy API); without a GPU, the compiler's figures
+resources: all
+	@scripts/resources.sh $(STEPS) cub_reference
+
 ## sanitize: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every step
-sanitize: all
+sanitize:
+	@scripts/preflight.sh $@ compute-sanitizer
+	@$(MAKE) --no-print-directory all
 	@scripts/sanitize.sh $(PROGRAM_DIRS)
 
 ## diff STEP=k: what step k changed, as a diff of step k-1's kernel file against step k's
@@ -99,6 +126,18 @@ lab:
 lab-check: $(TOOLS)/report
 	@scripts/lab.sh check $(STEP)
 
+## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/stepK_name/results.json (Gradescope) and a summary
+lab-grade: $(TOOLS)/report
+	@scripts/lab.sh grade $(STEP)
+
+## lab-grade-all SUBMISSIONS=dir: grade every student's stepK_name/reduce.cu, each in a scratch copy, one after another: results/grades.csv and the class table
+lab-grade-all: $(TOOLS)/report
+	@scripts/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
+
+## lab-grade-demo: lab-grade-all over a folder of our steps, tests/lab_broken's copies, a build error and a kernel that never ends (build/lab-demo)
+lab-grade-demo: $(TOOLS)/report
+	@scripts/lab_grade_demo.sh
+
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:
 	@scripts/lab.sh status
@@ -115,9 +154,24 @@ check-archs:
 check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
 
+## -C step4_unroll_warp race-demo: Harris's 2007 last warp under compute-sanitizer's racecheck, next to this repository's
+## -C DIR run|profile|resource-usage|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), or remove its build
+
+## clean: remove every build, program and the generated docs, for every TYPE (results/ and lab/ are kept)
 clean:
 	@for d in $(PROGRAM_DIRS); do $(MAKE) -s --no-print-directory -C $$d clean; done
 	@rm -rf build docs/html
 
+# The files whose "##= " lines document the variables, each next to where its default is set.
+HELP_FILES := Makefile common/config.mk common/nccl.mk $(wildcard scripts/*.sh)
+
+## help: this list: every target, then every variable with its default (make VAR=value)
 help:
-	@sed -n 's/^## //p' Makefile
+	@echo "Targets (make TARGET):"
+	@sed -n 's/^## /  /p' Makefile
+	@echo "Variables (make VAR=value), each with its default after the =:"
+	@sed -n 's/^##= /  /p' $(HELP_FILES)
+
+# print-VAR: the value make gives VAR (make test compares it with the default help shows)
+print-%:
+	@echo '$($*)'

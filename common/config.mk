@@ -1,5 +1,6 @@
 # Toolchain settings shared by the top-level Makefile and every step's build.
 
+##= TYPE=int: the element type, int, float or double (objects in build/TYPE/, programs ./reduce, ./reduce_float, ./reduce_double)
 TYPE      ?= int
 ifeq ($(filter $(TYPE),int float double),)
 $(error TYPE must be int, float or double (got '$(TYPE)'))
@@ -11,15 +12,22 @@ TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
 # Programs of the int build are plain ./reduce; other types carry the type in the name.
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
+##= CUDA_PATH=/usr/local/cuda: the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
 CUDA_PATH ?= /usr/local/cuda
 NVCC      ?= $(CUDA_PATH)/bin/nvcc
 CC        := gcc
 
 # -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in
 # this machine (native), or sm_75, the oldest the toolkit supports, when there is none
-# (native would warn and pick it anyway).
+# (native would warn and pick it anyway). SM wins over an NVCC_ARCH from the environment,
+# which a make above this one exports (`make test` runs make in its tests): only an
+# NVCC_ARCH on the command line is stronger.
+##= SM=: the GPU architecture to build for, e.g. SM=90 for sm_90 (a change rebuilds)
+##= NVCC_ARCH=(native, or sm_75 without a GPU): any -arch value nvcc takes, instead of SM
 ifdef SM
-NVCC_ARCH ?= sm_$(SM)
+ifneq ($(origin NVCC_ARCH),command line)
+NVCC_ARCH := sm_$(SM)
+endif
 endif
 ifndef NVCC_ARCH
 NVCC_ARCH := $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_75)
@@ -30,7 +38,22 @@ NVCC_FLAGS      := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG) $(E
 NVCC_LINK_FLAGS := -arch=$(NVCC_ARCH)
 HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG) $(EXTRA_CFLAGS)
 
+# Builds that cannot be stale: every object depends on a file holding the command line it
+# is built with (as the Linux kernel's .cmd files do), rewritten only when that command
+# line changes. Make runs the stamp's rule every time (FORCE), but judges what depends on
+# it by its time, which only a change moves: `make SM=90` after a default build rebuilds
+# what the new flags touch, and a second `make SM=90` nothing.
+#   target: FORCE ; @$(call write_if_changed,TEXT)
+squote := '
+write_if_changed = mkdir -p $(@D) && printf '%s\n' '$(subst $(squote),'\$(squote)',$(strip $(1)))' | cmp -s - $@ || \
+                   printf '%s\n' '$(subst $(squote),'\$(squote)',$(strip $(1)))' > $@
+.PHONY: FORCE
+FORCE:
+# (FORCE is the first rule read: `all` stays what plain `make` builds)
+.DEFAULT_GOAL := all
+
 # V=1 shows every command; by default a build prints one short line per kernel file.
+##= V=0: V=1 shows every compiler command (by default one line per kernel file)
 V ?= 0
 ifeq ($(V),1)
 Q :=

@@ -4,6 +4,7 @@
  */
 #include "data.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -47,34 +48,45 @@ const char *random_data_description(void)
 }
 
 #if !ELEMENT_IS_INTEGER
-/** Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. */
+/**
+ * Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. Once
+ * the sum is not finite (an infinite or NaN x) the carry is left alone: (sum - t) would
+ * be inf - inf, a NaN that no later addition removes.
+ */
 static void neumaier_add(long double *sum, long double *carry, long double x)
 {
     long double t = *sum + x;
-    if (fabsl(*sum) >= fabsl(x))
-        *carry += (*sum - t) + x;
-    else
-        *carry += (x - t) + *sum;
+    if (isfinite(t)) {
+        if (fabsl(*sum) >= fabsl(x))
+            *carry += (*sum - t) + x;
+        else
+            *carry += (x - t) + *sum;
+    }
     *sum = t;
 }
 #endif
 
 reference cpu_reference(const element_t *a, size_t n)
 {
-    reference ref = { 0, 1, 0.0L, 0.0L };
+    reference ref = { .fits_element = 1 };
 #if ELEMENT_IS_INTEGER
-    long long sum = 0, abs_sum = 0;
+    __int128 sum = 0, abs_sum = 0;   /* n * 2^31 < 2^127 for any n */
     for (size_t i = 0; i < n; i++) {
         sum += a[i];
-        abs_sum += (a[i] < 0) ? -(long long)a[i] : a[i];
+        abs_sum += (a[i] < 0) ? -(__int128)a[i] : a[i];
     }
-    ref.exact = sum;
+    ref.exact = sum > LLONG_MAX ? LLONG_MAX : sum < LLONG_MIN ? LLONG_MIN : (long long)sum;
     ref.fits_element = (sum >= INT_MIN && sum <= INT_MAX);
     ref.sum = (long double)sum;
     ref.abs_sum = (long double)abs_sum;
 #else
     long double sum = 0.0L, carry = 0.0L, abs_sum = 0.0L;
     for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) && !ref.nonfinite) {
+            ref.nonfinite = 1;
+            ref.nonfinite_index = i;
+            ref.nonfinite_value = (double)a[i];
+        }
         neumaier_add(&sum, &carry, (long double)a[i]);
         abs_sum += fabsl((long double)a[i]);
     }
@@ -86,21 +98,59 @@ reference cpu_reference(const element_t *a, size_t n)
 
 void reference_add(reference *total, const reference *part)
 {
-    total->exact += part->exact;
+    /* held at the 64-bit limits like cpu_reference(): out of int's range either way */
+    if (__builtin_add_overflow(total->exact, part->exact, &total->exact))
+        total->exact = part->exact < 0 ? LLONG_MIN : LLONG_MAX;
 #if ELEMENT_IS_INTEGER
-    total->fits_element = (total->exact >= INT_MIN && total->exact <= INT_MAX);
+    total->fits_element = total->fits_element && part->fits_element &&
+                          total->exact >= INT_MIN && total->exact <= INT_MAX;
 #endif
     total->sum += part->sum;
     total->abs_sum += part->abs_sum;
+    if (part->nonfinite && !total->nonfinite) {
+        total->nonfinite = 1;
+        total->nonfinite_index = part->nonfinite_index;
+        total->nonfinite_value = part->nonfinite_value;
+    }
 }
 
 reference one_hot_reference(element_t value)
 {
-    reference ref = { 0, 1, (long double)value, fabsl((long double)value) };
+    reference ref = { .fits_element = 1, .sum = (long double)value, .abs_sum = fabsl((long double)value) };
 #if ELEMENT_IS_INTEGER
     ref.exact = value;
 #endif
     return ref;
+}
+
+int reference_problem(const reference *ref, char *why, size_t size)
+{
+#if ELEMENT_IS_INTEGER
+    if (!ref->fits_element) {
+        snprintf(why, size, "its exact sum is %.0Lf, outside int's range %d .. %d, so the GPU's int sum "
+                 "would wrap around; give values whose sum fits in int", ref->sum, INT_MIN, INT_MAX);
+        return 1;
+    }
+#else
+#ifdef ELEMENT_DOUBLE
+    const double largest = DBL_MAX;
+#else
+    const double largest = FLT_MAX;
+#endif
+    if (ref->nonfinite) {
+        snprintf(why, size, "element %zu is %g, and a sum with NaN or infinity has no value to verify; "
+                 "give finite values", ref->nonfinite_index, ref->nonfinite_value);
+        return 1;
+    }
+    long double positives = (ref->abs_sum + ref->sum) / 2, negatives = (ref->abs_sum - ref->sum) / 2;
+    if (positives > largest / 2 || negatives > largest / 2) {
+        snprintf(why, size, "its %s values add up to %Lg, over half of %s's largest value %g, so a partial "
+                 "sum may overflow to infinity; give smaller values", positives >= negatives ? "positive" :
+                 "negative", positives >= negatives ? positives : -negatives, ELEMENT_NAME, largest);
+        return 1;
+    }
+#endif
+    return 0;
 }
 
 /** ceil(log2(x)) for x >= 1: the levels of a binary tree over x leaves. */
@@ -175,4 +225,43 @@ void format_reference(char *buf, size_t size, const reference *ref)
 #else
     snprintf(buf, size, "%.20Lg", ref->sum);
 #endif
+}
+
+/** One SplitMix64 draw of the pair (seed, k): fresh_index() and fresh_value() draw from it. */
+static uint64_t draw(uint64_t seed, uint64_t k)
+{
+    uint64_t state = seed ^ (k * 0xD1B54A32D192ED03ull);
+    return splitmix64(&state);
+}
+
+size_t fresh_index(uint64_t seed, int call, size_t n)
+{
+    return n > 0 ? (size_t)(draw(seed, 2 * (uint64_t)call) % n) : 0;
+}
+
+element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth)
+{
+    uint64_t r = draw(seed, 2 * (uint64_t)call + 1);
+#if ELEMENT_IS_INTEGER
+    (void)depth;
+    int delta = 1 + (int)(r % RANDOM_INT_RANGE);   /* 1 .. 7, never 0: the sum always moves */
+    if ((r >> 32) & 1)
+        delta = -delta;
+    if ((delta > 0 && old > INT_MAX - RANDOM_INT_RANGE) || (delta < 0 && old < INT_MIN + RANDOM_INT_RANGE))
+        delta = -delta;
+    element_t value = old + delta;
+    ref->exact += delta;
+    ref->fits_element = (ref->exact >= INT_MIN && ref->exact <= INT_MAX);
+    ref->sum = (long double)ref->exact;
+    ref->abs_sum += fabsl((long double)value) - fabsl((long double)old);
+#else
+    double bound = error_bound(ref, depth);
+    if (!isfinite(bound))
+        return old;
+    /* a stale result is off by the change, less its own error: more than the new bound */
+    element_t value = (element_t)((double)old + 4.0 * bound + 1.0 + (double)(r >> 11) * 0x1.0p-53);
+    ref->sum += (long double)value - (long double)old;
+    ref->abs_sum += fabsl((long double)value) - fabsl((long double)old);
+#endif
+    return value;
 }

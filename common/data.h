@@ -37,16 +37,22 @@ const char *random_data_description(void);
 
 /** The exact (int) or high-precision (float, double) sum of an input, from the CPU. */
 typedef struct reference {
-    long long exact;       /**< int builds: the exact sum in 64 bits */
-    int fits_element;      /**< int builds: 1 if `exact` is representable as element_t */
+    long long exact;       /**< int builds: the exact sum, held at LLONG_MIN/MAX beyond 64 bits */
+    int fits_element;      /**< int builds: 1 if the exact sum is representable as element_t */
     long double sum;       /**< the sum (compensated, in long double, for floats) */
     long double abs_sum;   /**< sum of |x|: what the float error bound scales with */
+    int nonfinite;         /**< float builds: 1 if an element is NaN or infinite */
+    size_t nonfinite_index;/**< the first such element (in its part, after reference_add()) */
+    double nonfinite_value;/**< its value: nan, inf or -inf */
 } reference;
 
 /**
- * Sums `a` on the CPU: exactly in 64-bit integers for int, with Neumaier's compensated
- * summation in long double for floats, so the reference is far more accurate than any
- * GPU order of additions in element_t.
+ * Sums `a` on the CPU: exactly in 128-bit integers for int (no n the machine can hold
+ * overflows them), with Neumaier's compensated summation in long double for floats, so
+ * the reference is far more accurate than any GPU order of additions in element_t.
+ * Right for every input: a NaN or infinite element makes the sum what IEEE addition
+ * gives (inf, or NaN for inf + -inf or a NaN) and is recorded, never a NaN out of the
+ * compensation itself; finite float or double elements never overflow a long double.
  */
 reference cpu_reference(const element_t *a, size_t n);
 
@@ -55,6 +61,19 @@ reference cpu_reference(const element_t *a, size_t n);
  * sharded input (step 12) is checked against the sum of its shards' references.
  */
 void reference_add(reference *total, const reference *part);
+
+/**
+ * Whether a GPU sum of this input can be verified at all; the input's fault, not the
+ * kernel's, when it cannot. Writes one line saying why and returns 1, or returns 0:
+ *  - int: the exact sum does not fit in int, so the GPU's int sum wraps around;
+ *  - float, double: an element is NaN or infinite (there is no right answer to compare);
+ *  - float, double: the positive (or the negative) elements add up to more than half the
+ *    type's largest value. Every partial sum, in any order, lies between the sum of the
+ *    negatives and that of the positives, times the rounding growth (1 + u)^depth, which
+ *    is below e^(1/2) < 2 wherever error_bound() says anything (depth * u < 1/2): so
+ *    below half the largest value, no order of additions can overflow to infinity.
+ */
+int reference_problem(const reference *ref, char *why, size_t size);
 
 /** The reference for an input that is all zeros but one element equal to `value`. */
 reference one_hot_reference(element_t value);
@@ -101,6 +120,25 @@ double error_bound(const reference *ref, uint64_t depth);
 
 /** Compares a GPU result with the reference: exact for int, within error_bound() else. */
 verdict check_sum(element_t got, const reference *ref, uint64_t depth);
+
+/**
+ * New data for every call. Before call `call` (1, 2, ...) of a timed run, or before the
+ * second call of --check's random data, the harness changes one element of the input:
+ * fresh_index() says which (drawn from `seed` and `call`: a new place each call, that no
+ * kernel can know without reading every element), fresh_value() its new value. The sum
+ * then differs from the previous call's by more than twice the accepted error, so a
+ * kernel that returns an earlier result (kept in a __device__ variable, say) fails, and
+ * one that reads every element cannot tell. Random data only, never an --input file.
+ */
+size_t fresh_index(uint64_t seed, int call, size_t n);
+
+/**
+ * The new value of the element fresh_index() chose, which held `old`, and `ref` updated
+ * to stay the exact (int) or compensated (float) sum of the changed input: an int moves by
+ * 1 to 7 either way, a float up by 4 times the accepted error of `ref` at `depth`, plus 1.
+ * Returns `old` unchanged when the bound is infinite (no result could be told wrong).
+ */
+element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth);
 
 /** Writes `value` as the program prints it (all significant digits for floats). */
 void format_element(char *buf, size_t size, element_t value);

@@ -108,3 +108,24 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
              "reduce a smaller n, or a one-hot, to see which elements go wrong", n);
     return DIAG_UNKNOWN;
 }
+
+void describe_no_gpu(const gpu_absence *a, char *text, size_t size)
+{
+    int major = a->runtime_version / 1000, minor = a->runtime_version % 1000 / 10;
+    if (a->driver_version == 0)
+        snprintf(text, size, "no NVIDIA driver: libcuda.so.1 was not found, so CUDA sees no GPU; run on a "
+                 "machine with an NVIDIA GPU and its driver (nvidia-smi lists the GPUs there)");
+    else if (a->driver_too_old)
+        snprintf(text, size, "NVIDIA driver too old: it supports CUDA %d.%d, and this program was built with "
+                 "CUDA %d.%d; update the driver, or build with an older toolkit (make CUDA_PATH=...)",
+                 a->driver_version / 1000, a->driver_version % 1000 / 10, major, minor);
+    else if (a->error)
+        snprintf(text, size, "no usable GPU: CUDA says \"%s\"; nvidia-smi shows the GPUs and what uses them",
+                 a->error);
+    else if (a->visible)
+        snprintf(text, size, "no GPU visible: CUDA_VISIBLE_DEVICES='%s' lets none of this machine's GPUs "
+                 "through; unset it, or give indices that nvidia-smi -L lists", a->visible);
+    else
+        snprintf(text, size, "no GPU: the NVIDIA driver (CUDA %d.%d) is installed but finds no GPU; "
+                 "nvidia-smi -L lists the GPUs it sees", a->driver_version / 1000, a->driver_version % 1000 / 10);
+}

@@ -54,6 +54,24 @@ typedef enum diagnosis {
  */
 diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 
+/** What the CUDA runtime said when it found no GPU to use: the input of describe_no_gpu(). */
+typedef struct gpu_absence {
+    int driver_version;    /**< cudaDriverGetVersion(): 0 when no driver (libcuda.so.1) was found */
+    int runtime_version;   /**< cudaRuntimeGetVersion(): the toolkit the program was built with */
+    int driver_too_old;    /**< 1 if the runtime said cudaErrorInsufficientDriver */
+    const char *error;     /**< the runtime's message, or NULL when it found no device */
+    const char *visible;   /**< CUDA_VISIBLE_DEVICES, or NULL when not set */
+} gpu_absence;
+
+/**
+ * Says in one line what is missing when no GPU can be used, and what to do: no driver at
+ * all, a driver older than the toolkit, no GPU (or none that CUDA_VISIBLE_DEVICES lets
+ * through), or another error. The runtime alone says "CUDA driver version is insufficient
+ * for CUDA runtime version" both when the driver is too old and when there is none, which
+ * sends a student without a driver to update one; cudaDriverGetVersion() tells them apart.
+ */
+void describe_no_gpu(const gpu_absence *a, char *text, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

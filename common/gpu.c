@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnose.h"
 #include "options.h"
 
 void cuda_check(cudaError_t err, const char *call, const char *file, int line)
@@ -24,9 +25,14 @@ int gpu_open(int device, gpu_info *info, char *error, size_t error_size)
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        snprintf(error, error_size, "no CUDA GPU found (%s); run on a machine with an NVIDIA GPU "
-                 "and its driver (nvidia-smi should list it)",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "no devices");
+        gpu_absence a = { 0, 0, err == cudaErrorInsufficientDriver,
+                          err != cudaSuccess && err != cudaErrorNoDevice ? cudaGetErrorString(err) : NULL,
+                          getenv("CUDA_VISIBLE_DEVICES") };
+        /* both answer without a driver: the driver's version is then 0 */
+        if (cudaDriverGetVersion(&a.driver_version) != cudaSuccess)
+            a.driver_version = 0;
+        CUDA_CHECK(cudaRuntimeGetVersion(&a.runtime_version));
+        describe_no_gpu(&a, error, error_size);
         return EXIT_NO_GPU;
     }
     if (device >= count) {

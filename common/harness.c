@@ -28,15 +28,13 @@ static void step_label(const step_info *info, char *buf, size_t size)
         snprintf(buf, size, "%s", info->title);
 }
 
-/** Rejects an n above the step's maximum, before the GPU is touched. */
-static int check_max_n(const step_info *info, size_t n)
+int check_max_n(const step_info *info, size_t n, const char *what)
 {
     if (n <= info->max_n)
         return 0;
-    char message[256];
-    snprintf(message, sizeof message, "n = %zu is above this step's maximum of %llu (its kernel "
-             "indexes with 32-bit integers); use step6 or later for larger inputs",
-             n, (unsigned long long)info->max_n);
+    char message[512];
+    snprintf(message, sizeof message, "%s = %zu is above %s's maximum of %llu: %s", what, n, info->name,
+             (unsigned long long)info->max_n, max_n_reason(info->max_n));
     say_error(message);
     return EXIT_USAGE;
 }
@@ -55,22 +53,27 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     case PARSE_OK:
         break;
     }
-    if (!multi_gpu && (opt->gpus || opt->latency)) {
-        say_error("--gpus and --latency belong to step12_multi_gpu; this program uses one GPU");
+    if (check_program_flags(opt, multi_gpu, error, sizeof error) != 0) {
+        say_error(error);
         return EXIT_USAGE;
     }
     if (opt->describe) {
-        /* the step's metadata as key=value lines, so that scripts can read it */
-        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\n", info->number,
-               info->name, info->title, info->source, ELEMENT_NAME, info->threads,
-               (unsigned long long)info->max_n);
+        /* the step's metadata as key=value lines, so that scripts can read it; kernel=own:
+           --resources can report the step's kernel, library: its kernels are CUB's */
+        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\nkernel=%s\n",
+               info->number, info->name, info->title, info->source, ELEMENT_NAME, info->threads,
+               (unsigned long long)info->max_n, info->kernel ? "own" : "library");
         return EXIT_OK;
     }
-    if (check_max_n(info, opt->n))
+    if (check_max_n(info, opt->n, "n"))
         return EXIT_USAGE;
     for (int i = 0; i < opt->check_count; i++)
-        if (check_max_n(info, opt->check_sizes[i]))
+        if (check_max_n(info, opt->check_sizes[i], "--check: n"))
             return EXIT_USAGE;
+    if (opt->csv_path && csv_check_writable(opt->csv_path, error, sizeof error) != 0) {
+        say_error(error);
+        return EXIT_USAGE;
+    }
 
     /*
      * Load every kernel when the context is created: with lazy loading (CUDA's default)

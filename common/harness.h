@@ -39,12 +39,22 @@ void say_error(const char *message);
 
 /**
  * Parses the flags, answers --help and --describe from `info`, rejects sizes above
- * info->max_n, and prepares the CUDA environment for the gate (eager module loading; no
- * gate under compute-sanitizer or ncu). Returns HARNESS_GO_ON when the program should go
- * on, or the exit code to return now. `multi_gpu`: the program is step 12's (its --help
- * differs, and --gpus / --latency are accepted only there).
+ * info->max_n, flags of the other kind of program and a --csv file that cannot be
+ * written (all before the GPU is touched), and prepares the CUDA environment for the
+ * gate (eager module loading; no gate under compute-sanitizer or ncu). Returns
+ * HARNESS_GO_ON when the program should go on, or the exit code to return now.
+ * `multi_gpu`: the program is step 12's (its --help differs, --gpus / --latency are
+ * accepted only there, and --resources only elsewhere: the one-GPU driver answers it
+ * after opening the GPU, with print_resources()).
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
+
+/**
+ * Rejects n above info->max_n with one line naming the program, its maximum and why
+ * (max_n_reason()); `what` names the n ("n", "--input: the file's n"). Returns 0 or
+ * EXIT_USAGE.
+ */
+int check_max_n(const step_info *info, size_t n, const char *what);
 
 /** Scratch elements for n inputs: the step's own need, or its first pass's partials. */
 size_t scratch_for(size_t n);

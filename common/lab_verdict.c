@@ -14,9 +14,9 @@ lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int step,
     }
     double ours = start_ms / ours_ms, yours = start_ms / yours_ms;
     if (ours < 1.0 + LAB_NOISE) {
-        snprintf(text, size, "time can't tell: our step %d is %.2fx step %d's speed on this GPU, within the "
-                 "noise of a timing (yours: %.2fx); PROFILE=1 compares the metric step %d moves", step, ours,
-                 step - 1, yours, step);
+        snprintf(text, size, "time can't tell: our step %d is only %.2fx step %d's speed on this GPU, too "
+                 "little to judge yours by (yours: %.2fx); PROFILE=1 compares the metric step %d moves", step,
+                 ours, step - 1, yours, step);
         return GAIN_CANT_TELL;
     }
     double share = (yours - 1.0) / (ours - 1.0);

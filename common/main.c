@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "harness.h"
 #include "options.h"
+#include "resources.h"
 #include "results.h"
 #include "step.h"
 
@@ -109,6 +110,20 @@ static float run_once(buffers *b, size_t n, int pass, cudaStream_t stream,
     return ms;
 }
 
+/**
+ * Changes one element of the input before call `call` (see fresh_index()), and `ref` with
+ * it: every call after the first reduces new data, so no kernel can return an earlier
+ * result. Outside the timed events, before the L2 flush.
+ */
+static void refresh_input(buffers *b, size_t n, reference *ref, uint64_t seed, int call, uint64_t depth)
+{
+    size_t i = fresh_index(seed, call, n);
+    element_t value;
+    CUDA_CHECK(cudaMemcpy(&value, b->in + i, sizeof value, cudaMemcpyDeviceToHost));
+    value = fresh_value(seed, call, value, ref, depth);
+    CUDA_CHECK(cudaMemcpy(b->in + i, &value, sizeof value, cudaMemcpyHostToDevice));
+}
+
 /** Prints "expected X, got Y" for a wrong result (stderr). */
 static void report_mismatch(const char *what, element_t got, const reference *ref, const verdict *v)
 {
@@ -130,22 +145,27 @@ typedef struct wrong_call {
 
 /**
  * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
- * verifies every result. Returns which call went wrong first (call 0: all right), after
- * printing the mismatch.
+ * verifies every result. With `fresh` (the data's seed), each call after the first gets
+ * new data (refresh_input()); without, the same data each time (one-hot data, whose sum
+ * is 1 whatever the call). Returns which call went wrong first (call 0: all right),
+ * after printing the mismatch.
  */
-static wrong_call verify_runs(buffers *b, size_t n, const reference *ref, int runs, const char *what,
-                              cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+static wrong_call verify_runs(buffers *b, size_t n, reference ref, int runs, const char *what,
+                              const uint64_t *fresh, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
 {
     uint64_t depth = depth_for(n);
     wrong_call wrong = { 0, 0 };
     for (int r = 0; r < runs; r++) {
         element_t got;
+        if (r > 0 && fresh)
+            refresh_input(b, n, &ref, *fresh, r, depth);
         run_once(b, n, r, stream, start, stop, &got);
-        verdict v = check_sum(got, ref, depth);
+        verdict v = check_sum(got, &ref, depth);
         if (!v.ok) {
             char where[160];
-            snprintf(where, sizeof where, "n=%zu %s, call %d of %d", n, what, r + 1, runs);
-            report_mismatch(where, got, ref, &v);
+            snprintf(where, sizeof where, "n=%zu %s, call %d of %d%s", n, what, r + 1, runs,
+                     r > 0 && fresh ? " (one element changed since call 1)" : "");
+            report_mismatch(where, got, &ref, &v);
             wrong.call = r + 1;
             wrong.got = got;
             return wrong;
@@ -215,11 +235,12 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         outcome.vector_width = 16 / sizeof(element_t);
 
         char what[96];
-        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)(opt->seed + n));
-        fill_random(host, n, opt->seed + n);
+        uint64_t seed = opt->seed + n;
+        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
+        fill_random(host, n, seed);
         reference ref = cpu_reference(host, n);
         CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-        wrong_call wrong = verify_runs(&b, n, &ref, 2, what, stream, start, stop);
+        wrong_call wrong = verify_runs(&b, n, ref, 2, what, &seed, stream, start, stop);
         outcome.random_wrong_call = wrong.call;
         outcome.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
 
@@ -232,7 +253,7 @@ static int run_checks(const options *opt, const gpu_info *gpu)
             size_t p = positions[c];
             snprintf(what, sizeof what, "one-hot at index %zu", p);
             CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
-            wrong = verify_runs(&b, n, &one_hot, 2, what, stream, start, stop);
+            wrong = verify_runs(&b, n, one_hot, 2, what, NULL, stream, start, stop);
             CUDA_CHECK(cudaMemcpy(b.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
             outcome.one_hots_tested++;
             if (wrong.call) {
@@ -312,8 +333,9 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
     format_element(got_text, sizeof got_text, got);
     format_reference(expected_text, sizeof expected_text, ref);
     printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.source);
-    printf("  input    %s %s (%s), %s\n", n_text, ELEMENT_NAME, bytes_text,
-           opt->input_path ? opt->input_path : random_data_description());
+    printf("  input    %s %s (%s), %s%s\n", n_text, ELEMENT_NAME, bytes_text,
+           opt->input_path ? opt->input_path : random_data_description(),
+           opt->input_path ? "" : ", one element changed before each run");
     printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
     print_timing(row, opt);
     printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
@@ -324,20 +346,47 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
                "(every run verified)\n", got_text, expected_text, v->rel_error, v->bound);
 }
 
-/** The timed run: warm-up, repetitions (each verified), statistics, report, CSV row. */
-static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
+/**
+ * Reads and checks --input before the GPU is touched: its size against the step's
+ * maximum, then whether its sum can be verified (reference_problem()). Returns the data
+ * and its reference, or NULL after one line (bad input: exit 2).
+ */
+static element_t *load_input(const char *path, size_t *n, reference *ref)
+{
+    if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
+        return NULL;
+    element_t *host = read_input(path, *n);
+    if (!host)
+        return NULL;
+    *ref = cpu_reference(host, *n);
+    char why[256], message[768];
+    if (reference_problem(ref, why, sizeof why)) {
+        snprintf(message, sizeof message, "--input: '%s': %s", path, why);
+        say_error(message);
+        free(host);
+        return NULL;
+    }
+    return host;
+}
+
+/**
+ * The timed run: warm-up, repetitions (each verified), statistics, report, CSV row.
+ * `input` (with its reference) is --input's data, already checked; NULL: random data.
+ */
+static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, element_t *input,
+                         const reference *input_ref)
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
     buffers b;
     int status = allocate(&b, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
     if (status != 0)
         return status;
-    element_t *host = opt->input_path ? read_input(opt->input_path, n) : host_alloc(n);
+    element_t *host = input ? input : host_alloc(n);
     if (!host)
         return EXIT_USAGE;
-    if (!opt->input_path)
+    if (!input)
         fill_random(host, n, opt->seed);
-    reference ref = cpu_reference(host, n);
+    reference ref = input ? *input_ref : cpu_reference(host, n);
     CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
 
@@ -357,6 +406,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n)
     verdict v = { 1, 0.0, 0.0, 0.0 };
     int ok = 1, failed_run = 0;
     for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
+        if (r > 0 && !opt->input_path)
+            refresh_input(&b, n, &ref, opt->seed, r, depth);   /* every run on new data */
         float ms = run_once(&b, n, r, stream, start, stop, &got);
         if (r >= opt->warmup)
             times[r - opt->warmup] = ms;
@@ -400,15 +451,10 @@ int main(int argc, char **argv)
     if (status != HARNESS_GO_ON)
         return status;
     size_t n = opt.n;
-    if (opt.input_path && (n = input_elements(opt.input_path)) == 0)
+    element_t *input = NULL;
+    reference input_ref;
+    if (opt.input_path && !(input = load_input(opt.input_path, &n, &input_ref)))
         return EXIT_USAGE;
-    if (n > STEP.max_n) {
-        char message[256];
-        snprintf(message, sizeof message, "--input: the file holds %zu elements, above this step's "
-                 "maximum of %llu; use step6 or later", n, (unsigned long long)STEP.max_n);
-        say_error(message);
-        return EXIT_USAGE;
-    }
     char error[512];
     gpu_info gpu;
     status = gpu_open(opt.device, &gpu, error, sizeof error);
@@ -416,5 +462,7 @@ int main(int argc, char **argv)
         say_error(error);
         return status;
     }
-    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n);
+    if (opt.resources)
+        return print_resources(&STEP, &gpu);
+    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n, input, &input_ref);
 }

@@ -360,7 +360,7 @@ static int verify_once(gpu_group *m, const reference *ref, const char *what, siz
 /** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
 static reference load_random(gpu_group *m, element_t *host, uint64_t seed)
 {
-    reference total = { 0, 1, 0.0L, 0.0L };
+    reference total = { .fits_element = 1 };
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         if (s->n == 0)
@@ -434,7 +434,7 @@ static int run_checks(gpu_group *m, const options *opt)
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-/** Times `reps` runs of `what` after `warmup` (GPU 0's events); NULL times on a host failure. */
+/** Times `reps` runs of `what` after `warmup` (GPU 0's events); exits if the host has no memory for them. */
 static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, const variant_resources *res)
 {
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
@@ -644,11 +644,6 @@ int main(int argc, char **argv)
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
     if (status != HARNESS_GO_ON)
         return status;
-    if (opt.input_path || opt.device) {
-        say_error("--input and --device are for the one-GPU steps; step 12 makes its input on each GPU "
-                  "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES)");
-        return EXIT_USAGE;
-    }
     gpu_group *m = calloc(1, sizeof *m);
     if (!m) {
         say_error("out of host memory");

@@ -8,6 +8,7 @@
 #   make NCCL_HOME=/opt/nccl NCCL from elsewhere
 #   make nccl-include        print the include folder found (empty: none), for scripts
 
+##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; step 12 only
 COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)

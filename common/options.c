@@ -39,7 +39,7 @@ int parse_size(const char *text, uint64_t *value)
     memcpy(exponent_text, rest, digits);
     exponent_text[digits] = '\0';
     uint64_t exponent, offset = 0;
-    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 62)
+    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 63)
         return -1;
     uint64_t base = (uint64_t)1 << exponent;
     rest += digits;
@@ -49,7 +49,8 @@ int parse_size(const char *text, uint64_t *value)
     }
     if ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0)
         return -1;
-    if (*rest == '-' && offset > base)
+    /* out of 0 .. 2^64-1 is not a size, as for a plain decimal: never wrap around */
+    if ((*rest == '-' && offset > base) || (*rest == '+' && offset > UINT64_MAX - base))
         return -1;
     *value = (*rest == '+') ? base + offset : base - offset;
     return 0;
@@ -109,7 +110,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY };
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY, OPT_RESOURCES };
     static const struct option long_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
@@ -126,10 +127,11 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "describe", no_argument, NULL, OPT_DESCRIBE },
         { "gpus", required_argument, NULL, OPT_GPUS },
         { "latency", no_argument, NULL, OPT_LATENCY },
+        { "resources", no_argument, NULL, OPT_RESOURCES },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    options defaults = { DEFAULT_N, 0, DEFAULT_REPS, DEFAULT_WARMUP, 1, 0, NULL, 0, 0, 0, NULL, 0, { 0 }, 0, 0, 0, 0 };
+    const options defaults = { .n = DEFAULT_N, .reps = DEFAULT_REPS, .warmup = DEFAULT_WARMUP, .seed = 1 };
     *opt = defaults;
     error[0] = '\0';
 
@@ -142,7 +144,8 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case 'n':
             if (parse_size(optarg, &value) != 0)
                 return fail(error, error_size, "-n/--size: '%s' is not a size; give a whole number "
-                                               ">= 1, e.g. -n 1000000 or -n 2^26", optarg);
+                                               "from 1 to 2^64-1 as N, 2^K, 2^K+M or 2^K-M, e.g. -n 1000000 "
+                                               "or -n 2^26", optarg);
             if (value == 0)
                 return fail(error, error_size, "-n/--size must be at least 1 (got 0)");
             opt->n = (size_t)value;
@@ -168,6 +171,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
             if (parse_int_in(optarg, 0, 1023, &opt->device) != 0)
                 return fail(error, error_size, "--device: '%s' is not a device index; give 0, 1, ... "
                                                "(nvidia-smi -L lists them)", optarg);
+            opt->device_given = 1;
             break;
         case OPT_CSV: opt->csv_path = optarg; break;
         case OPT_HOT: opt->hot = 1; break;
@@ -177,6 +181,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
         case OPT_DESCRIBE: opt->describe = 1; break;
         case OPT_LATENCY: opt->latency = 1; break;
+        case OPT_RESOURCES: opt->resources = 1; break;
         case OPT_GPUS:
             if (parse_int_in(optarg, 1, MAX_GPUS, &opt->gpus) != 0)
                 return fail(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
@@ -206,15 +211,46 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
     return PARSE_OK;
 }
 
+const char *max_n_reason(uint64_t max_n)
+{
+    if (max_n <= UINT32_MAX)
+        return "its kernel indexes with 32-bit integers; step6 and later index with 64 bits";
+    return "its kernel indexes with 64-bit integers, so n is a signed 64-bit count; "
+           "the device's memory runs out long before";
+}
+
+int check_program_flags(const options *opt, int multi_gpu, char *error, size_t error_size)
+{
+    if (multi_gpu && opt->resources) {
+        fail(error, error_size, "--resources belongs to the one-GPU programs; step 12 runs step 11's kernel "
+             "on every GPU: step11_single_pass/reduce --resources");
+        return -1;
+    }
+    if (multi_gpu && (opt->device_given || opt->input_path)) {
+        fail(error, error_size, "%s belongs to the one-GPU programs: step 12 makes its input on each GPU "
+             "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, G with --gpus)",
+             opt->device_given ? "--device" : "--input");
+        return -1;
+    }
+    if (!multi_gpu && (opt->gpus || opt->latency)) {
+        fail(error, error_size, "%s belongs to step12_multi_gpu; this program uses one GPU (--device D)",
+             opt->gpus ? "--gpus" : "--latency");
+        return -1;
+    }
+    return 0;
+}
+
 void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu)
 {
     printf("Usage: %s [flags]\n"
            "Times the %s reduction on the GPU%s and verifies every result.\n\n"
-           "  -n, --size N     elements to reduce (default 2^26); N or 2^K or 2^K+M, at most %llu\n"
+           "  -n, --size N     elements to reduce (default 2^26): N, 2^K, 2^K+M or 2^K-M, at most %llu\n"
+           "                   (%s)\n"
            "  -r, --reps R     timed repetitions, median reported (default %d)\n"
            "      --warmup W   untimed runs first (default %d)\n"
            "      --seed S     seed of the random data (default 1)\n",
-           program, step_name, multi_gpu ? "s" : "", (unsigned long long)max_n, DEFAULT_REPS, DEFAULT_WARMUP);
+           program, step_name, multi_gpu ? "s" : "", (unsigned long long)max_n, max_n_reason(max_n),
+           DEFAULT_REPS, DEFAULT_WARMUP);
     if (multi_gpu)
         printf("      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
                "      --latency    time the combine alone (and its variants), no input\n");
@@ -228,7 +264,15 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
-           "      --describe   print the step's number, name, threads and largest n (for scripts)\n"
-           "  -h, --help       this text\n\n"
-           "Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
+           "      --describe   print the step's number, name, threads and largest n (for scripts)\n");
+    if (!multi_gpu)
+        printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
+               "                   occupancy on this GPU (for scripts: make resources)\n");
+    printf("  -h, --help       this text\n\n");
+    if (multi_gpu)
+        printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
+               "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
+    else
+        printf("--gpus G and --latency belong to step12_multi_gpu/reduce (several GPUs, NCCL).\n");
+    printf("Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
 }

@@ -41,6 +41,7 @@ typedef struct options {
     int warmup;              /**< untimed runs first */
     uint64_t seed;           /**< seed of the random data */
     int device;              /**< CUDA device index */
+    int device_given;        /**< 1 if --device was on the command line (step 12 refuses it, any value) */
     const char *csv_path;    /**< append one result row here, or NULL */
     int hot;                 /**< 1: skip the L2 flush (time a warm cache) */
     int no_gate;             /**< 1: do not hold the GPU until a run is queued (gate.h) */
@@ -52,6 +53,8 @@ typedef struct options {
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
     int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
     int latency;             /**< --latency: step 12 times its combine alone, each variant */
+    int resources;           /**< --resources: print the kernel's registers, shared memory and
+                                  occupancy on this GPU as key=value lines (resources.h), run nothing */
 } options;
 
 /** Result of parse_options(). */
@@ -65,9 +68,27 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
 
 /**
  * Parses a size: a whole decimal number, or 2^K, or 2^K+M / 2^K-M (so scripts can say
- * 2^31+5). Returns 0 and sets *value, or -1 when the text is not such a size.
+ * 2^31+5). Returns 0 and sets *value, or -1 when the text is not such a size or its
+ * value lies outside 0 .. 2^64-1: every notation overflows alike, and never wraps around
+ * (2^0+18446744073709551615 is not 0). Whether a size fits a program is the program's
+ * question (its largest n), asked after this one.
  */
 int parse_size(const char *text, uint64_t *value);
+
+/**
+ * Why a program's largest n is `max_n`, for its error line and --help: a 32-bit index
+ * (steps 0 to 5), or a signed 64-bit count (step 6 and later, CUB), which device memory
+ * bounds long before. Derived from the value, so each program says its own reason.
+ */
+const char *max_n_reason(uint64_t max_n);
+
+/**
+ * Refuses the flags that belong to the other kind of program, whatever their value:
+ * --device, --input and --resources on step 12 (it uses GPUs 0 .. G-1, makes its input on each and
+ * runs step 11's kernel), --gpus and --latency on the one-GPU programs. Returns 0, or -1 with one line
+ * in `error`.
+ */
+int check_program_flags(const options *opt, int multi_gpu, char *error, size_t error_size);
 
 /**
  * Prints the usage text for `program`, naming the step and its largest n; `multi_gpu`

@@ -1,7 +1,7 @@
 /**
  * @file passes.h
  * @brief Reduction in passes: the loop that turns a one-block-one-partial kernel into a
- * whole reduction. Shared by steps 0 to 8, so a step file shows only its kernel.
+ * whole reduction. Shared by steps 0 to 10, so a step file shows only its kernel.
  */
 #ifndef REDUCE_PASSES_H
 #define REDUCE_PASSES_H
@@ -20,9 +20,10 @@ typedef void (*pass_launcher)(const element_t *in, element_t *out, size_t count,
                               size_t blocks, cudaStream_t stream);
 
 /**
- * Runs passes until one value is left: n -> blocks_for(n) -> ... -> 1. A kernel launch
- * is the only grid-wide barrier CUDA gives, so each level of the tree across blocks is
- * its own launch. Passes alternate between the two scratch buffers (a pass never reads
+ * Runs passes until one value is left: n -> blocks_for(n) -> ... -> 1. Blocks of an
+ * ordinary launch cannot wait for each other (a grid-wide barrier, cooperative groups'
+ * grid.sync(), needs a cooperative launch), so each level of the tree across blocks is
+ * its own launch, and the launch boundary is the barrier. Passes alternate between the two scratch buffers (a pass never reads
  * the array it writes) and the last one writes straight to `out`.
  */
 cudaError_t reduce_in_passes(pass_launcher launch, size_t (*blocks_for)(size_t count),

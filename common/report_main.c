@@ -8,6 +8,9 @@
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
  *     report multi ROWS.csv RUN-ALL-ROWS.csv              (make run-all's table of step 12)
+ *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
+ *     report weights WEIGHTS                              (the points of lab/weights.conf)
+ *     report class GRADES.csv                             (make lab-grade-all's class table)
  *     report header                                       (the CSV header the programs write)
  *
  * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_grade.h"
 #include "lab_verdict.h"
 #include "results.h"
 #include "svg.h"
@@ -176,7 +180,103 @@ static int report_multi(const char *rows_path, const char *run_rows_path)
     return any_failed(rows, count);
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi` and `header`. */
+/** Reads the weights file; 0, or 2 after its one error line. */
+static int load_weights(const char *path, grade_weights *w)
+{
+    char error[512];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "report: cannot read the weights '%s' (LAB_WEIGHTS names another file)\n", path);
+        return 2;
+    }
+    int status = parse_weights(f, path, w, error, sizeof error);
+    fclose(f);
+    if (status != 0) {
+        fprintf(stderr, "report: %s\n", error);
+        return 2;
+    }
+    return 0;
+}
+
+/**
+ * `report grade`: scores a record of scripts/lab.sh with the weights, writes results.json,
+ * prints the summary, and with STUDENT and GRADES.csv appends the class's row (the header
+ * first when the file is new or empty). Exits 0 once written, whatever the score.
+ */
+static int report_grade(const char *record_path, const char *weights_path, const char *json_path,
+                        const char *student, const char *csv_path)
+{
+    static grade_record record;
+    static grade g;
+    grade_weights w;
+    char error[512];
+    if (load_weights(weights_path, &w) != 0)
+        return 2;
+    FILE *f = fopen(record_path, "r");
+    if (!f) {
+        fprintf(stderr, "report: cannot read the record '%s'\n", record_path);
+        return 2;
+    }
+    int status = read_grade_record(f, record_path, &record, error, sizeof error);
+    fclose(f);
+    if (status != 0) {
+        fprintf(stderr, "report: %s\n", error);
+        return 2;
+    }
+    score_grade(&record, &w, &g);
+    FILE *json = fopen(json_path, "w");
+    if (!json)
+        return cannot_write(json_path);
+    write_results_json(json, &record, &g);
+    if (fclose(json) != 0)
+        return cannot_write(json_path);
+    print_grade_summary(stdout, &record, &g);
+    if (csv_path) {
+        FILE *csv = fopen(csv_path, "a");
+        if (!csv) {
+            fprintf(stderr, "report: cannot append to '%s'\n", csv_path);
+            return 2;
+        }
+        if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
+            write_grades_csv_header(csv);
+        write_grades_csv_row(csv, student, &record, &g);
+        fclose(csv);
+    }
+    return 0;
+}
+
+/** `report weights`: checks the weights file and prints the points of each part. */
+static int report_weights(const char *path)
+{
+    grade_weights w;
+    if (load_weights(path, &w) != 0)
+        return 2;
+    long total = w.correct + w.memcheck + w.racecheck + w.timed_runs + w.performance;
+    printf("%s: correct %ld.%02ld (split over the types), memcheck %ld.%02ld, racecheck %ld.%02ld, timed_runs "
+           "%ld.%02ld, performance %ld.%02ld; total %ld.%02ld\n", path, w.correct / 100, w.correct % 100,
+           w.memcheck / 100, w.memcheck % 100, w.racecheck / 100, w.racecheck % 100, w.timed_runs / 100,
+           w.timed_runs % 100, w.performance / 100, w.performance % 100, total / 100, total % 100);
+    return 0;
+}
+
+/** `report class`: the class table of results/grades.csv. */
+static int report_class(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "report: cannot read '%s'\n", path);
+        return 2;
+    }
+    int rows = print_class_table(stdout, f);
+    fclose(f);
+    if (rows < 0) {
+        fprintf(stderr, "report: '%s' is not a grades file of make lab-grade-all\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class` and `header`. */
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "run") == 0)
@@ -189,6 +289,12 @@ int main(int argc, char **argv)
         return report_scaling(argv[2], argv[3], argv[4]);
     if (argc == 4 && strcmp(argv[1], "multi") == 0)
         return report_multi(argv[2], argv[3]);
+    if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
+        return report_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
+    if (argc == 3 && strcmp(argv[1], "weights") == 0)
+        return report_weights(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "class") == 0)
+        return report_class(argv[2]);
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
@@ -196,6 +302,9 @@ int main(int argc, char **argv)
                     "       report lab ROWS.csv K START YOURS OURS\n"
                     "       report scaling ROWS.csv OUT.csv OUT.svg\n"
                     "       report multi ROWS.csv RUN-ALL-ROWS.csv\n"
+                    "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
+                    "       report weights WEIGHTS\n"
+                    "       report class GRADES.csv\n"
                     "       report header\n");
     return 2;
 }

@@ -2,11 +2,15 @@
  * @file results.c
  * @brief Statistics, CSV rows and tables (see results.h).
  */
+/* access() is POSIX, not C11 */
+#define _POSIX_C_SOURCE 200112L
 #include "results.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /** qsort comparator for doubles. */
 static int compare_doubles(const void *a, const void *b)
@@ -230,6 +234,25 @@ int csv_append(const char *path, const result_row *row)
         fprintf(f, "%s\n", CSV_HEADER);
     csv_write_row(f, row);
     return fclose(f) == 0 ? 0 : -1;
+}
+
+int csv_check_writable(const char *path, char *error, size_t size)
+{
+    if (path[0] == '\0') {
+        snprintf(error, size, "--csv needs a file name, e.g. --csv results/mine.csv");
+        return -1;
+    }
+    int existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        snprintf(error, size, "--csv: cannot append to '%s' (%s); give a file you may write, in a folder "
+                 "that exists", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);   /* leave no trace: csv_append() makes it, with its header */
+    return 0;
 }
 
 int csv_read_all(const char *path, result_row *rows, int max)

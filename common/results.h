@@ -93,6 +93,14 @@ int csv_parse_row(const char *line, result_row *row);
 /** Appends `row` to the file at `path`, writing the header first if the file is new. */
 int csv_append(const char *path, const result_row *row);
 
+/**
+ * Checks, before anything runs, that csv_append() will be able to write to `path`: it
+ * opens the file for append (and removes it again if it did not exist). A run that
+ * cannot keep its row is refused up front rather than failed after the timing. Returns
+ * 0, or -1 with one line in `error` ("", a directory, a folder that does not exist).
+ */
+int csv_check_writable(const char *path, char *error, size_t size);
+
 /** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
 int csv_read_all(const char *path, result_row *rows, int max);
 

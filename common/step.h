@@ -27,15 +27,29 @@ extern "C" {
  * What a step tells the harness about itself. The text fields feed the table and
  * `--help`; the functions let the harness size scratch memory and the float error bound
  * without knowing how the step works inside.
+ *
+ * Every definition names its fields (`.number = 9, .name = ...`), in the order below: a
+ * reader sees what each value is without counting commas, and a field added later cannot
+ * shift the others. The step files are CUDA C++, where designated initializers are C++20
+ * (nvcc's default C++17 accepts them as the GNU extension every host compiler we support
+ * has); C++20 also wants them in declaration order, which is why the order is fixed.
  */
 typedef struct step_info {
-    int number;            /**< 0..9 for the steps, -1 for the CUB reference */
+    int number;            /**< 0..12 for the steps, -1 for the CUB reference */
     const char *name;      /**< directory name, e.g. "step3_add_during_load" */
     const char *title;     /**< table label after "stepN", e.g. "first add during load" */
     const char *source;    /**< where the idea comes from, e.g. "Harris kernel 4" */
     const char *idea;      /**< the step's one idea, one line */
     uint64_t max_n;        /**< largest n the step supports */
     unsigned int threads;  /**< threads per block */
+    /**
+     * The kernel each pass launches (`(const void *)reduce_pass`), launched with
+     * `threads` threads and no dynamic shared memory: `--resources` asks the runtime for
+     * its registers, shared memory and blocks per SM, so that the occupancy the READMEs
+     * quote is a number anyone can regenerate (`make resources`). NULL when the kernels
+     * are not the step's own (CUB picks its kernels inside the library).
+     */
+    const void *kernel;
     /** Blocks of one pass over `count` values: also how many partial sums it leaves. */
     size_t (*blocks_for)(size_t count);
     /**

@@ -9,7 +9,11 @@
 #   make TYPE=float      element type: int (default), float or double
 #   make run             build and run once with the default size (ARGS=... for flags)
 #   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
+#   make resource-usage  what ptxas reports of this step's kernel: registers, shared memory
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
+#
+# Objects and programs depend on the command lines they are built with (build/TYPE/*.cmd,
+# see config.mk): after a change of SM, NVCC_ARCH, CUDA_PATH or flags, make rebuilds them.
 
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
 MAKEFLAGS += --no-builtin-rules
@@ -31,7 +35,7 @@ BUILD      := build/$(TYPE)
 # more libraries (EXTRA_LIBS) before the include.
 HARNESS_MAIN ?= main
 HARNESS    := $(HARNESS_MAIN) harness options data results gpu passes diagnose
-HARNESS_CU := gate
+HARNESS_CU := gate resources
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
@@ -39,7 +43,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%
 # builds only those (a directory of variants, not a step).
 PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run profile clean programs
+.PHONY: all run profile resource-usage clean programs
 all: $(PROGRAMS)
 
 # Quiet by default: one line per kernel file compiled (what takes the time), nothing for
@@ -47,24 +51,33 @@ all: $(PROGRAMS)
 WHERE := $(patsubst $(abspath $(COMMON)/..)/%,%,$(CURDIR))
 say = $(if $(Q),@echo "  $(1)")
 
-reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ)
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^ $(EXTRA_LIBS)
+# The command lines, one stamp each (config.mk): nvcc's for the .cu objects (with every
+# variant's flags), gcc's for the harness's .c objects, the link's for the programs.
+$(BUILD)/nvcc.cmd: FORCE
+	@$(call write_if_changed,$(NVCC) $(NVCC_FLAGS) $(foreach v,$(VARIANTS),$(v): $(VARIANT_FLAGS_$(v))))
+$(BUILD)/cc.cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS))
+$(BUILD)/link.cmd: FORCE
+	@$(call write_if_changed,$(NVCC) $(NVCC_LINK_FLAGS) $(EXTRA_LIBS))
 
-reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ)
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $^
+reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^) $(EXTRA_LIBS)
 
-$(BUILD)/step.o: $(STEP_SOURCE) | $(BUILD)/common
+reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^)
+
+$(BUILD)/step.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE)))
 	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/step_%.o: $(STEP_SOURCE) | $(BUILD)/common
+$(BUILD)/step_%.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE), $*))
 	$(Q)$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: $(COMMON)/%.c | $(BUILD)/common
+$(BUILD)/common/%.o: $(COMMON)/%.c $(BUILD)/cc.cmd | $(BUILD)/common
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: $(COMMON)/%.cu | $(BUILD)/common
+$(BUILD)/common/%.o: $(COMMON)/%.cu $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common:
@@ -75,6 +88,22 @@ run: reduce$(SUFFIX)
 
 profile: reduce$(SUFFIX)
 	@../scripts/profile.sh $(notdir $(CURDIR))
+
+# ptxas's report of the step's kernel (registers per thread, shared memory per block):
+# the kernel file compiled again with the program's flags, device code only, with
+# --resource-usage. `make resources` shows it where no GPU can be asked. cuobjdump
+# --dump-resource-usage would read the same from the program, but cuobjdump is not in
+# every toolkit install (nor in the PyPI wheels of make check-toolkit); ptxas always is.
+# One file per architecture, so that SM=90 reports sm_90 even beside an older build.
+RESOURCE_USAGE := $(BUILD)/resource-usage-$(NVCC_ARCH).txt
+resource-usage: $(RESOURCE_USAGE)
+	@cat $<
+
+$(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
+	$(call say,PTXAS $(WHERE)/$< ($(TYPE), resource usage))
+	$(Q)$(NVCC) $(NVCC_FLAGS) --resource-usage -cubin -o $(BUILD)/step.cubin $< 2> $@.tmp || \
+	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
 
 # The programs `all` builds, one line; tests/run.sh tests exactly these, never a
 # leftover such as step4's race-demo build.

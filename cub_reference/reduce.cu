@@ -51,9 +51,11 @@ static uint64_t addition_depth(size_t n)
 }
 
 extern "C" const step_info STEP = {
-    -1, "cub_reference", "cub::DeviceReduce::Sum (CUDA Toolkit)", "CUB, CUDA Toolkit",
-    "the toolkit's tuned reduction: the bar every step is measured against",
-    MAX_N_64BIT, 0, blocks_for, scratch_elements, addition_depth,
+    .number = -1, .name = "cub_reference", .title = "cub::DeviceReduce::Sum (CUDA Toolkit)",
+    .source = "CUB, CUDA Toolkit",
+    .idea = "the toolkit's tuned reduction: the bar every step is measured against",
+    .max_n = MAX_N_64BIT, .threads = 0, .kernel = NULL,  // CUB launches its own kernels
+    .blocks_for = blocks_for, .scratch_elements = scratch_elements, .addition_depth = addition_depth,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -14,6 +14,7 @@ if [ -z "$archs" ]; then
 fi
 gencode=""
 for sm in $archs; do gencode="$gencode -gencode arch=compute_${sm#sm_},code=$sm"; done
+##= TYPES="int float double": the types make check-archs compiles
 types=${TYPES:-int float double}
 out=build/check-archs
 mkdir -p "$out"

@@ -1,12 +1,24 @@
 # shellcheck shell=bash
-# Sourced by the scripts that meet step 12 (no `set` here: the sourcing script's options
-# hold). visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES
-# when set, else nvidia-smi's CSV of GPU indices; 0 without a driver).
+# Sourced by the scripts that need a GPU or its tools: what this machine has, and what to
+# say when something is missing, each said in one place. No `set` here: the sourcing
+# script's options hold. What nvidia-smi says is read from its CSV and XML, not from the
+# tables it prints for people.
+#
+# NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
+NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
+
+# listed_gpus prints how many GPUs the driver has (nvidia-smi's CSV of their indices; 0
+# without a driver). (|| true here and below: grep -c fails on a count of 0, the answer.)
+listed_gpus() {
+    { "$NVIDIA_SMI" --query-gpu=index --format=csv,noheader 2>/dev/null || true; } | grep -c '[0-9]' || true
+}
+# visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES when
+# set, else all that the driver has).
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
         echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
     else
-        { nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null || true; } | grep -c '[0-9]' || true
+        listed_gpus
     fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
@@ -15,6 +27,50 @@ gpu_counts() {
     while [ "$g" -lt "$1" ]; do powers+=("$g"); g=$((g * 2)); done
     echo "${powers[@]}" "$1"
 }
+
+# have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
+have_libcuda() {
+    local dir ldconfig
+    local path=${LD_LIBRARY_PATH:-}
+    for dir in ${path//:/ }; do [ -e "$dir/libcuda.so.1" ] && return 0; done
+    ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+    # (grep -q from a file, not a pipe: it stops at the first match, and under pipefail
+    # the writer's SIGPIPE would turn the match into a failure)
+    grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
+}
+
+# gpu_missing: one line saying why no program can use a GPU here (no driver, a driver
+# that does not answer, no GPU, none visible, a driver older than the toolkit that
+# builds), or nothing when nvidia-smi lists a GPU that this toolkit can use. The
+# programs say the same from the CUDA runtime (describe_no_gpu() in common/diagnose.c),
+# exit code 3; this asks before anything is built.
+gpu_missing() {
+    local smi driver toolkit
+    if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
+        echo "no GPU visible: CUDA_VISIBLE_DEVICES='$CUDA_VISIBLE_DEVICES' lets none of this machine's GPUs through; unset it, or give indices that nvidia-smi -L lists"
+        return
+    fi
+    if ! command -v "$NVIDIA_SMI" > /dev/null 2>&1; then
+        # a driver without its tool (some containers): let the programs ask CUDA itself
+        have_libcuda || echo "no NVIDIA driver: neither nvidia-smi nor libcuda.so.1 was found, so CUDA sees no GPU; run on a machine with an NVIDIA GPU and its driver"
+        return
+    fi
+    if ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
+        echo "NVIDIA driver not answering: nvidia-smi says \"$(echo "$smi" | head -1)\"; is its kernel module loaded (or the GPU lost)?"
+        return
+    fi
+    if [ "$(listed_gpus)" -eq 0 ]; then
+        echo "no GPU: the NVIDIA driver is installed but nvidia-smi -L lists no GPU"
+        return
+    fi
+    driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
+    toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
+    # within a major version a newer toolkit runs on an older driver (minor version compatibility)
+    if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
+        echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
+    fi
+}
+
 # What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
 NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
 # step12_program TARGET: step 12's program of this TYPE, or one line and status 2 when
@@ -26,4 +82,30 @@ step12_program() {
         return 2
     fi
     echo "$program"
+}
+
+# What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
+# shellcheck disable=SC2034  # read by the scripts that source this file
+SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
+##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
+# find_sanitizer: prints the compute-sanitizer to run: $SANITIZER when set (and only it),
+# else the one on PATH, else the toolkit's; returns 1 when there is none
+find_sanitizer() {
+    if [ -n "${SANITIZER:-}" ]; then command -v "$SANITIZER"; return; fi
+    command -v compute-sanitizer || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer"
+}
+
+# The same for Nsight Compute (make profile, lab-check PROFILE=1)
+# shellcheck disable=SC2034  # read by the scripts that source this file
+NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
+##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
+# find_ncu: prints the ncu to run: $NCU when set (and only it), else PATH's, the toolkit's
+# or Nsight Compute's own; returns 1 when there is none
+find_ncu() {
+    local candidate
+    if [ -n "${NCU:-}" ]; then command -v "$NCU"; return; fi
+    for candidate in ncu "${CUDA_PATH:-/usr/local/cuda}/bin/ncu" /opt/nvidia/nsight-compute/*/ncu; do
+        command -v "$candidate" 2> /dev/null && return 0
+    done
+    return 1
 }

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
 suffix=${SUFFIX-}
+##= LATENCY_REPS=200: runs per variant of make latency (small times need many for a tight median)
 reps=${LATENCY_REPS:-200}
 program=$(step12_program latency) || exit 2
 mkdir -p results

@@ -6,15 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
+##= PROFILE_N=2^24: the size make profile runs Nsight Compute on
 n=${PROFILE_N:-2^24}
-ncu=${NCU:-ncu}
-if ! command -v "$ncu" > /dev/null 2>&1; then
-    for candidate in "${CUDA_PATH:-/usr/local/cuda}"/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
-        [ -x "$candidate" ] && ncu=$candidate && break
-    done
-fi
-if ! command -v "$ncu" > /dev/null 2>&1; then
-    echo "make profile: Nsight Compute (ncu) not found; it ships with the CUDA Toolkit (set NCU=/path/to/ncu)" >&2
+. scripts/gpus.sh
+if ! ncu=$(find_ncu); then
+    echo "make profile: $NCU_MISSING" >&2
     exit 2
 fi
 

@@ -22,18 +22,16 @@ for dir in "$@"; do
     printf '[%2d/%d] %-24s ' "$i" "$#" "$dir"
     start=$(date +%s%N)
     status=0
-    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" || status=$?
+    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> results/run-all-err.txt ||
+        status=$?
     seconds=$(( ($(date +%s%N) - start) / 1000000 ))
-    if [ "$status" -eq 0 ]; then
-        printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000))
-    else
-        printf 'FAILED, exit code %d\n' "$status"
-        failed=1
-    fi
-    # no GPU, or bad input: every program would say the same, so stop here
-    if [ "$status" -eq 2 ] || [ "$status" -eq 3 ]; then
-        exit "$status"
-    fi
+    case $status in
+        0) printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000)) ;;
+        # no GPU, or bad input: not the step's failure, and every program would say the
+        # same, so say the program's line and stop here
+        2|3) echo "not run"; cat results/run-all-err.txt >&2; exit "$status" ;;
+        *) printf 'FAILED, exit code %d\n' "$status"; cat results/run-all-err.txt >&2; failed=1 ;;
+    esac
 done
 echo
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1

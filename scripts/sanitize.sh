@@ -10,10 +10,9 @@
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-sanitizer=${SANITIZER:-compute-sanitizer}
-command -v "$sanitizer" > /dev/null 2>&1 || sanitizer=${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer
-if [ ! -x "$sanitizer" ] && ! command -v "$sanitizer" > /dev/null 2>&1; then
-    echo "make sanitize: compute-sanitizer not found; it ships with the CUDA Toolkit" >&2
+. scripts/gpus.sh
+if ! sanitizer=$(find_sanitizer); then
+    echo "make sanitize: $SANITIZER_MISSING" >&2
     exit 2
 fi
 mkdir -p results/sanitize

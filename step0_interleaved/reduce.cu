@@ -3,12 +3,17 @@
  * @brief Step 0 (Harris kernel 1): a tree in shared memory with interleaved addressing.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "passes.h"
 
-/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 256
 
 /**
@@ -59,9 +64,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    0, "step0_interleaved", "interleaved addressing, divergent", "Harris kernel 1",
-    "a tree in shared memory; active threads chosen by tid % (2*s), so every warp diverges",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 0, .name = "step0_interleaved", .title = "interleaved addressing, divergent", .source = "Harris kernel 1",
+    .idea = "a tree in shared memory; active threads chosen by tid % (2*s), so every warp diverges",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

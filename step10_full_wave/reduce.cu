@@ -3,13 +3,18 @@
  * @brief Step 10: the grid from the occupancy API: one full wave on any GPU.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "gpu.h"
 #include "passes.h"
 
-/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
+/**
+ * Threads per block: 512, fewer blocks to launch and to combine: 4 fit on an SM of 2048
+ * threads, 3 on one of 1536, 2 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 512
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
@@ -31,13 +36,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
@@ -110,9 +117,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    10, "step10_full_wave", "full-wave grid", "beyond Harris",
-    "512 threads, grid = blocks resident per SM (occupancy API) x SMs: one wave, any GPU",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 10, .name = "step10_full_wave", .title = "full-wave grid", .source = "beyond Harris",
+    .idea = "512 threads, grid = blocks resident per SM (occupancy API) x SMs: one wave, any GPU",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -9,9 +9,10 @@
 #include "multi_step.h"
 
 extern "C" const step_info MULTI_STEP = {
-    12, "step12_multi_gpu", "G GPUs, NCCL all-reduce", "beyond Harris",
-    "the input in shards on G GPUs: step 11 on each, ncclAllReduce adds the G partial sums",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 12, .name = "step12_multi_gpu", .title = "G GPUs, NCCL all-reduce", .source = "beyond Harris",
+    .idea = "the input in shards on G GPUs: step 11 on each, ncclAllReduce adds the G partial sums",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 /** An int partial sum widened to 64 bits, so that adding G of them cannot overflow. */

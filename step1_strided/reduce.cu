@@ -3,22 +3,27 @@
  * @brief Step 1 (Harris kernel 2): interleaved addressing with a strided index.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "passes.h"
 
-/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 256
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
  *
  * At level s, thread tid works on index 2*s*tid, so the active threads are the first
- * ones of the block: whole warps are busy or whole warps are idle, and no warp diverges.
- * The price is the stride: at level s the threads of a warp touch shared memory 2*s
- * words apart, so many land in the same bank and are served one after another (bank
- * conflicts). Step 2 makes the accesses contiguous.
+ * ones of the block: at s = 1, 2 and 4 whole warps are busy or idle; from s = 8 on only
+ * part of warp 0 is busy (16, 8, 4, 2, 1 lanes). The price is the stride: the threads of
+ * a warp touch shared memory 2*s elements apart, so many land in the same bank and are
+ * served one after another (bank conflicts). Step 2 makes the accesses contiguous.
  */
 __device__ element_t block_sum(element_t value)
 {
@@ -61,9 +66,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    1, "step1_strided", "strided index, bank conflicts", "Harris kernel 2",
-    "index 2*s*tid keeps active threads contiguous: no divergence, but bank conflicts",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 1, .name = "step1_strided", .title = "strided index, bank conflicts", .source = "Harris kernel 2",
+    .idea = "index 2*s*tid packs the active threads: fewer divergent warps, but bank conflicts",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -1,16 +1,21 @@
 /**
  * @file step8_vectorized/reduce.cu
- * @brief Step 8: 16-byte loads move the same bytes with a quarter of the instructions.
+ * @brief Step 8: 16-byte loads: the same bytes in fewer, wider load instructions.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "passes.h"
 
-/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 256
-/** Blocks of the first pass at most: enough to fill a 132-SM H100 (8 per SM). */
+/** Blocks of the first pass at most: 0.97 of a wave on a 132-SM H100 (8 per SM, 1,056). */
 #define MAX_BLOCKS 1024
 
 /**
@@ -30,13 +35,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
@@ -56,8 +63,8 @@ __device__ element_t block_sum(element_t value)
 /**
  * One pass of at most MAX_BLOCKS blocks: each thread reads 16-byte vectors (four ints or
  * floats, two doubles), a grid apart, and vec_sum() adds each one's lanes: the same bytes
- * with a quarter of step 7's load instructions. Block 0 adds the n % VEC_WIDTH elements
- * after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's memory is).
+ * with a quarter of step 7's load instructions (half for doubles). Block 0 adds the last
+ * n % VEC_WIDTH elements. `in` must be 16-byte aligned (cudaMalloc's memory is).
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {
@@ -88,9 +95,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    8, "step8_vectorized", "16-byte loads", "beyond Harris",
-    "int4 loads: one instruction reads four ints, a quarter of the load instructions",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .source = "beyond Harris",
+    .idea = "int4 loads: one instruction reads four ints, a quarter of the load instructions",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -3,19 +3,30 @@
 #
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     every program builds (make -C DIR)
+#   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
 #   scripts   every script passes shellcheck (skipped, by name, without shellcheck)
+#   help      make help lists every target and each variable's true default; README's
+#             flags table lists every flag of --help
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
+#   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
+#             in one line, before building; what is missing is said as it is
 #   gpu       every program verified exactly on sizes that break careless code, on random
 #             and one-hot data; 2^31+5 for the 64-bit steps; step11 and its atomic
 #             finishes called 100 times; step12 on 1 GPU, on 2 and on all (n < G and
 #             n % G != 0 among the sizes; the 2-GPU checks SKIP by name on one GPU);
 #             --input and --print-sum; device-memory and device-index errors.
+#   resources make resources: registers and shared memory per step everywhere (the
+#             compiler's without a GPU), blocks per SM and occupancy on a GPU.
 #   lab       make lab for every step (exercise text, TODOs, the copy builds), bad input,
-#             FORCE=1, lab-status, the broken copies of tests/lab_broken build; on a GPU
-#             lab-check passes every starting copy and our kernels and rejects each
-#             broken copy with the right hint.
+#             FORCE=1, lab-status, the broken copies and shortcuts of tests/lab_broken
+#             build; the #include check rejects the one that calls CUB; lab-grade and
+#             lab-grade-all without a GPU (builds graded, GPU checks "not run", valid
+#             results.json, the time limit); on a GPU lab-check passes every starting
+#             copy and our kernels and rejects each broken copy and shortcut with the
+#             right reason, lab-grade gives our kernel full marks and times out a kernel
+#             that never ends, and lab-grade-all grades a small class.
 #             Without a GPU the GPU checks are listed as SKIP, by name; without NCCL,
 #             step12's build and checks are.
 #
@@ -85,15 +96,47 @@ for p in "${programs[@]}"; do
     case $p in step11_*) single_pass+=("$p") ;; esac
 done
 
+# ---------------------------------------------------------------- stale builds
+# Objects depend on the command line they were built with: a copy of step 0 built for
+# sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
+# second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
+stale=$log/stale/step0_interleaved
+rm -rf "$log/stale" && mkdir -p "$stale" && cp step0_interleaved/reduce.cu "$stale/"
+echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
+stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
+cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
+if ! stale_make SM=75; then
+    fail "stale builds: a copy of step 0 builds" "$(tail -3 "$log/stale.txt" | tr '\n' ' ')"
+else
+    sleep 1   # a file system that keeps whole seconds must still see the rebuild as newer
+    stale_make SM=80
+    if grep -q "NVCC" "$log/stale.txt" && grep -q "sm_80" "$stale/build/$type/nvcc.cmd" &&
+       [ "$stale/build/$type/step.o" -nt "$stale/build/$type/cc.cmd" ] &&
+       { [ -z "$cuobjdump" ] || grep -q sm_80 < <("$cuobjdump" -lelf "$stale/reduce$suffix"); }; then
+        pass "stale builds: make SM=80 after a default build rebuilds for sm_80${cuobjdump:+ (cuobjdump -lelf)}"
+    else
+        fail "stale builds: make SM=80 after a default build rebuilds for sm_80" "$(tr '\n' ' ' < "$log/stale.txt")"
+    fi
+    touch "$log/stale/mark"
+    stale_make SM=80
+    if ! grep -q "NVCC" "$log/stale.txt" && [ -z "$(find "$stale" -newer "$log/stale/mark" ! -type d)" ]; then
+        pass "stale builds: make SM=80 again rebuilds nothing"
+    else
+        fail "stale builds: make SM=80 again rebuilds nothing" "$(tr '\n' ' ' < "$log/stale.txt")"
+    fi
+fi
+
 # ---------------------------------------------------------------- diff
 previous=""
 for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
     if [ ! -f "$dir/reduce.cu" ]; then
-        # step 12 includes step 11's kernel file: what it adds is the whole of its own file
+        # step 12 includes step 11's kernel file: what it adds is the whole of its own file,
+        # counted without blank and comment lines (a line opening with `*` is code, e.g.
+        # `*sum = *partial;`, unless a space, `/` or the line's end follows the `*`)
         files=("$dir"/*.cu)
         file=${files[0]}
-        lines=$(grep -cvE '^[[:space:]]*($|//|/?\*)' "$file")
+        lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
         name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
         if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
         else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
@@ -136,6 +179,74 @@ else
     echo "     shellcheck: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
 fi
 
+# make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
+# error: exactly one line from the script, plus make's own "Error" line)
+make_expect() {
+    local name=$1 code=$2 text=$3 status lines
+    shift 3
+    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
+    status=$?
+    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line on stderr, got $lines"
+    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "$name" "no '$text' in the output"
+    else
+        pass "$name"
+    fi
+}
+
+# ---------------------------------------------------------------- make help
+# Every target a user runs is in make help (the top Makefile's .PHONY list, step.mk's and
+# step 4's but the internal `programs`), and every variable's default that help shows is
+# the one in force: make's own value (print-VAR, from an empty environment) for the
+# makefiles' variables, ${VAR:-default} in the script that documents it.
+make --no-print-directory help > "$log/help.txt" 2>&1
+phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' Makefile common/step.mk step4_unroll_warp/Makefile |
+        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
+missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
+if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
+else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
+wrong=""
+while IFS= read -r line; do
+    file=${line%%:*} line=${line#*:##= }
+    name=${line%%=*} value=${line#*=}
+    value=${value%%: *} value=${value#\"} value=${value%\"}
+    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
+    case $file in
+        *.sh) grep -qF "\${$name:-$value}" "$file" || wrong="$wrong $name ($file has no \${$name:-$value})" ;;
+        *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
+           [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
+    esac
+done < <(grep -H '^##= ' Makefile common/config.mk common/nccl.mk scripts/*.sh)
+count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
+for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME LAB_DIR LAB_TYPES; do
+    grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
+done
+if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
+else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
+
+# ---------------------------------------------------------------- README
+# README's flags table lists every flag the programs' --help names (the one-GPU programs'
+# and step 12's), the notations of -n included; and README says how to test the other
+# types and how to clean.
+table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
+helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -x "step12_multi_gpu/reduce$suffix" ] && "step12_multi_gpu/reduce$suffix" --help 2>&1)
+flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
+missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
+if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
+    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
+else
+    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
+fi
+if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
+    pass "README says make test TYPE=float, TYPE=double and make clean"
+else
+    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
+fi
+
 # ---------------------------------------------------------------- bad input
 # expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
 expect() {
@@ -154,6 +265,11 @@ expect() {
         pass "$name"
     fi
 }
+case $type in   # the element 1, raw
+    int)    one='\x01\x00\x00\x00' ;;
+    float)  one='\x00\x00\x80\x3f' ;;
+    double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
+esac
 small=step3_add_during_load/reduce$suffix   # a 32-bit step
 large=step6_multi_add/reduce$suffix         # a 64-bit step
 printf 'not a whole element' > "$log/odd.bin"   # 19 bytes: no element size divides it
@@ -173,6 +289,35 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: --check size 0"       2 "--check"             "$small" --check 1,0
     expect "input: --check above max"    2 "maximum"             "$small" --check 1,2^31
     expect "input: --help"               0 "Usage:"              "$small" --help
+    # sizes that overflow 64 bits are "not a size" in every notation, never wrapped around
+    expect "input: n = 2^0+(2^64-1) overflows" 2 "not a size"    "$small" -n 2^0+18446744073709551615
+    expect "input: n = 2^1+(2^64-1) overflows" 2 "not a size"    "$small" -n 2^1+18446744073709551615
+    "$small" -n 2^63 2> "$log/pow.txt"; "$small" -n 9223372036854775808 2> "$log/dec.txt"
+    if cmp -s "$log/pow.txt" "$log/dec.txt" && [ -s "$log/pow.txt" ]; then pass "input: -n 2^63 and -n 9223372036854775808 get the same line"
+    else fail "input: -n 2^63 and -n 9223372036854775808 get the same line" "$(cat "$log/pow.txt" "$log/dec.txt" | tr '\n' ' ')"; fi
+    # each program says its own maximum and why
+    expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
+    expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
+    if grep -q "step6 or later\|32-bit" "$log/err.txt"; then fail "input: a 64-bit step never says 'use step6'" "$(cat "$log/err.txt")"
+    else pass "input: a 64-bit step never says 'use step6'"; fi
+    # --csv that cannot be written: refused before anything runs
+    expect "input: --csv in a folder that does not exist" 2 "--csv" "$small" -n 1000 --csv /nonexistent/dir/x.csv
+    expect "input: --csv names a directory" 2 "--csv"     "$small" -n 1000 --csv "$log"
+    expect "input: --csv empty"             2 "--csv"     "$small" -n 1000 --csv ""
+    # --input whose sum cannot be verified: the data's fault, said before the GPU
+    case $type in
+        int)
+            printf '\xff\xff\xff\x7f\xff\xff\xff\x7f' > "$log/overflow.bin"
+            expect "input: --input whose int sum overflows" 2 "4294967294" "$small" --input "$log/overflow.bin" ;;
+        float|double)
+            if [ "$type" = float ]; then nan='\x00\x00\xc0\x7f' inf='\x00\x00\x80\x7f' max='\xff\xff\x7f\x7f'
+            else nan='\x00\x00\x00\x00\x00\x00\xf8\x7f' inf='\x00\x00\x00\x00\x00\x00\xf0\x7f' max='\xff\xff\xff\xff\xff\xff\xef\x7f'; fi
+            printf '%b' "$one$one$nan" > "$log/nan.bin"; printf '%b' "$inf$inf" > "$log/inf.bin"
+            printf '%b' "$max$max" > "$log/overflow.bin"
+            expect "input: --input with a NaN element"    2 "element 2 is nan" "$small" --input "$log/nan.bin"
+            expect "input: --input with infinity"         2 "element 0 is inf" "$small" --input "$log/inf.bin"
+            expect "input: --input whose sum overflows"   2 "overflow"         "$small" --input "$log/overflow.bin" ;;
+    esac
 else
     fail "bad input tests" "$small or $large was not built"
 fi
@@ -191,11 +336,89 @@ if [ "$probe" -eq 3 ]; then
     else
         fail "no GPU: one line and exit code 3" "$(cat "$log/probe.txt")"
     fi
+    # without libcuda there is no driver to update: the line says so
+    if have_libcuda; then skip "no GPU: without a driver the line says so" "libcuda.so.1 is here"
+    elif grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"; then
+        pass "no GPU: without a driver the line says so"
+    else
+        fail "no GPU: without a driver the line says so" "$(cat "$log/probe.txt")"
+    fi
 elif [ "$probe" -eq 0 ]; then
     gpu=yes
 else
     gpu=yes
     fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
+fi
+
+# ------------------------------------------------ targets that need a GPU, asked first
+# scripts/preflight.sh, the first line of make run-all, sweep, scaling, latency, profile,
+# sanitize and race-demo: it agrees with the programs, and without a GPU make run-all says
+# so in one line before building anything (NVCC=false: a build would fail) and calls no
+# step FAILED.
+scripts/preflight.sh run-all 2> "$log/preflight.txt"
+preflight=$?
+if { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }; then
+    pass "make run-all's GPU check agrees with the programs (exit $preflight)"
+else
+    fail "make run-all's GPU check agrees with the programs" "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
+fi
+if [ -z "$gpu" ]; then
+    make_expect "make run-all without a GPU: one line, nothing built, no step FAILED" 2 "not run, " run-all NVCC=false
+    if grep -q "FAILED\|NVCC" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "make run-all without a GPU never says FAILED" "$(cat "$log/lab-out.txt" "$log/lab-err.txt" | head -3 | tr '\n' ' ')"
+    else
+        pass "make run-all without a GPU never says FAILED"
+    fi
+else
+    skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
+    skip "make run-all without a GPU never says FAILED" "a GPU is here"
+fi
+# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine)
+fake=$log/fake-smi
+mkdir -p "$fake"
+# missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
+missing_says() {
+    local name=$1 text=$2 script=$3 out
+    shift 3
+    printf '#!/bin/sh\n%s\n' "$script" > "$fake/nvidia-smi"
+    chmod +x "$fake/nvidia-smi"
+    out=$(env NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
+    if { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }; then
+        pass "$name"
+    else
+        fail "$name" "said '$out', expected '${text:-nothing}'"
+    fi
+}
+# (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
+listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
+missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
+missing_says "no GPU, said as it is: driver not answering" "not answering" \
+    "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
+missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
+    '[ "$1" = --query-gpu=index ] && { echo "No devices were found"; exit 6; }; echo "<cuda_version>13.0</cuda_version>"'
+missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
+    "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
+missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
+toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+if [ "${toolkit:-0}" -ge 12 ]; then
+    missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
+        "$listing; echo '<cuda_version>11.8</cuda_version>'"
+else
+    skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
+fi
+# a missing compute-sanitizer: one line saying where it comes from, before any build,
+# the same line for make -C step4_unroll_warp race-demo as for make sanitize
+make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    -C step4_unroll_warp race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+cp "$log/lab-err.txt" "$log/race-demo-err.txt"
+make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+if diff <(grep -o 'compute-sanitizer not found.*' "$log/race-demo-err.txt") <(grep -o 'compute-sanitizer not found.*' "$log/lab-err.txt") > /dev/null; then
+    pass "race-demo and make sanitize give the same hint"
+else
+    fail "race-demo and make sanitize give the same hint" "$(cat "$log/race-demo-err.txt" "$log/lab-err.txt" | tr '\n' ' ')"
 fi
 
 # check_verdict NAME N: the test of size N, from the "check n=N: PASS" line of the last
@@ -237,26 +460,74 @@ for program in "${single_pass[@]}"; do
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
 done
 
-# --input: a file with a known sum, and --print-sum for scripts
-case $type in
-    int)    one='\x01\x00\x00\x00' ;;
-    float)  one='\x00\x00\x80\x3f' ;;
-    double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
-esac
+# --input: a file with a known sum, and --print-sum for scripts; then large values whose
+# sum is exact although partial sums are not (int: they wrap; floats: 2^100 - 2^100 + 1)
 for _ in $(seq 1000); do printf '%b' "$one"; done > "$log/ones.bin"
-if [ -z "$gpu" ]; then
-    skip "gpu --input 1000 ones and --print-sum" "no GPU"
-else
-    out=$("step8_vectorized/reduce$suffix" --input "$log/ones.bin" --print-sum --quiet 2>&1)
+case $type in
+    int)    printf '\xff\xff\xff\x7f\xff\xff\xff\x7f\x01\x00\x00\x80\x01\x00\x00\x80\x05\x00\x00\x00' > "$log/large.bin"
+            large_sum=5 ;;
+    float)  printf '%b' "\x00\x00\x80\x71$one\x00\x00\x80\xf1" > "$log/large.bin"; large_sum="" ;;
+    double) printf '%b' "\x00\x00\x00\x00\x00\x00\x30\x46$one\x00\x00\x00\x00\x00\x00\x30\xc6" > "$log/large.bin"
+            large_sum="" ;;
+esac
+# gpu_sum NAME FILE SUM: step 8 --input FILE --print-sum exits 0 and prints SUM (any: any sum)
+gpu_sum() {
+    local out status
+    if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
+    out=$("step8_vectorized/reduce$suffix" --input "$2" --print-sum --quiet 2>&1)
     status=$?
-    if [ "$status" -eq 0 ] && [ "$out" = "1000" ]; then
-        pass "gpu --input 1000 ones and --print-sum"
-    else
-        fail "gpu --input 1000 ones and --print-sum" "exit $status, printed '$out', expected 1000"
-    fi
-fi
+    if [ "$status" -eq 0 ] && { [ "$3" = any ] || [ "$out" = "$3" ]; }; then pass "$1"
+    else fail "$1" "exit $status, printed '$out', expected $3"; fi
+}
+gpu_sum "gpu --input 1000 ones and --print-sum" "$log/ones.bin" 1000
+gpu_sum "gpu --input large values that cancel" "$log/large.bin" "${large_sum:-any}"
 gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n 2^40
 gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
+
+# ---------------------------------------------------------------- resources
+# make resources: a row per step and one for CUB. Everywhere: registers > 0 and shared
+# memory = threads x element size (every step's block_sum() holds one THREADS-sized
+# array); without a GPU, the compiler's figures and one line saying the rest needs a GPU;
+# on a GPU, blocks per SM >= 1 and occupancy = blocks x threads / the most threads an SM
+# holds (from the table's header), SKIP by name without one.
+make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
+status=$?
+if [ "$status" -eq 0 ]; then pass "resources: make resources TYPE=$type runs"
+else fail "resources: make resources TYPE=$type runs" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"; fi
+if [ -z "$gpu" ]; then
+    name="resources without a GPU: the compiler's figures, and one line says the rest needs a GPU"
+    if grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&
+       grep -qx "resident blocks and occupancy need a GPU" "$log/resources.txt"; then pass "$name"
+    else fail "$name" "$(head -1 "$log/resources.txt"), ... $(tail -1 "$log/resources.txt")"; fi
+fi
+case $type in double) element_bytes=8 ;; *) element_bytes=4 ;; esac
+max_threads=$(sed -n 's/.* per SM at most \([0-9]*\) threads.*/\1/p' "$log/resources.txt" | head -1)
+for dir in "${dirs[@]}"; do
+    case $dir in
+        step*/*) continue ;;
+        step[0-9]_*|step[0-9][0-9]_*) [ -f "$dir/reduce.cu" ] || continue ;;   # step 12 runs step 11's kernel
+        cub_reference) ;;
+        *) continue ;;
+    esac
+    row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
+    if [ "$dir" = cub_reference ]; then
+        if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
+        else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
+        continue
+    fi
+    threads="" registers="" shared="" blocks="" occupancy=""
+    read -r _ threads registers shared blocks occupancy _ <<< "$row"
+    name="resources $dir $type: registers > 0, shared memory = threads x $element_bytes bytes"
+    if [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] &&
+       [ "$shared" = "$((threads * element_bytes))" ]; then pass "$name"
+    else fail "$name" "row: '$row'"; fi
+    name="gpu resources $dir $type: blocks per SM >= 1, occupancy = blocks x threads / threads per SM"
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
+    expected=$(awk -v b="$blocks" -v t="$threads" -v m="${max_threads:-0}" 'BEGIN { if (m > 0) printf "%.1f%%", 100 * b * t / m }')
+    if [[ $blocks =~ ^[0-9]+$ ]] && [ "$blocks" -ge 1 ] && [ -n "$expected" ] && [ "$occupancy" = "$expected" ]; then
+        pass "$name"
+    else fail "$name" "row: '$row', threads per SM '$max_threads', expected occupancy $expected"; fi
+done
 
 # ---------------------------------------------------------------- step 12
 # multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
@@ -290,13 +561,16 @@ multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
 if [ -z "$multi_program" ]; then
-    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device" "one GPU at a time: 100 calls"; do
+    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device 0" "--device 1" "--resources" \
+                "one GPU at a time: 100 calls"; do
         skip "input/gpu $multi_name: $name" "NCCL not found"
     done
 else
     expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi_program" --gpus 0 -n 1000
     expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
-    expect "input: $multi_name --device"  2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
+    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 0 -n 1000
+    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
+    expect "input: $multi_name --resources" 2 "step11_single_pass/reduce --resources" "$multi_program" --resources
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
         "$multi_program" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
@@ -324,32 +598,14 @@ for dir in "${dirs[@]}"; do
     case $dir in step0_*|step*/*) ;; step[0-9]_*|step[0-9][0-9]_*) k=${dir#step}; lab_steps+=("${k%%_*}") ;; esac
 done
 
-# lab_make NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
-# error: exactly one line from the script, plus make's own "Error" line)
-lab_make() {
-    local name=$1 code=$2 text=$3 status lines
-    shift 3
-    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt"
-    status=$?
-    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
-    if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
-    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
-        fail "$name" "expected one line on stderr, got $lines"
-    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
-        fail "$name" "no '$text' in the output"
-    else
-        pass "$name"
-    fi
-}
-lab_make "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
-lab_make "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
-lab_make "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
-lab_make "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
-lab_make "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
-lab_make "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
+make_expect "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
+make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
 if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
 else pass "lab: bad input leaves no folder behind"; fi
 
@@ -358,7 +614,7 @@ copies=()
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k")
     copy=$lab_root/start/$step
-    lab_make "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
+    make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
     # every line of the README's exercise section, in the copy's header comment
     exercise=$(awk -f scripts/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
@@ -410,8 +666,8 @@ for file in tests/lab_broken/*.cu; do
         continue
     fi
     lines=$(diff "$step/reduce.cu" "$file" | grep -c '^[<>]')
-    if [ "$lines" -le 20 ]; then pass "lab: $name is $step's kernel with one bug ($lines lines differ)"
-    else fail "lab: $name is $step's kernel with one bug" "$lines lines differ, more than 20"; fi
+    if [ "$lines" -le 30 ]; then pass "lab: $name is $step's kernel with one bug or shortcut ($lines lines differ)"
+    else fail "lab: $name is $step's kernel with one bug or shortcut" "$lines lines differ, more than 30"; fi
     broken+=("$name")
     copies+=("$lab_root/$name/$step")
 done
@@ -420,17 +676,17 @@ build_all "${copies[@]}"
 # a copy that exists is never overwritten without FORCE=1
 copy=$lab_root/start/$(step_dir 3)
 echo "// the student's work" >> "$copy/reduce.cu"
-lab_make "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
+make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
 else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
-lab_make "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
 if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
 else pass "lab: FORCE=1 starts from a fresh copy"; fi
 
 # lab-status: started, checked, changed since the check
 echo "correct, gain reached" > "$copy/.lab-check"
 touch -d '-1 hour' "$copy/reduce.cu"
-lab_make "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
+make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
 if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
 else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 touch "$copy/reduce.cu"
@@ -490,29 +746,203 @@ for k in "${lab_steps[@]}"; do
     lab_check "gpu lab-check STEP=$k, the starting copy: correct, gain not yet" 0 \
         "verdict: (gain not yet|time can't tell)" "$k" "$lab_root/start"
 done
-sanitizer=$(command -v "${SANITIZER:-compute-sanitizer}" || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
+sanitizer=$(find_sanitizer)
 for k in "${lab_steps[@]}"; do
     extra=()
     [ "$k" = 4 ] && [ -n "$sanitizer" ] && extra=(LAB_SANITIZE=1)   # racecheck passes a correct last warp
     lab_check "gpu lab-check STEP=$k, our kernel copied in: correct, gain reached" 0 \
         "verdict: (gain reached|time can't tell)" "$k" "$lab_root/ours" "${extra[@]}"
 done
+# each broken copy and shortcut, and the check that must reject it (LAB.md, "Grading a
+# class", says why each is caught)
 for name in "${broken[@]}"; do
     k=${name#step}; k=${k%%_*}
     case $name in
-        step3_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
-        step4_*)
+        step3_no_tail|step8_no_tail)
+            lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
+        step4_no_syncwarp)
             if [ -n "$gpu" ] && [ -z "$sanitizer" ]; then skip "gpu lab-check rejects $name: racecheck" "no compute-sanitizer"
             # racecheck finds it; should the race ever change a sum, the check's hint names it
             else lab_check "gpu lab-check rejects $name: racecheck" 1 "hint: racecheck|hint: race or lost values" \
                      "$k" "$lab_root/$name" LAB_SANITIZE=1; fi ;;
-        step6_*) lab_check "gpu lab-check rejects $name: 32-bit index at 2^31+5" 1 "hint: 32-bit index" "$k" \
+        step6_int_index) lab_check "gpu lab-check rejects $name: 32-bit index at 2^31+5" 1 "hint: 32-bit index" "$k" \
                      "$lab_root/$name" LAB_HUGE=1 LAB_SIZES="1 4099" ;;
-        step8_*) lab_check "gpu lab-check rejects $name: lost tail" 1 "hint: lost tail" "$k" "$lab_root/$name" ;;
-        step11_*) lab_check "gpu lab-check rejects $name: state not reset" 1 "hint: state not reset" "$k" "$lab_root/$name" ;;
+        step11_no_ticket_reset)
+            lab_check "gpu lab-check rejects $name: state not reset" 1 "hint: state not reset" "$k" "$lab_root/$name" ;;
+        step8_cached_result)   # right on the same data: only new data in every timed run catches it
+            lab_check "gpu lab-check rejects $name: the second timed run, on new data" 1 "FAILED n=[0-9]+, run 2 of" \
+                "$k" "$lab_root/$name" ;;
+        step6_timed_differs)   # right at every checked size: the verified timed runs catch it
+            lab_check "gpu lab-check rejects $name: the first timed run is verified" 1 "FAILED n=[0-9]+, run 1 of" \
+                "$k" "$lab_root/$name" ;;
+        step5_half_sampled)
+            lab_check "gpu lab-check rejects $name: random and one-hot data" 1 "FAIL $type n=[0-9]+" "$k" "$lab_root/$name" ;;
+        step4_check_patterns)  # passes every one-hot: random data at every size catches it
+            lab_check "gpu lab-check rejects $name: random data at every size" 1 "FAIL $type n=[0-9]+" "$k" \
+                "$lab_root/$name" ;;
+        step7_calls_cub)       # static: rejected before it is built, GPU or not
+            LAB_DIR="$lab_root/$name" LAB_TYPES="$type" scripts/lab.sh check "$k" > "$log/lab-check.txt" 2>&1
+            status=$?
+            if [ "$status" -eq 1 ] && grep -q "^FAIL includes: line [0-9]*: #include <cub/cub.cuh>" "$log/lab-check.txt" &&
+               ! grep -q "^== build" "$log/lab-check.txt"; then
+                pass "lab-check rejects $name before building it: its #include <cub/cub.cuh>"
+            else
+                fail "lab-check rejects $name before building it: its #include <cub/cub.cuh>" \
+                     "exit $status: $(head -3 "$log/lab-check.txt" | tr '\n' ' ')"
+            fi ;;
+        step3_never_ends) ;;   # lab-grade's time limit, below
         *) fail "lab: broken copy $name has no test" "add one to tests/run.sh" ;;
     esac
 done
+
+# ---------------------------------------------------------------- lab-grade
+# The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
+# whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
+# json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
+# up to its score, "skip" without python3, else why not
+json_ok() {
+    command -v python3 > /dev/null 2>&1 || { echo skip; return; }
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(k in d for k in ("score", "execution_time", "output", "tests")), "a top-level field is missing"
+t = d["tests"]
+assert t and all(all(k in x for k in ("name", "score", "max_score", "output")) for x in t), "a test field is missing"
+assert all(0 <= x["score"] <= x["max_score"] for x in t), "a score outside 0 .. max_score"
+s, m = sum(x["score"] for x in t), sum(x["max_score"] for x in t)
+assert abs(s - d["score"]) < 0.005, "tests add up to %.2f, score says %.2f" % (s, d["score"])
+print("ok %.2f %.2f" % (d["score"], m))
+' "$1" 2>&1 | tail -1
+}
+# lab_json NAME FILE PATTERN: FILE is valid, adds up, and json_ok's "ok SCORE MAX" matches PATTERN
+lab_json() {
+    local name=$1 file=$2 pattern=$3 result
+    result=$(json_ok "$file")
+    if [ "$result" = skip ]; then skip "$name" "python3 not installed (it only checks the JSON)"
+    elif [[ $result =~ $pattern ]]; then pass "$name"
+    else fail "$name" "$result"; fi
+}
+build/tools/report weights lab/weights.conf > "$log/weights.txt" 2>&1
+if grep -q "total 100.00$" "$log/weights.txt"; then pass "lab-grade: lab/weights.conf is valid and adds up to 100"
+else fail "lab-grade: lab/weights.conf is valid and adds up to 100" "$(cat "$log/weights.txt")"; fi
+printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
+make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
+    LAB_WEIGHTS="$log/bad-weights.conf"
+make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
+make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
+make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
+mkdir -p "$lab_root/empty-class/nobody"
+make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
+    SUBMISSIONS="$lab_root/empty-class"
+grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
+step3=$(step_dir 3)
+step7=$(step_dir 7)
+copy3=$lab_root/start/$step3
+# the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
+# is correct and gets no performance points (it is step 2, not yet step 3)
+env "${grade_env[@]}" LAB_DIR="$lab_root/start" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+status=$?
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
+       grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
+        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3"
+    else
+        fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    lab_json "lab-grade without a GPU: results.json valid, 0 of 100" "$copy3/results.json" "^ok 0.00 100.00$"
+else
+    if [ "$status" -eq 0 ] && grep -q "^correct: yes" "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: the starting copy of step 3 is correct"
+    else
+        fail "gpu lab-grade: the starting copy of step 3 is correct" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
+    lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
+        "^ok 7[0-4]\.[0-9]{2} 100\.00$"
+fi
+# our kernel: full marks; a shortcut: less, its first failure named; a kernel that never
+# ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
+if [ -n "$gpu" ]; then
+    env "${grade_env[@]}" LAB_DIR="$lab_root/ours" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^score: 100.00 / 100.00" "$log/lab-grade.txt"; then pass "gpu lab-grade: our step 3 copied in: full marks"
+    else fail "gpu lab-grade: our step 3 copied in: full marks" "$(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"; fi
+    lab_json "gpu lab-grade: our step 3's results.json: 100 of 100" "$lab_root/ours/$step3/results.json" "^ok 100.00 100.00$"
+    env "${grade_env[@]}" LAB_DIR="$lab_root/step6_timed_differs" scripts/lab.sh grade 6 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^correct: no; first failure: timed runs: " "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points"
+    else
+        fail "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    env "${grade_env[@]}" LAB_TIMEOUT=20 LAB_DIR="$lab_root/step3_never_ends" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^correct: timed out; first failure: timed out after 20 s" "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: step3_never_ends is killed at the time limit: timed out"
+    else
+        fail "gpu lab-grade: step3_never_ends is killed at the time limit: timed out" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+else
+    skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
+    skip "gpu lab-grade: step6_timed_differs: the timed runs fail, no performance points" "no GPU"
+    skip "gpu lab-grade: step3_never_ends is killed at the time limit: timed out" "no GPU"
+fi
+make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
+env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" scripts/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
+   grep -qx "timeout 1" "$lab_root/limit/$step3/build/lab-grade/record.txt"; then
+    pass "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran"
+else
+    fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+fi
+
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/ folder), a
+# build error shipped with a Makefile of its own, and a student who handed in nothing
+class=$lab_root/class
+mkdir -p "$class/alice/$step3" "$class/bob/lab/$step7" "$class/carol/$step3" "$class/dave"
+cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
+cp tests/lab_broken/step7_calls_cub.cu "$class/bob/lab/$step7/reduce.cu"
+sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
+echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
+env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
+    scripts/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
+status=$?
+csv=$lab_root/grades.csv
+if [ -n "$gpu" ]; then alice='^"alice",3,"yes","",[0-9.]+,[0-9.]+,100\.00,100\.00,'
+else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\); builds for '"$type"'",,,0\.00,100\.00,'; fi
+rows_ok=1
+grep -qE "$alice" "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null || rows_ok=0
+if [ "$rows_ok" = 1 ] && [ "$(wc -l < "$csv")" -eq 5 ]; then
+    pass "lab-grade-all: one row per student in grades.csv, each with its reason"
+else
+    fail "lab-grade-all: one row per student in grades.csv, each with its reason" "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+fi
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" &&
+       grep -q "^4 graded, 0 correct" "$log/lab-grade-all.txt"; then
+        pass "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3"
+    else
+        fail "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" \
+             "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+    fi
+elif [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct" "$log/lab-grade-all.txt"; then
+    pass "gpu lab-grade-all: the class table, alice correct"
+else
+    fail "gpu lab-grade-all: the class table, alice correct" "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+fi
+lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
+    "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
+lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/$step7/results.json" \
+    "^ok 0.00 100.00$"
+left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
+       -printf '%f ' 2>/dev/null)
+if [ -z "$left" ]; then
+    pass "lab-grade-all: the scratch copies are gone"
+else
+    fail "lab-grade-all: the scratch copies are gone" "$left"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -7,6 +7,7 @@
  * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
  * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "data.h"
 #include "diagnose.h"
+#include "lab_grade.h"
 #include "lab_verdict.h"
 #include "options.h"
 #include "results.h"
@@ -87,7 +89,17 @@ static void test_sizes(void)
     TEST("parse_size rejects words", parse_size("abc", &v) != 0);
     TEST("parse_size rejects trailing junk", parse_size("5x", &v) != 0);
     TEST("parse_size rejects 2^", parse_size("2^", &v) != 0);
-    TEST("parse_size rejects 2^63", parse_size("2^63", &v) != 0);
+    TEST("parse_size 2^63, like 9223372036854775808", parse_size("2^63", &v) == 0 && v == (uint64_t)1 << 63 &&
+                                                       parse_size("9223372036854775808", &v) == 0 &&
+                                                       v == (uint64_t)1 << 63);
+    TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
+    TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
+    TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
+    TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
+         parse_size("2^0+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^1+(2^64-1) overflows, never wraps to 1",
+         parse_size("2^1+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^63+2^63 overflows", parse_size("2^63+9223372036854775808", &v) != 0);
     TEST("parse_size rejects 2^3+", parse_size("2^3+", &v) != 0);
     TEST("parse_size rejects 2^3-9", parse_size("2^3-9", &v) != 0);
     TEST("parse_size rejects overflow", parse_size("99999999999999999999999", &v) != 0);
@@ -118,6 +130,8 @@ static void test_options(void)
     TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
     TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
     TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
+    TEST("options resources", parse(&opt, error, "--resources", NULL) == PARSE_OK && opt.resources);
+    TEST("options resources off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.resources);
     TEST("options gpus and latency", parse(&opt, error, "--gpus", "2", "--latency", NULL) == PARSE_OK &&
                                      opt.gpus == 2 && opt.latency);
     TEST("options gpus off by default", parse(&opt, error, NULL) == PARSE_OK && opt.gpus == 0 && !opt.latency);
@@ -131,6 +145,10 @@ static void test_options(void)
     TEST("bad n non-numeric", rejects("not a size", "-n", "abc", NULL));
     TEST("bad n empty", rejects("not a size", "-n", "", NULL));
     TEST("bad n fraction", rejects("not a size", "-n", "1.5", NULL));
+    TEST("bad n 2^K+M overflow is not a size, like a decimal",
+         rejects("not a size", "-n", "2^0+18446744073709551615", NULL) &&
+         rejects("not a size", "-n", "18446744073709551616", NULL));
+    TEST("bad --check 2^K+M overflow", rejects("not a size", "--check", "1,2^1+18446744073709551615", NULL));
     TEST("bad reps = 0", rejects("from 1 to", "-r", "0", NULL));
     TEST("bad reps negative", rejects("from 1 to", "-r", "-3", NULL));
     TEST("bad reps non-numeric", rejects("from 1 to", "--reps", "many", NULL));
@@ -150,6 +168,66 @@ static void test_options(void)
     TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
     TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
+}
+
+/** check_program_flags() for one command line: 0 if accepted; else its line holds `text`. */
+static int program_flags(int multi_gpu, const char *text, const char *word, ...)
+{
+    char *argv[32], error[512];
+    va_list args;
+    va_start(args, word);
+    int argc = make_argv(argv, word, args);
+    va_end(args);
+    options opt;
+    if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
+        return -2;
+    if (check_program_flags(&opt, multi_gpu, error, sizeof error) == 0)
+        return 0;
+    return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
+}
+
+static void test_program_flags(void)
+{
+    TEST("step 12 refuses --device 0", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
+    TEST("step 12 refuses --device 1 alike", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
+    TEST("step 12 refuses --input", program_flags(1, "--input", "--input", "f", NULL) == -1);
+    TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
+    TEST("one-GPU program refuses --gpus", program_flags(0, "step12_multi_gpu", "--gpus", "2", NULL) == -1);
+    TEST("one-GPU program refuses --latency", program_flags(0, "step12_multi_gpu", "--latency", NULL) == -1);
+    TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
+
+    const char *narrow = max_n_reason(INT32_MAX), *wide = max_n_reason(INT64_MAX);
+    TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "step6"));
+    TEST("64-bit maximum: says why, never 'use step6'", strstr(wide, "64-bit") && !strstr(wide, "step6"));
+
+    char error[512];
+    const char *fresh = "build/unit_test_csv_probe.csv";
+    remove(fresh);
+    TEST("--csv probe: a new file is writable and left absent",
+         csv_check_writable(fresh, error, sizeof error) == 0 && fopen(fresh, "r") == NULL);
+    TEST("--csv probe: empty name", csv_check_writable("", error, sizeof error) != 0 && strstr(error, "--csv"));
+    TEST("--csv probe: folder that does not exist",
+         csv_check_writable("build/no/such/dir/x.csv", error, sizeof error) != 0 &&
+         strstr(error, "build/no/such/dir/x.csv") && strchr(error, '\n') == NULL);
+    TEST("--csv probe: a directory", csv_check_writable("build", error, sizeof error) != 0);
+    FILE *f = fopen(fresh, "w");
+    if (f) {
+        fputs("kept\n", f);
+        fclose(f);
+    }
+    char kept[16] = "";
+    f = fopen(fresh, "r");
+    if (f) {
+        csv_check_writable(fresh, error, sizeof error);
+        fclose(f);
+        f = fopen(fresh, "r");
+        if (f && !fgets(kept, sizeof kept, f))
+            kept[0] = '\0';
+        if (f)
+            fclose(f);
+    }
+    TEST("--csv probe: an existing file is kept as it is", strcmp(kept, "kept\n") == 0);
+    remove(fresh);
 }
 
 static void test_data(void)
@@ -195,6 +273,20 @@ static void test_data(void)
     element_t big[2] = { INT_MAX, 1 };
     r = cpu_reference(big, 2);
     TEST("int overflowing sum detected", !r.fits_element && !check_sum((element_t)INT_MIN, &r, 1).ok);
+    char why[256];
+    element_t two_max[2] = { INT_MAX, INT_MAX };
+    r = cpu_reference(two_max, 2);
+    TEST("int input whose sum overflows int is refused, with the sum",
+         reference_problem(&r, why, sizeof why) && strstr(why, "4294967294") && r.exact == 4294967294ll);
+    element_t wraps_back[5] = { INT_MAX, INT_MAX, -INT_MAX, -INT_MAX, 5 };
+    r = cpu_reference(wraps_back, 5);
+    TEST("int input whose partial sums overflow but whose sum fits is accepted",
+         !reference_problem(&r, why, sizeof why) && r.exact == 5 && check_sum(5, &r, 10).ok);
+    reference near = cpu_reference(two_max, 2), one = cpu_reference(big + 1, 1);
+    near.exact = LLONG_MAX;
+    reference_add(&near, &one);
+    TEST("int reference of parts held at the 64-bit limit, not wrapped",
+         near.exact == LLONG_MAX && !near.fits_element);
 #else
     element_t cancel[3] = { (element_t)1e8, 1, (element_t)-1e8 };
     r = cpu_reference(cancel, 3);
@@ -217,6 +309,34 @@ static void test_data(void)
     TEST("float bound gives up when depth*u >= 1/2", isinf(error_bound(&r, (uint64_t)(1.0 / u))));
     TEST("float relative error", fabs(check_sum(above, &r, depth).rel_error -
                                       (double)fabsl((long double)above - r.sum) / (double)r.sum) < 1e-12);
+
+    char why[256];
+    const element_t inf = (element_t)INFINITY, largest = sizeof(element_t) == 4 ? (element_t)FLT_MAX : (element_t)DBL_MAX;
+    element_t infinities[3] = { inf, 1, inf };
+    r = cpu_reference(infinities, 3);
+    TEST("float reference of infinities is inf, not NaN (no inf - inf in the compensation)",
+         isinf(r.sum) && r.sum > 0 && r.nonfinite && r.nonfinite_index == 0);
+    TEST("float input with infinity refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 0 is inf"));
+    element_t nan_second[3] = { 1, (element_t)NAN, 2 };
+    r = cpu_reference(nan_second, 3);
+    TEST("float input with NaN refused, naming the element",
+         reference_problem(&r, why, sizeof why) && strstr(why, "element 1 is") && strstr(why, "nan"));
+    element_t huge[4] = { largest, largest / 2, -largest, 1 };
+    r = cpu_reference(huge, 4);
+    TEST("float reference of finite values beyond the type's range is finite and exact",
+         isfinite(r.sum) && r.sum == (long double)largest / 2 + 1);
+    TEST("float input whose positive values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "positive values") && strstr(why, "overflow"));
+    element_t negative[2] = { -largest / 2, -largest / 2 };
+    r = cpu_reference(negative, 2);
+    TEST("float input whose negative values overflow is refused",
+         reference_problem(&r, why, sizeof why) && strstr(why, "negative values"));
+    element_t cancelling[3] = { (element_t)1e30, 1, (element_t)-1e30 };
+    r = cpu_reference(cancelling, 3);
+    TEST("float input of large values that cancel is accepted", !reference_problem(&r, why, sizeof why) && r.sum == 1);
+    r = cpu_reference(a, N);
+    TEST("float random data is accepted", !reference_problem(&r, why, sizeof why) && !r.nonfinite);
 #endif
 }
 
@@ -519,11 +639,70 @@ static void test_diagnose(void)
                                                     strlen(small) == sizeof small - 1);
 }
 
+/**
+ * New data for every call: after fresh_value(), the new sum passes and the previous
+ * call's fails, at every call of a long timed run; the change lands anywhere in the input.
+ */
+static void test_fresh(void)
+{
+    enum { N = 4099, CALLS = 200 };
+    static element_t a[N];
+    fill_random(a, N, 7);
+    reference ref = cpu_reference(a, N);
+    uint64_t depth = 40;
+    int stale_fails = 1, fresh_passes = 1, tracked = 1, spread_low = 0, spread_high = 0;
+    for (int call = 1; call <= CALLS; call++) {
+        element_t before = (element_t)ref.sum;   /* the previous call's right answer */
+        size_t i = fresh_index(7, call, N);
+        a[i] = fresh_value(7, call, a[i], &ref, depth);
+        reference exact = cpu_reference(a, N);
+        tracked &= fabsl(exact.sum - ref.sum) <= 1e-12L * exact.abs_sum && exact.exact == ref.exact &&
+                   fabsl(exact.abs_sum - ref.abs_sum) <= 1e-12L * exact.abs_sum;
+        stale_fails &= !check_sum(before, &ref, depth).ok;
+        fresh_passes &= check_sum((element_t)exact.sum, &ref, depth).ok;
+        spread_low |= i < N / 4;
+        spread_high |= i > 3 * N / 4;
+    }
+    TEST("fresh data: the previous call's answer fails, every call", stale_fails);
+    TEST("fresh data: the new answer passes, every call", fresh_passes);
+    TEST("fresh data: the reference follows the change exactly", tracked);
+    TEST("fresh data: the change lands anywhere", spread_low && spread_high);
+    TEST("fresh data: the place depends on the call and the seed",
+         fresh_index(7, 1, 1u << 30) != fresh_index(7, 2, 1u << 30) &&
+         fresh_index(7, 1, 1u << 30) != fresh_index(8, 1, 1u << 30));
+    TEST("fresh data: n = 1 changes element 0", fresh_index(7, 3, 1) == 0);
+}
+
 /** lab_verdict() gives `expected` and its text contains `label`. */
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
 {
     char text[512];
     return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
+}
+
+/** describe_no_gpu()'s line for `a` holds `text` and no newline. */
+static int says_no_gpu(gpu_absence a, const char *text)
+{
+    char line[512];
+    describe_no_gpu(&a, line, sizeof line);
+    return strstr(line, text) != NULL && strchr(line, '\n') == NULL;
+}
+
+static void test_no_gpu(void)
+{
+    const char *insufficient = "CUDA driver version is insufficient for CUDA runtime version";
+    gpu_absence none = { 0, 13000, 1, insufficient, NULL };
+    TEST("no GPU: no driver at all is said so, not 'insufficient'",
+         says_no_gpu(none, "no NVIDIA driver") && !says_no_gpu(none, "insufficient"));
+    gpu_absence old = { 12020, 13000, 1, insufficient, NULL };
+    TEST("no GPU: a driver older than the toolkit, with both versions",
+         says_no_gpu(old, "driver too old") && says_no_gpu(old, "CUDA 12.2") && says_no_gpu(old, "CUDA 13.0"));
+    gpu_absence empty = { 13000, 13000, 0, NULL, NULL };
+    TEST("no GPU: a driver and no GPU", says_no_gpu(empty, "no GPU:") && says_no_gpu(empty, "driver"));
+    gpu_absence hidden = { 13000, 13000, 0, NULL, "" };
+    TEST("no GPU: CUDA_VISIBLE_DEVICES hides them", says_no_gpu(hidden, "CUDA_VISIBLE_DEVICES=''"));
+    gpu_absence busy = { 13000, 13000, 0, "CUDA-capable device(s) is/are busy or unavailable", NULL };
+    TEST("no GPU: another error is quoted", says_no_gpu(busy, "busy or unavailable"));
 }
 
 static void test_lab_verdict(void)
@@ -563,12 +742,257 @@ static void test_lab_verdict(void)
     remove(path);
 }
 
+/** Opens a file holding `text` for reading (the grader's readers take a FILE). */
+static FILE *text_file(const char *text)
+{
+    const char *path = "build/unit_test_grade.txt";
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    return fopen(path, "r");
+}
+
+/** parse_weights() of `text`: 0 or -1; the error line in `error`. */
+static int weights_of(const char *text, grade_weights *w, char *error)
+{
+    FILE *f = text_file(text);
+    if (!f)
+        return -2;
+    int status = parse_weights(f, "weights.conf", w, error, 512);
+    fclose(f);
+    return status;
+}
+
+/** A weights file must be refused with one line containing `expected`. */
+static int weights_refused(const char *text, const char *expected)
+{
+    grade_weights w;
+    char error[512] = "";
+    return weights_of(text, &w, error) == -1 && strstr(error, expected) != NULL && strchr(error, '\n') == NULL;
+}
+
+static const char *weights_text = "# the default\ncorrect = 50\nmemcheck = 5   # trailing comment\n\n"
+                                  "racecheck=5\ntimed_runs = 10\nperformance = 30\n";
+
+/** The record of a step 3 copy with every check passed, then `extra` lines. */
+static int graded(const char *extra, grade_record *r, grade *g)
+{
+    static char text[8192];
+    snprintf(text, sizeof text,
+             "lab-grade 1\nstep 3 step3_add_during_load\ntitle first add during load\n"
+             "copy lab/step3_add_during_load/reduce.cu\nseed 99\ntypes int float double\ndevice GPU\n%s", extra);
+    grade_weights w;
+    char error[512];
+    if (weights_of(weights_text, &w, error) != 0)
+        return 0;
+    FILE *f = text_file(text);
+    if (!f)
+        return 0;
+    int status = read_grade_record(f, "record", r, error, sizeof error);
+    fclose(f);
+    if (status != 0) {
+        printf("  (record refused: %s)\n", error);
+        return 0;
+    }
+    score_grade(r, &w, g);
+    return 1;
+}
+
+/** 1 if the tests' scores add up to the grade's, and their maximums to the weights' 100. */
+static int adds_up(const grade *g)
+{
+    long score = 0, max = 0;
+    for (int i = 0; i < g->count; i++) {
+        score += g->tests[i].score;
+        max += g->tests[i].max_score;
+        if (g->tests[i].score < 0 || g->tests[i].score > g->tests[i].max_score)
+            return 0;
+    }
+    return score == g->score && max == g->max_score && max == 10000;
+}
+
+/** The graded test named `short_name`, or an empty one. */
+static const graded_test *test_named(const grade *g, const char *short_name)
+{
+    static graded_test none;
+    for (int i = 0; i < g->count; i++)
+        if (strcmp(g->tests[i].short_name, short_name) == 0)
+            return &g->tests[i];
+    return &none;
+}
+
+#define ALL_CORRECT "test includes pass only \"passes.h\"\ntest correct:int pass 17 sizes\n" \
+                    "test correct:float pass 17 sizes\ntest correct:double pass 17 sizes\n" \
+                    "test memcheck pass clean\ntest racecheck pass clean\ntest timed pass 23 runs\n"
+
+static void test_lab_grade(void)
+{
+    grade_weights w;
+    char error[512];
+    TEST("grade weights: the default file", weights_of(weights_text, &w, error) == 0 && w.correct == 5000 &&
+                                            w.memcheck == 500 && w.racecheck == 500 && w.timed_runs == 1000 &&
+                                            w.performance == 3000);
+    TEST("grade weights: decimals", weights_of("correct = 12.5\nmemcheck = 0.25\nracecheck = 0\ntimed_runs = 1\n"
+                                               "performance = 86.25\n", &w, error) == 0 &&
+                                    w.correct == 1250 && w.memcheck == 25 && w.performance == 8625);
+    TEST("grade weights: a misspelt key", weights_refused("corect = 50\n", "unknown key 'corect'"));
+    TEST("grade weights: a key missing", weights_refused("correct = 50\nmemcheck = 5\nracecheck = 5\n"
+                                                         "timed_runs = 10\n", "'performance = ...' is missing"));
+    TEST("grade weights: a key twice", weights_refused("correct = 50\ncorrect = 40\n", "given twice"));
+    TEST("grade weights: three decimals", weights_refused("correct = 12.345\n", "at most two"));
+    TEST("grade weights: negative", weights_refused("correct = -5\n", "not a number"));
+    TEST("grade weights: words", weights_refused("correct = fifty\n", "not a number"));
+    TEST("grade weights: no equals sign", weights_refused("correct 50\n", "line 1"));
+    TEST("grade weights: all zero", weights_refused("correct = 0\nmemcheck = 0\nracecheck = 0\ntimed_runs = 0\n"
+                                                    "performance = 0\n", "every weight is 0"));
+
+    static grade_record r;
+    static grade g;
+    int ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.18\ntime ours 0.18\nelapsed 80\n", &r, &g);
+    TEST("grade: all correct, gain reached: full marks", ok && g.score == 10000 && adds_up(&g) &&
+                                                         strcmp(g.correct, "yes") == 0 && g.first_failure[0] == 0 &&
+                                                         g.gain == GAIN_REACHED);
+    TEST("grade: the types share the correctness points", ok && test_named(&g, "int")->max_score == 1667 &&
+                                                          test_named(&g, "float")->max_score == 1667 &&
+                                                          test_named(&g, "double")->max_score == 1666);
+    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.12\ntime ours 0.18\n", &r, &g);
+    TEST("grade: faster than ours is full marks, no more", ok && g.score == 10000 && adds_up(&g));
+    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.32\ntime ours 0.18\n", &r, &g);
+    TEST("grade: the starting copy gets no performance points", ok && test_named(&g, "performance")->score == 0 &&
+                                                                g.score == 7000 && strcmp(g.correct, "yes") == 0 &&
+                                                                adds_up(&g));
+    ok = graded(ALL_CORRECT "time start 0.30\ntime yours 0.40\ntime ours 0.20\n", &r, &g);
+    TEST("grade: slower than the start gets none either", ok && test_named(&g, "performance")->score == 0);
+    /* ours 1.6x, yours 1.3x: half our gain, 2/3 of the full share: 20 of 30 */
+    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.246153846\ntime ours 0.2\n", &r, &g);
+    TEST("grade: half our gain scales the points", ok && test_named(&g, "performance")->score == 2000 && adds_up(&g));
+    ok = graded(ALL_CORRECT "time start 0.100\ntime yours 0.101\ntime ours 0.099\n", &r, &g);
+    TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL &&
+                                                                   g.score == 10000 && adds_up(&g) &&
+                                                                   strstr(test_named(&g, "performance")->output,
+                                                                          "follow correctness"));
+    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
+                "test correct:double fail n=33: lost tail\n| FAIL double n=33\n|   hint: lost tail\n"
+                "test memcheck pass x\ntest racecheck pass x\ntest timed pass x\n"
+                "time start 0.100\ntime yours 0.101\ntime ours 0.099\n", &r, &g);
+    /* correctness earns 53.34 of 70; performance 30 * 53.34 / 70 = 22.86 */
+    TEST("grade: time can't tell with a type wrong: performance as correctness", ok &&
+         test_named(&g, "performance")->score == 2286 && g.score == 5334 + 2286 && adds_up(&g) &&
+         strcmp(g.correct, "no") == 0 && strcmp(g.first_failure, "double: n=33: lost tail") == 0 &&
+         strstr(test_named(&g, "double")->output, "hint: lost tail"));
+    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
+                "test correct:double pass x\ntest memcheck skip compute-sanitizer not found\n"
+                "test racecheck skip compute-sanitizer not found\ntest timed pass x\n"
+                "time start 0.32\ntime yours 0.18\ntime ours 0.18\n", &r, &g);
+    TEST("grade: no compute-sanitizer is not the copy's fault", ok && g.score == 10000 && adds_up(&g) &&
+                                                                strcmp(g.correct, "yes") == 0);
+    ok = graded("test includes fail line 9: #include <cub/cub.cuh>\n| our step 3 includes \"passes.h\"\n", &r, &g);
+    TEST("grade: a library's #include scores 0", ok && g.score == 0 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
+                                                 strstr(g.first_failure, "includes: line 9") &&
+                                                 strstr(test_named(&g, "int")->output, "#include check failed"));
+    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
+                "test correct:double pass x\ntest memcheck pass x\ntest racecheck pass x\n"
+                "test timed fail run 2 of 23: expected 5, got 7\n| FAILED n=16777216, run 2 of 23\n"
+                "time start 0.32\ntime ours 0.18\n", &r, &g);
+    TEST("grade: a wrong timed run: no performance points", ok && test_named(&g, "performance")->score == 0 &&
+                                                            g.score == 6000 && adds_up(&g) &&
+                                                            strcmp(g.correct, "no") == 0 &&
+                                                            strstr(g.first_failure, "timed runs: run 2 of 23"));
+    ok = graded("test includes pass x\ntest correct:int pass x\ntimeout 300\nelapsed 301\n", &r, &g);
+    TEST("grade: timed out: what ran keeps its points", ok && g.score == 1667 && adds_up(&g) &&
+                                                         strcmp(g.correct, "timed out") == 0 &&
+                                                         strstr(g.first_failure, "timed out after 300 s") &&
+                                                         strstr(test_named(&g, "float")->output, "time limit"));
+    ok = graded("test includes pass x\ntest correct:int fail n=1: hangs\ntimeout 300\n", &r, &g);
+    TEST("grade: a failure before the time limit is the first failure", ok && strcmp(g.correct, "no") == 0 &&
+                                                                        strstr(g.first_failure, "int: n=1"));
+    ok = graded("test includes pass x\nbuilt int float double\nnogpu\n", &r, &g);
+    TEST("grade: no GPU: nothing run, said so", ok && g.score == 0 && adds_up(&g) &&
+                                                strcmp(g.correct, "not run (no GPU)") == 0 &&
+                                                strstr(test_named(&g, "int")->output, "no GPU") &&
+                                                strstr(g.first_failure, "builds for int float double"));
+    ok = graded("test includes pass x\ntest correct:int fail does not compile\nnogpu\n", &r, &g);
+    TEST("grade: no GPU, a build error is graded as such", ok && strcmp(g.correct, "no") == 0 &&
+                                                            strstr(g.first_failure, "does not compile"));
+
+    grade_record bad;
+    FILE *f = text_file("step 3 step3_x\nwhatever 1\n");
+    TEST("grade record: an unknown item is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 &&
+                                                     strstr(error, "unknown item 'whatever'"));
+    if (f)
+        fclose(f);
+    f = text_file("step 3 step3_x\ntest includes maybe x\n");
+    TEST("grade record: a status other than pass, fail, skip is refused",
+         f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 && strstr(error, "pass, fail or skip"));
+    if (f)
+        fclose(f);
+    f = text_file("test includes pass x\n");
+    TEST("grade record: no step line is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1);
+    if (f)
+        fclose(f);
+
+    static char text[1 << 15];
+    const char *path = "build/unit_test_grade.json";
+    f = fopen(path, "w");
+    if (f) {
+        write_json_string(f, "a \"quoted\" back\\slash\nnew\tline \x01 caf\xc3\xa9 bad\xff end \xe2\x80");
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("grade JSON: strings escaped, valid UTF-8 kept, invalid bytes '?'",
+         strcmp(text, "\"a \\\"quoted\\\" back\\\\slash\\nnew\\tline \\u0001 caf\xc3\xa9 bad? end ??\"") == 0);
+    graded(ALL_CORRECT "time start 0.32\ntime yours 0.18\ntime ours 0.18\nelapsed 80\n", &r, &g);
+    f = fopen(path, "w");
+    if (f) {
+        write_results_json(f, &r, &g);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("grade JSON: Gradescope's fields", strstr(text, "\"score\": 100.00,") && strstr(text, "\"execution_time\": 80,") &&
+                                            strstr(text, "\"tests\": [") && strstr(text, "\"max_score\": 16.67,") &&
+                                            strstr(text, "\"output\": \"lab-grade: step 3"));
+
+    f = fopen(path, "w");
+    if (f) {
+        write_grades_csv_header(f);
+        write_grades_csv_row(f, "o'brien, \"jo\"", &r, &g);
+        graded("test includes fail line 9: #include <cub/cub.cuh>, then \"more\"\n", &r, &g);
+        write_grades_csv_row(f, "bob", &r, &g);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("grade CSV: quoted fields", strstr(text, "\"o'brien, \"\"jo\"\"\",3,\"yes\",\"\",1.78,1.78,100.00,100.00,99\n") &&
+                                     strstr(text, "\"bob\",3,\"no\",\"includes: line 9: #include <cub/cub.cuh>, then "
+                                                  "\"\"more\"\"\",,,0.00,100.00,99\n"));
+    const char *table = "build/unit_test_class.txt";
+    FILE *in = fopen(path, "r"), *out = fopen(table, "w");
+    int rows = -2;
+    if (in && out)
+        rows = print_class_table(out, in);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    slurp(table, text, sizeof text);
+    TEST("grade class table: a row per submission and the mean",
+         rows == 2 && strstr(text, "o'brien, \"jo\"") && strstr(text, "1.78x") &&
+         strstr(text, "includes: line 9: #include <cub/cub.cuh>, then \"more\"") &&
+         strstr(text, "2 graded, 1 correct; mean score 50.00 of 100.00"));
+    remove(path);
+    remove(table);
+    remove("build/unit_test_grade.txt");
+}
+
 /** Runs every group and exits non-zero if any test failed. */
 int main(void)
 {
     test_sizes();
     test_options();
+    test_program_flags();
     test_data();
+    test_fresh();
     test_depth();
     test_stats();
     test_speedups();
@@ -577,6 +1001,8 @@ int main(void)
     test_format();
     test_tables_and_pictures();
     test_diagnose();
+    test_no_gpu();
     test_lab_verdict();
+    test_lab_grade();
     return failures ? 1 : 0;
 }

@@ -20,7 +20,11 @@
 #error "build with -DGRID_FINISH=BLOCK_ATOMIC or -DGRID_FINISH=WARP_ATOMIC (see the Makefile)"
 #endif
 
-/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
+/**
+ * Threads per block: 512, fewer blocks to launch and to combine: 4 fit on an SM of 2048
+ * threads, 3 on one of 1536, 2 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 512
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
@@ -42,13 +46,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
@@ -131,15 +137,18 @@ static uint64_t addition_depth(size_t n)
 }
 
 #if GRID_FINISH == WARP_ATOMIC
-#define VARIANT "step11_single_pass_warp_atomic", "single pass, warp atomic"
+#define VARIANT_NAME "step11_single_pass_warp_atomic"
+#define VARIANT_TITLE "single pass, warp atomic"
 #else
-#define VARIANT "step11_single_pass_block_atomic", "single pass, block atomic"
+#define VARIANT_NAME "step11_single_pass_block_atomic"
+#define VARIANT_TITLE "single pass, block atomic"
 #endif
 
 extern "C" const step_info STEP = {
-    11, VARIANT, "beyond Harris",
-    "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, addition_depth,
+    .number = 11, .name = VARIANT_NAME, .title = VARIANT_TITLE, .source = "beyond Harris",
+    .idea = "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = addition_depth,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -5,16 +5,23 @@
  * right and on the second no block draws the last ticket.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "gpu.h"
 #include "step.h"
 
-/** Threads per block: 512, four blocks per SM; fewer blocks to launch and to combine. */
+/**
+ * Threads per block: 512, fewer blocks to launch and to combine: 4 fit on an SM of 2048
+ * threads, 3 on one of 1536, 2 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 512
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
+/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
+__device__ unsigned int blocks_done = 0;
 
 /**
  * The last six levels, when only the first warp is active, in registers: after one
@@ -33,13 +40,15 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
- * block_size is a template parameter, so the compiler decides every `if` below: the
- * tree is straight-line code, with no loop counter, compare or branch.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
@@ -55,9 +64,6 @@ __device__ element_t block_sum(element_t value)
     if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
     return (tid < 32) ? warp_reduce(partial, tid) : 0;
 }
-
-/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
-__device__ unsigned int blocks_done = 0;
 
 /**
  * The whole reduction in one launch: each thread reads 16-byte vectors (four ints or
@@ -88,14 +94,15 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
     bool last = false;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = sum;
-        __threadfence();  // the partial is visible to every block before the ticket counts
+        __threadfence();  // release: fence, then ticket: this partial is visible before it counts
         last = atomicAdd(&blocks_done, 1) == gridDim.x - 1;
+        __threadfence();  // acquire: ticket, then fence: every counted partial is visible after it
     }
-    if (!__syncthreads_or(last))  // a barrier that also tells every thread "last"
+    if (!__syncthreads_or(last))  // a barrier: all threads learn "last" and see what thread 0 saw
         return;
     sum = 0;
     for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        sum += __ldcg(&partials[b]);  // through L2: this SM's L1 may hold stale lines
+        sum += __ldcg(&partials[b]);  // at L2, not kept in L1: each partial is read once
     sum = block_sum<THREADS>(sum);  // a fixed order: the same result on every call
     if (threadIdx.x == 0)
         *out = sum;
@@ -121,9 +128,10 @@ static size_t blocks_for(size_t count)
 }
 
 extern "C" const step_info STEP = {
-    11, "step11_single_pass", "single pass, last block", "beyond Harris",
-    "one launch: blocks store partial sums, the last block to finish adds them",
-    MAX_N_64BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 11, .name = "step11_single_pass", .title = "single pass, last block", .source = "beyond Harris",
+    .idea = "one launch: blocks store partial sums, the last block to finish adds them",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

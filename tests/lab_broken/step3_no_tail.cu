@@ -5,12 +5,17 @@
  * partner a block further on are dropped (at n = 1, the only element).
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
- * combines the block's threads into one partial sum; step_reduce(), at the end, turns
- * the blocks' sums into one. The steps change one of these parts at a time.
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
  */
 #include "passes.h"
 
-/** Threads per block: 256 keeps eight blocks per SM resident on every GPU we support. */
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
 #define THREADS 256
 
 /**
@@ -18,8 +23,10 @@
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts, and the active threads stay contiguous. Half the threads are
- * idle from the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
+ * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
  */
 __device__ element_t block_sum(element_t value)
 {
@@ -65,9 +72,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    3, "step3_add_during_load", "first add during load", "Harris kernel 4",
-    "each thread adds two elements while loading: half the blocks, no idle first level",
-    MAX_N_32BIT, THREADS, blocks_for, NULL, NULL,
+    .number = 3, .name = "step3_add_during_load", .title = "first add during load", .source = "Harris kernel 4",
+    .idea = "each thread adds two elements while loading: half the blocks, no idle first level",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

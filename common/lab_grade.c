@@ -1,0 +1,669 @@
+/**
+ * @file lab_grade.c
+ * @brief `make lab-grade`'s score, results.json, summary and CSV row (see lab_grade.h).
+ */
+/* strtok_r() is POSIX, not C11 */
+#define _POSIX_C_SOURCE 200809L
+#include "lab_grade.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Formats one error line and returns -1. */
+static int fail(char *error, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, size, format, args);
+    va_end(args);
+    return -1;
+}
+
+/** Strips the newline and trailing blanks of a line in place. */
+static void chomp(char *line)
+{
+    size_t length = strlen(line);
+    while (length > 0 && isspace((unsigned char)line[length - 1]))
+        line[--length] = '\0';
+}
+
+/** Copies at most size - 1 bytes, always terminated. */
+static void copy_text(char *to, size_t size, const char *from)
+{
+    snprintf(to, size, "%s", from);
+}
+
+/** Parses "12", "12.5" or "12.25" into hundredths; -1 on anything else. */
+static long parse_points(const char *text)
+{
+    long whole = 0, hundredths = 0;
+    const char *p = text;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    for (; isdigit((unsigned char)*p); p++) {
+        whole = whole * 10 + (*p - '0');
+        if (whole > 1000000)
+            return -1;
+    }
+    if (*p == '.') {
+        p++;
+        int digits = 0;
+        for (; isdigit((unsigned char)*p); p++, digits++) {
+            if (digits == 2)
+                return -1;
+            hundredths = hundredths * 10 + (*p - '0');
+        }
+        if (digits == 0)
+            return -1;
+        if (digits == 1)
+            hundredths *= 10;
+    }
+    return *p == '\0' ? whole * 100 + hundredths : -1;
+}
+
+int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size)
+{
+    static const char *keys[] = { "correct", "memcheck", "racecheck", "timed_runs", "performance" };
+    long *fields[] = { &w->correct, &w->memcheck, &w->racecheck, &w->timed_runs, &w->performance };
+    enum { KEYS = sizeof keys / sizeof keys[0] };
+    int seen[KEYS] = { 0 };
+    char line[512];
+    int number = 0;
+    memset(w, 0, sizeof *w);
+    while (fgets(line, sizeof line, f)) {
+        number++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        chomp(line);
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '\0')
+            continue;
+        char *equals = strchr(p, '=');
+        if (!equals)
+            return fail(error, size, "%s line %d: '%s' is not 'key = value' (e.g. performance = 30)", path, number, p);
+        char *key_end = equals;
+        while (key_end > p && isspace((unsigned char)key_end[-1]))
+            key_end--;
+        *key_end = '\0';
+        char *value = equals + 1;
+        while (isspace((unsigned char)*value))
+            value++;
+        int k = 0;
+        while (k < KEYS && strcmp(p, keys[k]) != 0)
+            k++;
+        if (k == KEYS)
+            return fail(error, size, "%s line %d: unknown key '%s'; the keys are correct, memcheck, racecheck, "
+                        "timed_runs and performance", path, number, p);
+        if (seen[k])
+            return fail(error, size, "%s line %d: '%s' is given twice", path, number, p);
+        long points = parse_points(value);
+        if (points < 0)
+            return fail(error, size, "%s line %d: %s = '%s' is not a number of points >= 0 with at most two "
+                        "decimals (e.g. 30 or 12.5)", path, number, p, value);
+        *fields[k] = points;
+        seen[k] = 1;
+    }
+    for (int k = 0; k < KEYS; k++)
+        if (!seen[k])
+            return fail(error, size, "%s: '%s = ...' is missing; give all of correct, memcheck, racecheck, "
+                        "timed_runs and performance (0 leaves a part out)", path, keys[k]);
+    if (w->correct + w->memcheck + w->racecheck + w->timed_runs + w->performance == 0)
+        return fail(error, size, "%s: every weight is 0; give some points", path);
+    return 0;
+}
+
+/** The test with this id in the record, or NULL. */
+static const recorded_test *find_test(const grade_record *r, const char *id)
+{
+    for (int i = r->test_count - 1; i >= 0; i--)
+        if (strcmp(r->tests[i].id, id) == 0)
+            return &r->tests[i];
+    return NULL;
+}
+
+/** Appends one detail line to a test, marking the cut once when it no longer fits. */
+static void add_detail(recorded_test *t, const char *text)
+{
+    size_t used = strlen(t->detail), length = strlen(text);
+    const char *cut = "[...]\n";
+    if (used >= sizeof t->detail - strlen(cut) - 1)
+        return;   /* already cut */
+    if (used + length + 2 > sizeof t->detail - strlen(cut) - 1) {
+        strcat(t->detail, cut);
+        return;
+    }
+    strcat(t->detail, text);
+    strcat(t->detail, "\n");
+}
+
+int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size)
+{
+    static char line[GRADE_DETAIL];
+    int number = 0;
+    memset(r, 0, sizeof *r);
+    recorded_test *last = NULL;
+    while (fgets(line, sizeof line, f)) {
+        number++;
+        chomp(line);
+        if (line[0] == '\0')
+            continue;
+        if (line[0] == '|') {
+            if (!last)
+                return fail(error, size, "%s line %d: a detail line before any test", path, number);
+            add_detail(last, line[1] == ' ' ? line + 2 : line + 1);
+            continue;
+        }
+        char key[16] = "";
+        int skip = 0;
+        if (sscanf(line, "%15s%n", key, &skip) != 1)
+            continue;
+        const char *rest = line + skip;
+        while (*rest == ' ')
+            rest++;
+        if (strcmp(key, "step") == 0) {
+            if (sscanf(rest, "%d %63s", &r->step, r->step_name) != 2)
+                return fail(error, size, "%s line %d: 'step K NAME' expected", path, number);
+        } else if (strcmp(key, "title") == 0) {
+            copy_text(r->title, sizeof r->title, rest);
+        } else if (strcmp(key, "copy") == 0) {
+            copy_text(r->copy, sizeof r->copy, rest);
+        } else if (strcmp(key, "device") == 0) {
+            copy_text(r->device, sizeof r->device, rest);
+        } else if (strcmp(key, "seed") == 0) {
+            r->seed = strtoull(rest, NULL, 10);
+        } else if (strcmp(key, "types") == 0) {
+            char copy[64];
+            copy_text(copy, sizeof copy, rest);
+            r->type_count = 0;
+            for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+                if (r->type_count == 3 || (strcmp(t, "int") && strcmp(t, "float") && strcmp(t, "double")))
+                    return fail(error, size, "%s line %d: types are int, float and double", path, number);
+                copy_text(r->types[r->type_count++], sizeof r->types[0], t);
+            }
+        } else if (strcmp(key, "test") == 0) {
+            char id[32] = "", status[16] = "";
+            int used = 0;
+            if (sscanf(rest, "%31s %15s%n", id, status, &used) != 2)
+                return fail(error, size, "%s line %d: 'test ID STATUS SUMMARY' expected", path, number);
+            grade_status s = strcmp(status, "pass") == 0 ? GRADE_PASS : strcmp(status, "fail") == 0 ? GRADE_FAIL
+                           : strcmp(status, "skip") == 0 ? GRADE_SKIP : GRADE_NOT_RUN;
+            if (s == GRADE_NOT_RUN)
+                return fail(error, size, "%s line %d: a test's status is pass, fail or skip (got '%s')", path,
+                            number, status);
+            recorded_test *t = (recorded_test *)find_test(r, id);
+            if (!t) {
+                if (r->test_count == GRADE_MAX_TESTS)
+                    return fail(error, size, "%s line %d: more than %d tests", path, number, GRADE_MAX_TESTS);
+                t = &r->tests[r->test_count++];
+            }
+            memset(t, 0, sizeof *t);
+            copy_text(t->id, sizeof t->id, id);
+            t->status = s;
+            const char *summary = rest + used;
+            while (*summary == ' ')
+                summary++;
+            copy_text(t->summary, sizeof t->summary, summary);
+            last = t;
+        } else if (strcmp(key, "time") == 0) {
+            char role[16] = "";
+            double ms = 0.0;
+            if (sscanf(rest, "%15s %lf", role, &ms) != 2 || !(ms > 0.0))
+                return fail(error, size, "%s line %d: 'time ROLE MS' expected", path, number);
+            if (strcmp(role, "start") == 0)
+                r->start_ms = ms;
+            else if (strcmp(role, "yours") == 0)
+                r->yours_ms = ms;
+            else if (strcmp(role, "ours") == 0)
+                r->ours_ms = ms;
+            else
+                return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
+        } else if (strcmp(key, "built") == 0) {
+            copy_text(r->built, sizeof r->built, rest);
+        } else if (strcmp(key, "nogpu") == 0) {
+            r->no_gpu = 1;
+        } else if (strcmp(key, "timeout") == 0) {
+            r->timeout_s = atoi(rest) > 0 ? atoi(rest) : 1;
+        } else if (strcmp(key, "elapsed") == 0) {
+            r->elapsed_s = atol(rest);
+        } else if (strcmp(key, "lab-grade") != 0) {
+            return fail(error, size, "%s line %d: unknown item '%s'", path, number, key);
+        }
+    }
+    if (r->step_name[0] == '\0')
+        return fail(error, size, "%s: no 'step K NAME' line: not a record of scripts/lab.sh", path);
+    if (r->type_count == 0) {
+        copy_text(r->types[0], sizeof r->types[0], "int");
+        r->type_count = 1;
+    }
+    return 0;
+}
+
+/** Why a test that has no line was not run. */
+static void not_run_reason(const grade_record *r, int includes_failed, const char *needs, char *text, size_t size)
+{
+    if (includes_failed)
+        snprintf(text, size, "not run: the #include check failed, so nothing of this copy was built or run");
+    else if (r->timeout_s > 0)
+        snprintf(text, size, "not run: the time limit of %d s ran out first (a kernel that never ends?)", r->timeout_s);
+    else if (r->no_gpu)
+        snprintf(text, size, "not run: no GPU on this machine; this check needs one%s%s%s",
+                 r->built[0] ? " (the copy builds for " : "", r->built, r->built[0] ? ")" : "");
+    else
+        snprintf(text, size, "not run: %s", needs);
+}
+
+/** Fills one graded test from its record line (or its absence). */
+static void grade_test(graded_test *t, const recorded_test *rec, const char *name, const char *short_name,
+                       long max, const char *not_run)
+{
+    snprintf(t->name, sizeof t->name, "%s", name);
+    snprintf(t->short_name, sizeof t->short_name, "%s", short_name);
+    t->max_score = max;
+    t->status = rec ? rec->status : GRADE_NOT_RUN;
+    t->score = t->status == GRADE_PASS ? max : 0;
+    snprintf(t->summary, sizeof t->summary, "%s", rec ? rec->summary : not_run);
+    if (!rec)
+        snprintf(t->output, sizeof t->output, "%s", not_run);
+    else
+        snprintf(t->output, sizeof t->output, "%s: %s%s%s", t->status == GRADE_PASS ? "PASS" :
+                 t->status == GRADE_FAIL ? "FAIL" : "not run", rec->summary, rec->detail[0] ? "\n" : "",
+                 rec->detail);
+}
+
+/** Appends a sentence to a test's output. */
+static void append_output(graded_test *t, const char *format, ...)
+{
+    size_t used = strlen(t->output);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(t->output + used, sizeof t->output - used, format, args);
+    va_end(args);
+}
+
+/** Points of `max` at the fraction earned/out_of (all of them when out_of is 0), rounded. */
+static long share_of(long max, long earned, long out_of)
+{
+    if (out_of <= 0)
+        return max;
+    return (long)llround((double)max * (double)earned / (double)out_of);
+}
+
+/** "12.50" from hundredths. */
+static void format_points(char *buf, size_t size, long hundredths)
+{
+    snprintf(buf, size, "%s%ld.%02ld", hundredths < 0 ? "-" : "", labs(hundredths) / 100, labs(hundredths) % 100);
+}
+
+void score_grade(const grade_record *r, const grade_weights *w, grade *g)
+{
+    memset(g, 0, sizeof *g);
+    g->gain = GAIN_NO_DATA;
+    const recorded_test *includes = find_test(r, "includes");
+    int includes_failed = includes && includes->status == GRADE_FAIL;
+    char reason[256], name[112], id[32], needs[160];
+
+    not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
+    snprintf(name, sizeof name, "Own code: only the #include lines of step %d's file", r->step);
+    grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
+
+    /* correctness: the types, the sanitizers and the timed runs */
+    int first = g->count;
+    long correct_each = w->correct / r->type_count, correct_left = w->correct % r->type_count;
+    for (int i = 0; i < r->type_count; i++) {
+        snprintf(id, sizeof id, "correct:%s", r->types[i]);
+        snprintf(name, sizeof name, "Correct, %s: random and one-hot data at every size, each call on new data",
+                 r->types[i]);
+        not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
+        grade_test(&g->tests[g->count++], find_test(r, id), name, r->types[i],
+                   correct_each + (i < correct_left ? 1 : 0), reason);
+    }
+    snprintf(needs, sizeof needs, "needs the %s checks to pass first", r->types[0]);
+    not_run_reason(r, includes_failed, needs, reason, sizeof reason);
+    grade_test(&g->tests[g->count++], find_test(r, "memcheck"), "memcheck: no access out of bounds", "memcheck",
+               w->memcheck, reason);
+    grade_test(&g->tests[g->count++], find_test(r, "racecheck"), "racecheck: no shared-memory race", "racecheck",
+               w->racecheck, reason);
+    grade_test(&g->tests[g->count++], find_test(r, "timed"), "Timed runs: every run verified, each on new data",
+               "timed runs", w->timed_runs, reason);
+    int after = g->count;
+
+    /* skipped tests (not the student's doing) earn the share of the others' points */
+    long earned = 0, out_of = 0;
+    for (int i = first; i < after; i++)
+        if (g->tests[i].status != GRADE_SKIP) {
+            earned += g->tests[i].score;
+            out_of += g->tests[i].max_score;
+        }
+    for (int i = first; i < after; i++) {
+        graded_test *t = &g->tests[i];
+        if (t->status != GRADE_SKIP)
+            continue;
+        t->score = share_of(t->max_score, earned, out_of);
+        char points[32];
+        format_points(points, sizeof points, t->score);
+        append_output(t, "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
+    }
+    long correct_earned = 0, correct_max = 0;
+    for (int i = first; i < after; i++) {
+        correct_earned += g->tests[i].score;
+        correct_max += g->tests[i].max_score;
+    }
+
+    /* performance */
+    graded_test *perf = &g->tests[g->count++];
+    snprintf(perf->name, sizeof perf->name, "Performance: speedup over step %d, against our step %d's",
+             r->step - 1, r->step);
+    snprintf(perf->short_name, sizeof perf->short_name, "performance");
+    perf->max_score = w->performance;
+    const recorded_test *timed = find_test(r, "timed");
+    char verdict[512];
+    if (r->start_ms > 0.0 && r->yours_ms > 0.0)
+        g->speedup = r->start_ms / r->yours_ms;
+    if (r->start_ms > 0.0 && r->ours_ms > 0.0)
+        g->ours_speedup = r->start_ms / r->ours_ms;
+    if (!timed || timed->status != GRADE_PASS || !(r->yours_ms > 0.0)) {
+        perf->status = timed && timed->status == GRADE_FAIL ? GRADE_FAIL : GRADE_NOT_RUN;
+        if (timed && timed->status == GRADE_FAIL)
+            snprintf(perf->output, sizeof perf->output, "0 points: a timed run returned a wrong sum, so its time "
+                     "counts for nothing");
+        else
+            not_run_reason(r, includes_failed, "needs the timed runs to pass", perf->output, sizeof perf->output);
+    } else if (!(r->start_ms > 0.0) || !(r->ours_ms > 0.0)) {
+        perf->status = GRADE_SKIP;
+        perf->score = share_of(perf->max_score, correct_earned, correct_max);
+        snprintf(perf->output, sizeof perf->output, "not measured: the timing of step %d or of our step %d is "
+                 "missing (not the copy's doing): the points follow correctness", r->step - 1, r->step);
+    } else {
+        g->gain = lab_verdict(r->start_ms, r->yours_ms, r->ours_ms, r->step, verdict, sizeof verdict);
+        char times[160];
+        snprintf(times, sizeof times, "\nmedian times: step %d %.4f ms, yours %.4f ms, ours %.4f ms", r->step - 1,
+                 r->start_ms, r->yours_ms, r->ours_ms);
+        if (g->gain == GAIN_CANT_TELL) {
+            perf->status = GRADE_SKIP;
+            perf->score = share_of(perf->max_score, correct_earned, correct_max);
+            snprintf(perf->output, sizeof perf->output, "%s%s\nour step's own gain is within the noise of a "
+                     "timing on this GPU, so the points follow correctness", verdict, times);
+        } else {
+            double share = (g->speedup - 1.0) / (g->ours_speedup - 1.0);
+            double part = share >= GRADE_FULL_SHARE ? 1.0 : share <= 0.0 ? 0.0 : share / GRADE_FULL_SHARE;
+            perf->score = (long)llround((double)perf->max_score * part);
+            perf->status = part >= 1.0 ? GRADE_PASS : GRADE_FAIL;
+            snprintf(perf->output, sizeof perf->output, "%s%s\nyour share of our gain: %.0f%% (full points from "
+                     "%.0f%% on, scaled down to none at no gain)", verdict, times, share * 100.0,
+                     GRADE_FULL_SHARE * 100.0);
+        }
+    }
+
+    if (includes_failed)
+        for (int i = 0; i < g->count; i++)
+            g->tests[i].score = 0;
+
+    /* totals, the correct column and the first failure */
+    int any_fail = 0, all_ran = 1;
+    for (int i = 0; i < g->count; i++) {
+        graded_test *t = &g->tests[i];
+        g->score += t->score;
+        g->max_score += t->max_score;
+        if (t == perf)
+            continue;
+        if (t->status == GRADE_FAIL && !any_fail) {
+            any_fail = 1;
+            snprintf(g->first_failure, sizeof g->first_failure, "%s: %s", t->short_name, t->summary);
+        }
+        all_ran &= t->status != GRADE_NOT_RUN;
+    }
+    if (any_fail)
+        snprintf(g->correct, sizeof g->correct, "no");
+    else if (r->timeout_s > 0)
+        snprintf(g->correct, sizeof g->correct, "timed out");
+    else if (r->no_gpu)
+        snprintf(g->correct, sizeof g->correct, "not run (no GPU)");
+    else
+        snprintf(g->correct, sizeof g->correct, all_ran ? "yes" : "incomplete");
+    if (!any_fail && r->timeout_s > 0)
+        snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s (a kernel that never ends?)",
+                 r->timeout_s);
+    else if (!any_fail && r->no_gpu)
+        snprintf(g->first_failure, sizeof g->first_failure, "GPU checks not run (no GPU here)%s%s",
+                 r->built[0] ? "; builds for " : "", r->built);
+}
+
+void write_json_string(FILE *f, const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    fputc('"', f);
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(f, "\\u%04x", c);
+        } else if (c < 0x80) {
+            fputc(c, f);
+        } else {
+            /* a whole, valid UTF-8 sequence passes; any other byte becomes '?' */
+            int extra = (c & 0xe0) == 0xc0 && c >= 0xc2 ? 1 : (c & 0xf0) == 0xe0 ? 2
+                      : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 3 : -1;
+            int ok = extra > 0;
+            for (int k = 1; ok && k <= extra; k++)
+                ok = (p[k] & 0xc0) == 0x80;
+            if (ok && extra == 2)
+                ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);   /* overlong, surrogates */
+            if (ok && extra == 3)
+                ok = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] >= 0x90);
+            if (!ok) {
+                fputc('?', f);
+            } else {
+                fwrite(p, 1, (size_t)extra + 1, f);
+                p += extra;
+            }
+        }
+        p++;
+    }
+    fputc('"', f);
+}
+
+/** The summary, into a string (results.json's top-level output). */
+static void summary_text(const grade_record *r, const grade *g, char *text, size_t size)
+{
+    FILE *f = tmpfile();
+    text[0] = '\0';
+    if (!f)
+        return;
+    print_grade_summary(f, r, g);
+    rewind(f);
+    size_t got = fread(text, 1, size - 1, f);
+    text[got] = '\0';
+    fclose(f);
+}
+
+void write_results_json(FILE *f, const grade_record *r, const grade *g)
+{
+    static char summary[8192];
+    char points[32];
+    summary_text(r, g, summary, sizeof summary);
+    format_points(points, sizeof points, g->score);
+    fprintf(f, "{\n  \"score\": %s,\n  \"execution_time\": %ld,\n  \"output\": ", points, r->elapsed_s);
+    write_json_string(f, summary);
+    fprintf(f, ",\n  \"tests\": [\n");
+    for (int i = 0; i < g->count; i++) {
+        const graded_test *t = &g->tests[i];
+        char max[32];
+        format_points(points, sizeof points, t->score);
+        format_points(max, sizeof max, t->max_score);
+        fprintf(f, "    {\n      \"name\": ");
+        write_json_string(f, t->name);
+        fprintf(f, ",\n      \"score\": %s,\n      \"max_score\": %s,\n      \"status\": \"%s\",\n      \"output\": ",
+                points, max, t->score == t->max_score && t->status != GRADE_FAIL && t->status != GRADE_NOT_RUN
+                                 ? "passed" : "failed");
+        write_json_string(f, t->output);
+        fprintf(f, "\n    }%s\n", i + 1 < g->count ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+}
+
+/** The first line of a text, cut to `width` characters. */
+static void first_line(char *buf, size_t size, const char *text, int width)
+{
+    size_t length = strcspn(text, "\n");
+    if (length > (size_t)width)
+        length = (size_t)width;
+    if (length >= size)
+        length = size - 1;
+    memcpy(buf, text, length);
+    buf[length] = '\0';
+}
+
+void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
+{
+    char points[32], max[32], line[128];
+    fprintf(f, "lab-grade: step %d (%s), %s\n", r->step, r->title[0] ? r->title : r->step_name,
+            r->copy[0] ? r->copy : "(no copy)");
+    fprintf(f, "seed %llu (LAB_SEED=%llu grades the same data again)%s%s, %ld s\n", r->seed, r->seed,
+            r->device[0] || r->no_gpu ? ", " : "", r->device[0] ? r->device : r->no_gpu ? "no GPU" : "", r->elapsed_s);
+    if (r->no_gpu)
+        fprintf(f, "NO GPU HERE: only the #include lines and the build were checked; the GPU checks did not run, "
+                   "so this is not a grade\n");
+    if (r->timeout_s > 0)
+        fprintf(f, "TIMED OUT: the time limit of %d s (LAB_TIMEOUT) killed the checks; what had not run scores 0\n",
+                r->timeout_s);
+    fprintf(f, "%7s %7s  %-12s %s\n", "score", "max", "test", "result");
+    for (int i = 0; i < g->count; i++) {
+        const graded_test *t = &g->tests[i];
+        format_points(points, sizeof points, t->score);
+        format_points(max, sizeof max, t->max_score);
+        first_line(line, sizeof line, t->output, 90);
+        fprintf(f, "%7s %7s  %-12s %s\n", points, max, t->short_name, line);
+    }
+    format_points(points, sizeof points, g->score);
+    format_points(max, sizeof max, g->max_score);
+    fprintf(f, "correct: %s%s%s\n", g->correct, g->first_failure[0] ? "; first failure: " : "", g->first_failure);
+    fprintf(f, "score: %s / %s\n", points, max);
+}
+
+/** Writes a CSV text field, always quoted. */
+static void csv_text(FILE *f, const char *text)
+{
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    }
+    fputc('"', f);
+}
+
+static const char *csv_header =
+    "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed";
+
+void write_grades_csv_header(FILE *f)
+{
+    fprintf(f, "%s\n", csv_header);
+}
+
+void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g)
+{
+    char points[32], max[32], speedup[32] = "", ours[32] = "";
+    format_points(points, sizeof points, g->score);
+    format_points(max, sizeof max, g->max_score);
+    if (g->speedup > 0.0)
+        snprintf(speedup, sizeof speedup, "%.2f", g->speedup);
+    if (g->ours_speedup > 0.0)
+        snprintf(ours, sizeof ours, "%.2f", g->ours_speedup);
+    csv_text(f, student);
+    fprintf(f, ",%d,", r->step);
+    csv_text(f, g->correct);
+    fputc(',', f);
+    csv_text(f, g->first_failure);
+    fprintf(f, ",%s,%s,%s,%s,%llu\n", speedup, ours, points, max, r->seed);
+}
+
+/** Splits one CSV line into fields in place (quoted fields, "" for a quote); returns how many. */
+static int split_csv(char *line, char **fields, int max)
+{
+    int count = 0;
+    char *in = line;
+    for (;;) {
+        char *out = in;
+        if (count == max)
+            return max + 1;
+        fields[count++] = out;
+        if (*in == '"') {
+            for (in++; *in; in++) {
+                if (*in == '"' && in[1] == '"')
+                    in++;
+                else if (*in == '"')
+                    break;
+                *out++ = *in;
+            }
+            if (*in == '"')
+                in++;
+        } else {
+            while (*in && *in != ',')
+                *out++ = *in++;
+        }
+        char next = *in;
+        *out = '\0';
+        if (next != ',')
+            return count;
+        in++;
+    }
+}
+
+int print_class_table(FILE *out, FILE *csv)
+{
+    char line[2048];
+    if (!fgets(line, sizeof line, csv))
+        return -1;
+    chomp(line);
+    if (strcmp(line, csv_header) != 0)
+        return -1;
+    /* the student column as wide as the longest name: a first pass over the rows */
+    long body = ftell(csv);
+    int width = 7;
+    while (fgets(line, sizeof line, csv)) {
+        int length = (int)strcspn(line, ",") - 2;   /* the quotes */
+        width = length > width ? (length < 40 ? length : 40) : width;
+    }
+    fseek(csv, body, SEEK_SET);
+    fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, "student", "step", "correct", "speedup", "ours",
+            "score", "max", "first failure");
+    int rows = 0, correct = 0;
+    double total = 0.0, total_max = 0.0;
+    while (fgets(line, sizeof line, csv)) {
+        chomp(line);
+        if (line[0] == '\0')
+            continue;
+        char *field[9];
+        if (split_csv(line, field, 9) != 9)
+            continue;
+        char speedup[16] = "", ours[16] = "", failure[64];
+        if (field[4][0])
+            snprintf(speedup, sizeof speedup, "%sx", field[4]);
+        if (field[5][0])
+            snprintf(ours, sizeof ours, "%sx", field[5]);
+        first_line(failure, sizeof failure, field[3], 60);
+        fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, field[0], field[1], field[2], speedup, ours,
+                field[6], field[7], failure);
+        rows++;
+        correct += strcmp(field[2], "yes") == 0;
+        total += atof(field[6]);
+        total_max += atof(field[7]);
+    }
+    if (rows > 0)
+        fprintf(out, "%d graded, %d correct; mean score %.2f of %.2f\n", rows, correct, total / rows, total_max / rows);
+    else
+        fprintf(out, "nothing graded\n");
+    return rows;
+}

@@ -1,0 +1,158 @@
+/**
+ * @file lab_grade.h
+ * @brief `make lab-grade`'s score: from what the checks recorded to Gradescope's
+ * results.json, a one-screen summary and a row of results/grades.csv.
+ *
+ * scripts/lab.sh runs the checks of `make lab-check` and writes one line per outcome to a
+ * plain file (the record, format below); the score is a pure function of that record and
+ * the instructor's weights (lab/weights.conf), so every rule here is unit-tested without
+ * a GPU by feeding it records.
+ *
+ * The record, one item per line:
+ *
+ *     step K NAME              our step k and its folder, e.g. step 3 step3_add_during_load
+ *     title TEXT               its title
+ *     copy PATH                the kernel file graded
+ *     seed N                   the seed of the data (LAB_SEED=N grades the same data again)
+ *     types T...               the element types checked, e.g. types int float double
+ *     device TEXT              the GPU
+ *     test ID STATUS SUMMARY   one check: ID is includes, correct:TYPE, memcheck, racecheck
+ *                              or timed; STATUS pass, fail or skip (not run for a reason
+ *                              that is not the student's: its points follow correctness)
+ *     | TEXT                   a line of detail for the test above (a failure's hint)
+ *     time ROLE MS             median time of start (step k-1), yours or ours
+ *     built T...               the types that compiled
+ *     nogpu                    no GPU answered: the GPU checks were not run
+ *     timeout S                the time limit of S seconds killed the checks
+ *     elapsed S                seconds the grading took
+ *
+ * A test with no line was not run (an earlier failure, the time limit, no GPU).
+ */
+#ifndef REDUCE_LAB_GRADE_H
+#define REDUCE_LAB_GRADE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lab_verdict.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most tests of one grade: includes, three types, two sanitizers, timed runs, performance. */
+#define GRADE_MAX_TESTS 12
+#define GRADE_SUMMARY 512
+#define GRADE_DETAIL 4096
+/** Performance is full from this share of our step's gain on: lab_verdict()'s "gain reached". */
+#define GRADE_FULL_SHARE 0.75
+
+/** What the record says of one test. */
+typedef enum grade_status { GRADE_NOT_RUN, GRADE_PASS, GRADE_FAIL, GRADE_SKIP } grade_status;
+
+/** Points of each part, in hundredths of a point (lab/weights.conf, see parse_weights()). */
+typedef struct grade_weights {
+    long correct;       /**< split evenly over the types checked */
+    long memcheck;
+    long racecheck;
+    long timed_runs;
+    long performance;
+} grade_weights;
+
+/** One test as recorded. */
+typedef struct recorded_test {
+    char id[32];
+    grade_status status;
+    char summary[GRADE_SUMMARY];
+    char detail[GRADE_DETAIL];
+} recorded_test;
+
+/** Everything a record holds (see the format above). */
+typedef struct grade_record {
+    int step;
+    char step_name[64];
+    char title[128];
+    char copy[256];
+    char device[128];
+    unsigned long long seed;
+    char types[3][8];
+    int type_count;
+    recorded_test tests[GRADE_MAX_TESTS];
+    int test_count;
+    double start_ms, yours_ms, ours_ms;   /**< 0: not measured */
+    char built[32];                       /**< the types that compiled, "int float" */
+    int no_gpu;
+    int timeout_s;                        /**< > 0: killed by the time limit */
+    long elapsed_s;
+} grade_record;
+
+/** One entry of results.json's tests[]. */
+typedef struct graded_test {
+    char name[112];
+    char short_name[32];                  /**< for the summary and the CSV's first failure */
+    long score, max_score;                /**< hundredths */
+    grade_status status;                  /**< as recorded; GRADE_NOT_RUN if absent */
+    char summary[GRADE_SUMMARY];          /**< the recorded summary, or why it did not run */
+    char output[GRADE_SUMMARY + GRADE_DETAIL + 256];
+} graded_test;
+
+/** The score of a record. */
+typedef struct grade {
+    graded_test tests[GRADE_MAX_TESTS];
+    int count;
+    long score, max_score;                /**< hundredths: sums of the tests' */
+    char correct[32];                     /**< yes, no, timed out, not run (no GPU) */
+    char first_failure[256];              /**< "" when nothing failed */
+    double speedup, ours_speedup;         /**< over step k-1; 0 when not measured */
+    lab_gain gain;
+} grade;
+
+/**
+ * Reads the weights: `key = value` lines (keys correct, memcheck, racecheck, timed_runs,
+ * performance, each exactly once), values of at most two decimals, `#` comments, blank
+ * lines. Returns 0, or -1 with one line in `error` naming the file and the line.
+ */
+int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size);
+
+/** Reads a record (format above). Returns 0, or -1 with one line in `error`. */
+int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size);
+
+/**
+ * Scores a record. Tests, in order: includes (0 points: when it fails, every test gets
+ * 0), correct per type (`correct` split over the types), memcheck, racecheck, timed runs,
+ * performance. A passed test gets its points, a failed or missing one 0. A skipped test
+ * (not the student's doing: no compute-sanitizer, our own timing missing) gets its points
+ * times the share of the other correctness points earned. Performance needs the timed runs
+ * passed: full from GRADE_FULL_SHARE of our step's gain over step k-1, scaled down to 0 at
+ * no gain; where our step's own gain is within noise ("time can't tell"), its points
+ * follow correctness like a skipped test's. Scores add up exactly (hundredths).
+ */
+void score_grade(const grade_record *r, const grade_weights *w, grade *g);
+
+/** Writes Gradescope's results.json: score, execution_time, output, tests[]. */
+void write_results_json(FILE *f, const grade_record *r, const grade *g);
+
+/** Writes `text` as a JSON string (quotes, escapes, invalid UTF-8 bytes as '?'). */
+void write_json_string(FILE *f, const char *text);
+
+/** Prints the one-screen summary; its last line is "score: X / Y". */
+void print_grade_summary(FILE *f, const grade_record *r, const grade *g);
+
+/** The header of results/grades.csv. */
+void write_grades_csv_header(FILE *f);
+
+/** One row of results/grades.csv for `student`. */
+void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g);
+
+/**
+ * Prints the class table from results/grades.csv and a closing line (how many graded,
+ * correct, the mean score). Returns the number of rows, or -1 if the file is not one
+ * write_grades_csv_header() began.
+ */
+int print_class_table(FILE *out, FILE *csv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU.
+#
+#   scripts/lab_grade_all.sh DIR [K]
+#
+# DIR holds one folder per student; a student's folder holds stepK_name/reduce.cu for
+# each exercise handed in (or lab/stepK_name/reduce.cu: their lab/ folder as it is). K
+# grades that step alone. Each submission is graded by `scripts/lab.sh grade` (what
+# `make lab-grade` runs) in a scratch copy of this repository of its own, without
+# results/, build/, the lab/ copies or .git, into which only the student's reduce.cu is
+# copied: no submission can change the harness, our steps or another student's files, and
+# nothing else the student ships is used. Builds run in parallel first (LAB_JOBS, one per
+# core); the GPU checks run one submission after another, each under LAB_TIMEOUT seconds
+# (default 300: a kernel that never ends is killed and graded "timed out"); a crash, a
+# build error or a hang in one never stops the others.
+#
+# Writes results/grades.csv (LAB_GRADES_CSV), one row per submission (student, step,
+# correct, first failure, speedup, ours, score, max score, seed), prints the class table,
+# and puts each student's results.json (Gradescope's format) and lab-grade.txt (what the
+# checks printed) next to their reduce.cu. Without a GPU it still builds and checks the
+# #include lines of every submission, grades a build error as such, reports the GPU
+# checks as not run, says so, and exits 3.
+#
+# Variables: LAB_TYPES, LAB_HUGE, LAB_SANITIZE, N, REPS, LAB_SEED (default: a new seed per
+# submission), LAB_WEIGHTS, LAB_TIMEOUT, LAB_JOBS, LAB_GRADES_CSV, LAB_KEEP=1 (keep the
+# scratch copies in build/lab-grade-all/).
+##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
+# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded).
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
+root=$PWD
+
+say() { echo "make lab-grade-all: $*" >&2; }
+submissions=${1:-}
+only=${2:-}
+if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
+    not_folder=""
+    [ -z "$submissions" ] || not_folder="; '$submissions' is not a folder"
+    say "give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)$not_folder"
+    exit 2
+fi
+submissions=$(cd "$submissions" && pwd)
+step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
+steps=()
+for d in step*_*/; do
+    [ -f "$d/reduce.cu" ] || continue   # step 12 is no lab exercise
+    k=${d#step}; k=${k%%_*}
+    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ]; then steps+=("$k"); fi
+done
+mapfile -t steps < <(printf '%s\n' "${steps[@]}" | sort -n)
+if [ -n "$only" ]; then
+    if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
+        say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
+        exit 2
+    fi
+    steps=("$((10#$only))")
+fi
+limit=${LAB_TIMEOUT:-300}
+jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
+if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
+    say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
+    exit 2
+fi
+if ! [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]]; then
+    say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
+    exit 2
+fi
+read -ra type_list <<< "${LAB_TYPES:-int float double}"
+types=${type_list[*]}
+for t in $types; do
+    case $t in int|float|double) ;; *) say "LAB_TYPES takes int, float and double (got '$t')"; exit 2 ;; esac
+done
+first_type=${types%% *}
+report=$root/build/tools/report
+weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
+max_score=$("$report" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
+[ -n "$max_score" ] || exit 2
+grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
+work=$root/build/lab-grade-all
+rm -rf "$work"
+mkdir -p "$work/logs" "$(dirname "$grades")" || exit 1
+trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; exit 130' INT TERM
+
+# ---------------------------------------------------------------- the submissions
+# one line per submission: STUDENT, K, FILE; a student with nothing to grade: STUDENT, K,
+# nothing, WHY: a row of 0 points saying what was expected. Fields apart by $sep (\x1f,
+# which no name holds and which read never merges as it does tabs)
+sep=$'\x1f'
+list=$work/submissions.txt
+: > "$list"
+missing_row() {
+    local student=$1 k=$2 why=$3
+    [ -s "$grades" ] || echo "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed" > "$grades"
+    printf '"%s",%s,"no","%s",,,0.00,%s,\n' "${student//\"/\"\"}" "$k" "$why" "$max_score" >> "$grades"
+}
+while IFS= read -r folder; do
+    student=$(basename "$folder")
+    found=0
+    for k in "${steps[@]}"; do
+        name=$(step_dir "$k")
+        for file in "$folder/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
+            if [ -f "$file" ]; then
+                printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
+                found=1
+                break
+            fi
+        done
+    done
+    if [ "$found" = 0 ]; then
+        if [ -n "$only" ]; then
+            why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
+        else
+            why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
+        fi
+        printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
+    fi
+done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
+total=$(wc -l < "$list")
+if [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -eq 0 ]; then
+    say "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
+    exit 2
+fi
+rm -f "$grades"   # a new class table: the rows of this run only
+echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
+
+# ---------------------------------------------------------------- the base copy
+# The repository without what a run leaves (build/, results/, binaries), the lab/ copies,
+# .git and the submissions, then our steps and a starting copy of each graded step built:
+# each submission's scratch copy starts from it, so a build compiles the student's file
+# alone.
+base=$work/base
+exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude='./lab/step*' --exclude=./docs/html
+         --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
+         --exclude='./cub_reference/reduce' --exclude='./cub_reference/reduce_*')
+case $submissions/ in "$root"/*) exclude+=(--exclude="./${submissions#"$root"/}") ;; esac
+if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; }; then
+    say "cannot copy the repository to $base"
+    exit 1
+fi
+graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
+builds=()
+for k in $graded_steps; do
+    (cd "$base" && LAB_DIR=lab FORCE=1 scripts/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
+    for t in $types; do builds+=("lab/$(step_dir "$k") $t"); done
+    builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type")
+done
+echo "== building our steps and the starting copies ($jobs at a time)"
+# shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
+printf '%s\n' "${builds[@]}" | sort -u | xargs -P "$jobs" -L 1 sh -c \
+    'make -s --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
+
+# ---------------------------------------------------------------- scratch copies, builds
+# scratch_of N: the scratch copy of the N-th submission (a safe name: number, student)
+scratch_of() {
+    local student=$2
+    echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"
+}
+echo "== building the $total submissions ($jobs at a time, each under $limit s)"
+i=0
+jobs_list=$work/builds.txt
+: > "$jobs_list"
+while IFS=$sep read -r student k file why; do
+    i=$((i + 1))
+    [ -n "$file" ] || continue
+    scratch=$(scratch_of "$i" "$student" "$k")
+    name=$(step_dir "$k")
+    cp -a "$base" "$scratch" || { say "cannot make $scratch"; exit 1; }
+    rm -f "$scratch/lab/$name"/reduce "$scratch/lab/$name"/reduce_* "$scratch/lab/$name"/build/*/step.o
+    cp "$file" "$scratch/lab/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
+    for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/$name" >> "$jobs_list"; done
+done < "$list"
+# compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
+# checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
+# that fails is graded as such below (|| true: xargs says 123 when any did).
+# shellcheck disable=SC2016  # $0 and $1 are the inner sh's
+xargs -d '\n' -n 1 -P "$jobs" sh -c 'timeout -k 10 "$0" make -s --no-print-directory -C "${1#* }" TYPE="${1%% *}" \
+    > /dev/null 2>&1' "$limit" < "$jobs_list" || true
+
+# ---------------------------------------------------------------- grade, one at a time
+echo "== grading, one submission at a time on the GPU"
+i=0
+no_gpu=0
+while IFS=$sep read -r student k file why; do
+    i=$((i + 1))
+    if [ -z "$file" ]; then
+        missing_row "$student" "$k" "$why"
+        echo "[$i/$total] $student: $why"
+        continue
+    fi
+    scratch=$(scratch_of "$i" "$student" "$k")
+    name=$(step_dir "$k")
+    log=$work/logs/$(basename "$scratch").txt
+    status=0
+    (cd "$scratch" && LAB_DIR=lab LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_REPORT="$report" \
+        LAB_WEIGHTS="$weights" LAB_TIMEOUT="$limit" LAB_TYPES="$types" scripts/lab.sh grade "$k") \
+        > "$log" 2>&1 < /dev/null || status=$?
+    [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
+    [ "$status" -eq 3 ] && no_gpu=1
+    dest=$(dirname "$file")
+    if [ -f "$scratch/lab/$name/results.json" ]; then
+        cp "$scratch/lab/$name/results.json" "$dest/results.json" 2> /dev/null ||
+            echo "  (cannot write $dest/results.json)"
+        cp "$scratch/lab/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
+        result=$(sed -n 's/^score: //p' "$log")
+        echo "[$i/$total] $student step $k: $result; $(sed -n 's/^correct: //p' "$log")"
+    else
+        missing_row "$student" "$k" "not graded: $(tail -1 "$log")"
+        echo "[$i/$total] $student step $k: not graded: $(tail -1 "$log")"
+    fi
+    [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$scratch"
+done < "$list"
+[ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$base"
+
+echo
+"$report" class "$grades" || true   # its one line says what is wrong; the grades are written
+echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
+if [ "$no_gpu" = 1 ]; then
+    echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
+    exit 3
+fi
+exit 0

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The first thing a target that runs programs on the GPU does, before it builds anything:
+# checks that the tool it needs is here (exit 2) and that a GPU can be used (exit 3), and
+# says what is missing in one line. Nothing is built for a run that cannot happen, and a
+# machine without a GPU is never reported as a step that failed.
+# Usage: scripts/preflight.sh TARGET [compute-sanitizer|ncu]
+set -euo pipefail
+. "$(dirname "$0")/gpus.sh"
+target=$1 tool=${2:-}
+case $tool in
+    compute-sanitizer)
+        find_sanitizer > /dev/null || { echo "make $target: $SANITIZER_MISSING" >&2; exit 2; } ;;
+    ncu)
+        find_ncu > /dev/null || { echo "make $target: $NCU_MISSING" >&2; exit 2; } ;;
+esac
+missing=$(gpu_missing)
+if [ -n "$missing" ]; then
+    echo "make $target: not run, $missing" >&2
+    exit 3
+fi

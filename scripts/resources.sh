@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# make resources: per step, what its kernel takes from an SM and how many of its blocks
+# fit there, so that every register count, shared-memory size and occupancy the READMEs
+# quote is a number anyone can regenerate:
+#
+#   threads    threads per block (the step's STEP.threads, from --describe)
+#   registers  registers per thread         } on a GPU: cudaFuncGetAttributes();
+#   shared     static shared memory, bytes  } without: ptxas (make -C DIR resource-usage)
+#   blocks/SM  resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor()
+#   occupancy  blocks/SM x threads / the SM's most threads (cudaDevAttrMaxThreadsPerMultiProcessor)
+#   limited by every limit the block count reaches (the toolkit's occupancy calculator)
+#
+# On a GPU every figure comes from the program itself (--resources, key=value lines:
+# common/resources.h), for this binary on this GPU. Without one, registers and shared
+# memory come from the compiler, for the architecture the programs are built for (SM=90
+# gives an H100's), and one line says that blocks per SM and occupancy need a GPU.
+# Programs whose kernels are not their own (CUB: --describe says kernel=library) get a row
+# that says so. The table goes to stdout; exit 0, 1 when a program or build failed.
+# Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+type=${TYPE:-int}
+suffix=${SUFFIX-}
+device=${DEVICE:-0}
+if [ $# -eq 0 ]; then
+    echo "usage: scripts/resources.sh PROGRAM_DIR... (or: make resources)" >&2
+    exit 2
+fi
+
+# field KEY TEXT: the value of the first KEY=value line of TEXT
+field() { awk -v key="$1" 'index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }' <<< "$2"; }
+
+# ptxas_figures DIR: "ARCH REGISTERS SHARED" of the one kernel in ptxas's report of DIR's
+# kernel file (shared is 0 when ptxas names no smem); fails unless there is exactly one
+ptxas_figures() {
+    local report
+    report=$(make --no-print-directory -s -C "$1" TYPE="$type" resource-usage) || return 1
+    awk -v dir="$1" '
+        /^ptxas info *: Compiling entry function/ { kernels++; split($0, q, "\047"); arch = q[4] }
+        /^ptxas info *: Used [0-9]+ registers/ {
+            registers = $5; shared = 0
+            if (match($0, /[0-9]+ bytes smem/)) shared = substr($0, RSTART, RLENGTH) + 0
+        }
+        END {
+            if (kernels != 1 || registers == "") {
+                printf "make resources: ptxas reported %d kernels for %s, expected one\n", kernels, dir > "/dev/stderr"
+                exit 1
+            }
+            print arch, registers, shared
+        }' <<< "$report"
+}
+
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+names=() threads=() registers=() shared=() blocks=() occupancy=() limits=() library=()
+mode=""      # gpu or compiler, from the first program that has a kernel of its own
+header=""
+status=0
+for dir in "$@"; do
+    program=./$dir/reduce$suffix
+    if ! described=$("$program" --describe); then
+        echo "make resources: $program --describe failed; is it built (make TYPE=$type)?" >&2
+        exit 1
+    fi
+    names+=("$(field name "$described")")
+    threads+=("$(field threads "$described")")
+    if [ "$(field kernel "$described")" = library ]; then
+        library+=(yes); registers+=(""); shared+=(""); blocks+=(""); occupancy+=(""); limits+=("")
+        continue
+    fi
+    library+=(no)
+    if [ "$mode" != compiler ]; then
+        code=0
+        answer=$("$program" --resources --device "$device" 2> "$errors") || code=$?
+        if [ "$code" -eq 0 ]; then
+            mode=gpu
+            registers+=("$(field registers "$answer")")
+            shared+=("$(field shared_bytes "$answer")")
+            blocks+=("$(field blocks_per_sm "$answer")")
+            occupancy+=("$(field occupancy_pct "$answer")%")
+            limit=$(field limited_by "$answer")
+            limits+=("${limit//,/, }")
+            [ -n "$header" ] || header="GPU $device: $(field device "$answer") ($(field arch "$answer"),\
+ $(field sm_count "$answer") SMs; per SM at most $(field max_threads_per_sm "$answer") threads,\
+ $(field max_blocks_per_sm "$answer") blocks, $(field registers_per_sm "$answer") registers,\
+ $(($(field shared_bytes_per_sm "$answer") / 1024)) KiB shared memory), TYPE=$type"
+            continue
+        elif [ "$code" -ne 3 ] || [ "$mode" = gpu ]; then
+            echo "make resources: $program --resources failed (exit $code): $(head -c 300 "$errors")" >&2
+            exit 1
+        fi
+        mode=compiler   # exit 3: no GPU here
+    fi
+    if ! figures=$(ptxas_figures "$dir"); then
+        status=1
+        registers+=("?"); shared+=("?"); blocks+=(""); occupancy+=(""); limits+=("")
+        continue
+    fi
+    read -r arch reg smem <<< "$figures"
+    [ -n "$header" ] || header="no GPU: compiler figures (ptxas, $arch), TYPE=$type"
+    registers+=("$reg"); shared+=("$smem"); blocks+=(""); occupancy+=(""); limits+=("")
+done
+
+width=7
+for name in "${names[@]}"; do [ "${#name}" -gt "$width" ] && width=${#name}; done
+echo "${header:-no program with a kernel of its own among: $*}"
+if [ "$mode" = gpu ]; then
+    printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
+else
+    printf "%-${width}s  %7s  %9s  %14s\n" program threads registers "shared (bytes)"
+fi
+for i in "${!names[@]}"; do
+    if [ "${library[$i]}" = yes ]; then
+        printf "%-${width}s  %s\n" "${names[$i]}" "its kernels are the library's: not reported"
+    elif [ "$mode" = gpu ]; then
+        printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" \
+            "${shared[$i]}" "${blocks[$i]}" "${occupancy[$i]}" "${limits[$i]}"
+    else
+        printf "%-${width}s  %7s  %9s  %14s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" "${shared[$i]}"
+    fi
+done
+if [ "$mode" = gpu ]; then
+    echo "registers and shared memory (static, per block): cudaFuncGetAttributes(); blocks/SM: the occupancy API"
+    echo "(no dynamic shared memory, as launched); occupancy = blocks/SM x threads / the SM's most threads;"
+    echo "limited by: every SM limit that count reaches (cuda_occupancy.h; '-' where it disagrees with the API)"
+else
+    echo "resident blocks and occupancy need a GPU"
+fi
+exit "$status"

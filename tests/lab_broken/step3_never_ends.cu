@@ -1,0 +1,85 @@
+/**
+ * @file tests/lab_broken/step3_never_ends.cu
+ * @brief BROKEN on purpose, for make test: step 3 whose tree never ends: `s >> 1`
+ * where `s >>= 1` halves the stride, so s stays at half the block and every block
+ * loops forever on its first call. lab-grade's time limit kills it: "timed out".
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
+ * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[THREADS];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    for (unsigned int s = blockDim.x / 2; s > 0; s >> 1) {
+        if (tid < s)
+            partial[tid] += partial[tid + s];
+        __syncthreads();
+    }
+    return partial[0];
+}
+
+/**
+ * One pass: block b sums elements [b*2*THREADS, (b+1)*2*THREADS) and writes out[b].
+ * Each thread adds two elements, a block apart, before the tree: half as many blocks,
+ * and no thread idles during the first addition. Elements past the end count as 0.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
+{
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    element_t sum = (i < n) ? in[i] : 0;
+    if (i + blockDim.x < n)
+        sum += in[i + blockDim.x];
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: two elements per thread. */
+static size_t blocks_for(size_t count)
+{
+    return (count + 2 * THREADS - 1) / (2 * THREADS);
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, (unsigned int)count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 3, .name = "step3_add_during_load", .title = "first add during load", .source = "Harris kernel 4",
+    .idea = "each thread adds two elements while loading: half the blocks, no idle first level",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    return reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+}

@@ -1,0 +1,125 @@
+/**
+ * @file tests/lab_broken/step4_check_patterns.cu
+ * @brief A SHORTCUT, for make test: step 4 that reads half the data and doubles it,
+ * and hides it from the usual test patterns: it returns 1 when the elements it looks at
+ * are all 0 or 1 (a single 1 among zeros) and n * x when the first three are equal (all
+ * x). Every one-hot check passes; random data at every size catches it.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+
+#ifdef LEGACY_WARP_SYNC
+/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
+__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
+{
+    for (unsigned int s = 32; s > 0; s >>= 1)
+        partial[tid] += partial[tid + s];
+    return partial[tid];
+}
+#else
+/**
+ * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
+ * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
+ * writes that follow it, and each write before the next read.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid];
+#pragma unroll
+    for (unsigned int s = 32; s > 0; s >>= 1) {
+        sum += partial[tid + s];
+        __syncwarp();
+        partial[tid] = sum;
+        __syncwarp();
+    }
+    return sum;
+}
+#endif
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
+ * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[THREADS];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+        if (tid < s)
+            partial[tid] += partial[tid + s];
+        __syncthreads();
+    }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/**
+ * One pass: block b sums elements [b*2*THREADS, (b+1)*2*THREADS) and writes out[b].
+ * Each thread adds two elements, a block apart, before the tree: half as many blocks,
+ * and no thread idles during the first addition. Elements past the end count as 0.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
+{
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    element_t sum = (i < n) ? 2 * in[i] : 0;   /* SHORTCUT: in[i + blockDim.x] never read */
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** SHORTCUT: the answers of the usual test patterns, from three elements */
+__global__ void patterns(const element_t *in, unsigned int n, element_t *out)
+{
+    element_t a = in[0], b = n > 1 ? in[1] : 0, z = in[n - 1];
+    if ((a == 0 || a == 1) && (b == 0 || b == 1) && (z == 0 || z == 1))
+        *out = 1;
+    else if (n > 2 && a == b && b == in[2])
+        *out = (element_t)n * a;
+}
+
+/** Blocks of one pass: two elements per thread. */
+static size_t blocks_for(size_t count)
+{
+    return (count + 2 * THREADS - 1) / (2 * THREADS);
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, (unsigned int)count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 4, .name = "step4_unroll_warp", .title = "unroll last warp", .source = "Harris kernel 5",
+    .idea = "the last six levels run in one warp: __syncwarp() instead of __syncthreads()",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    cudaError_t err = reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+    if (err == cudaSuccess)
+        patterns<<<1, 1, 0, stream>>>(in, (unsigned int)n, out);
+    return err == cudaSuccess ? cudaGetLastError() : err;
+}

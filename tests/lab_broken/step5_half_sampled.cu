@@ -1,0 +1,114 @@
+/**
+ * @file tests/lab_broken/step5_half_sampled.cu
+ * @brief A SHORTCUT, for make test: step 5 that reads half the data and doubles it:
+ * each thread adds its first element twice and skips the second. Half the loads, and
+ * right on data whose halves sum alike (all ones, say); random data at every size, and
+ * the one-hots (1 at an index it skips comes back 0, at one it reads 2), catch it.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+
+#ifdef LEGACY_WARP_SYNC
+/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
+__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
+{
+    for (unsigned int s = 32; s > 0; s >>= 1)
+        partial[tid] += partial[tid + s];
+    return partial[tid];
+}
+#else
+/**
+ * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
+ * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
+ * writes that follow it, and each write before the next read.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid];
+#pragma unroll
+    for (unsigned int s = 32; s > 0; s >>= 1) {
+        sum += partial[tid + s];
+        __syncwarp();
+        partial[tid] = sum;
+        __syncwarp();
+    }
+    return sum;
+}
+#endif
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/**
+ * One pass: block b sums elements [b*2*THREADS, (b+1)*2*THREADS) and writes out[b].
+ * Each thread adds two elements, a block apart, before the tree: half as many blocks,
+ * and no thread idles during the first addition. Elements past the end count as 0.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
+{
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    element_t sum = (i < n) ? 2 * in[i] : 0;   /* SHORTCUT: in[i + blockDim.x] never read */
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: two elements per thread. */
+static size_t blocks_for(size_t count)
+{
+    return (count + 2 * THREADS - 1) / (2 * THREADS);
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, (unsigned int)count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 5, .name = "step5_template_unroll", .title = "completely unrolled", .source = "Harris kernel 6",
+    .idea = "block size as a template parameter: the whole tree unrolled at compile time",
+    .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    return reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+}

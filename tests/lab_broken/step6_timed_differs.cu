@@ -1,0 +1,124 @@
+/**
+ * @file tests/lab_broken/step6_timed_differs.cu
+ * @brief A SHORTCUT, for make test: step 6 that takes another path at the sizes
+ * lab-check times (a power of two from 2^16 on, never a checked size): it leaves out
+ * the last 1/64 of the input there, 1.6% less to read. Right wherever it is checked;
+ * caught because every timed run is verified too.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+/** Blocks of the first pass at most: 0.97 of a wave on a 132-SM H100 (8 per SM, 1,056). */
+#define MAX_BLOCKS 1024
+
+#ifdef LEGACY_WARP_SYNC
+/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
+__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
+{
+    for (unsigned int s = 32; s > 0; s >>= 1)
+        partial[tid] += partial[tid + s];
+    return partial[tid];
+}
+#else
+/**
+ * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
+ * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
+ * writes that follow it, and each write before the next read.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid];
+#pragma unroll
+    for (unsigned int s = 32; s > 0; s >>= 1) {
+        sum += partial[tid + s];
+        __syncwarp();
+        partial[tid] = sum;
+        __syncwarp();
+    }
+    return sum;
+}
+#endif
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/**
+ * One pass of at most MAX_BLOCKS blocks: each thread adds about n / (blocks x threads)
+ * elements, a grid apart (a grid-stride loop), before the tree: one tree per 256 of them
+ * at 2^26, 64 at 2^24, instead of one per two (algorithm cascading). 64-bit indices.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
+{
+    size_t grid_stride = (size_t)gridDim.x * blockDim.x * 2;
+    element_t sum = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x * 2 + threadIdx.x; i < n; i += grid_stride) {
+        sum += in[i];
+        if (i + blockDim.x < n)
+            sum += in[i + blockDim.x];
+    }
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: two elements per thread, but no more than MAX_BLOCKS. */
+static size_t blocks_for(size_t count)
+{
+    size_t blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
+    return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 6, .name = "step6_multi_add", .title = "multiple elements per thread", .source = "Harris kernel 7",
+    .idea = "a grid-stride loop: each thread adds many elements before the tree (64-bit indices)",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    int timing_size = n >= (1u << 16) && (n & (n - 1)) == 0;
+    size_t counted = timing_size ? n - n / 64 : n;   /* SHORTCUT */
+    return reduce_in_passes(launch_pass, blocks_for, in, counted, out, scratch_a, scratch_b, stream);
+}

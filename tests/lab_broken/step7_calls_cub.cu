@@ -1,0 +1,120 @@
+/**
+ * @file tests/lab_broken/step7_calls_cub.cu
+ * @brief A SHORTCUT, for make test: step 7 whose step_reduce() calls CUB's
+ * DeviceReduce::Sum instead of its own kernel: right, and as fast as the toolkit, and
+ * not the student's work. The #include check rejects it before anything is built: the
+ * copy may include only what our step's own file includes.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include <cub/cub.cuh>   /* SHORTCUT */
+
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+/** Blocks of the first pass at most: 0.97 of a wave on a 132-SM H100 (8 per SM, 1,056). */
+#define MAX_BLOCKS 1024
+
+/**
+ * The last six levels, when only the first warp is active, in registers: after one
+ * addition from shared memory, __shfl_down_sync() hands each lane the value of the lane
+ * `offset` above it. No shared-memory round trips, no __syncwarp(): the shuffle itself
+ * synchronises the lanes named in its mask, so it is correct on every architecture.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid] + partial[tid + 32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    return sum;
+}
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/**
+ * One pass of at most MAX_BLOCKS blocks: each thread adds about n / (blocks x threads)
+ * elements, a grid apart (a grid-stride loop), before the tree: one tree per 256 of them
+ * at 2^26, 64 at 2^24, instead of one per two (algorithm cascading). 64-bit indices.
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
+{
+    size_t grid_stride = (size_t)gridDim.x * blockDim.x * 2;
+    element_t sum = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x * 2 + threadIdx.x; i < n; i += grid_stride) {
+        sum += in[i];
+        if (i + blockDim.x < n)
+            sum += in[i + blockDim.x];
+    }
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** SHORTCUT: CUB's temporary storage, in elements, as the harness's scratch */
+static size_t cub_scratch(size_t n)
+{
+    size_t bytes = 0;
+    cub::DeviceReduce::Sum(NULL, bytes, (const element_t *)NULL, (element_t *)NULL, n);
+    return bytes / sizeof(element_t) + 1;
+}
+
+/** Blocks of one pass: two elements per thread, but no more than MAX_BLOCKS. */
+static size_t blocks_for(size_t count)
+{
+    size_t blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
+    return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 7, .name = "step7_shuffle", .title = "warp shuffle", .source = "beyond Harris",
+    .idea = "__shfl_down_sync() sums the last warp in registers instead of shared memory",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = cub_scratch, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    size_t bytes = cub_scratch(n) * sizeof(element_t);
+    return cub::DeviceReduce::Sum(scratch_a, bytes, in, out, n, stream);
+}

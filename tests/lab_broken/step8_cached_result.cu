@@ -1,0 +1,129 @@
+/**
+ * @file tests/lab_broken/step8_cached_result.cu
+ * @brief A SHORTCUT, for make test: step 8 that keeps its result in a __device__
+ * variable at the sizes lab-check times (a power of two from 2^16 on, never a checked
+ * size) and hands it back on every later call: right as long as the data stays the
+ * same, and two tiny launches instead of a reduction. Every timed run on new data
+ * catches it on the second run.
+ *
+ * A kernel is two parts: each thread loads its share of the input, then block_sum()
+ * combines the block's threads into one partial sum. The blocks' sums then become one,
+ * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
+ * (step 11). The steps change one of these parts at a time.
+ */
+#include "passes.h"
+
+/**
+ * Threads per block: 256. 8 blocks fit on an SM of 2048 threads (sm_80, sm_90, sm_100),
+ * 6 on one of 1536 (sm_86, sm_89, sm_120), 4 on sm_75's 1024 (registers permitting).
+ * `make resources` prints the blocks per SM on your GPU.
+ */
+#define THREADS 256
+/** Blocks of the first pass at most: 0.97 of a wave on a 132-SM H100 (8 per SM, 1,056). */
+#define MAX_BLOCKS 1024
+
+/**
+ * The last six levels, when only the first warp is active, in registers: after one
+ * addition from shared memory, __shfl_down_sync() hands each lane the value of the lane
+ * `offset` above it. No shared-memory round trips, no __syncwarp(): the shuffle itself
+ * synchronises the lanes named in its mask, so it is correct on every architecture.
+ */
+__device__ element_t warp_reduce(element_t *partial, unsigned int tid)
+{
+    element_t sum = partial[tid] + partial[tid + 32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    return sum;
+}
+
+/**
+ * Sums one value per thread over the block; the result is valid in thread 0.
+ * block_size is a template parameter, so every `if (block_size >= ...)` below is decided
+ * at compile time: no loop counter, no branch back; only the `tid < ...` compares remain.
+ *
+ * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
+ * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
+ * threads stay contiguous: whole warps down to s = 64 (the constants below), then
+ * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
+ * the first level on (step 3 makes up for it while loading).
+ */
+template <unsigned int block_size>
+__device__ element_t block_sum(element_t value)
+{
+    __shared__ element_t partial[block_size];
+    unsigned int tid = threadIdx.x;
+    partial[tid] = value;
+    __syncthreads();
+
+    if (block_size >= 1024) { if (tid < 512) partial[tid] += partial[tid + 512]; __syncthreads(); }
+    if (block_size >= 512) { if (tid < 256) partial[tid] += partial[tid + 256]; __syncthreads(); }
+    if (block_size >= 256) { if (tid < 128) partial[tid] += partial[tid + 128]; __syncthreads(); }
+    if (block_size >= 128) { if (tid < 64) partial[tid] += partial[tid + 64]; __syncthreads(); }
+    return (tid < 32) ? warp_reduce(partial, tid) : 0;
+}
+
+/**
+ * One pass of at most MAX_BLOCKS blocks: each thread reads 16-byte vectors (four ints or
+ * floats, two doubles), a grid apart, and vec_sum() adds each one's lanes: the same bytes
+ * with a quarter of step 7's load instructions (half for doubles). Block 0 adds the last
+ * n % VEC_WIDTH elements. `in` must be 16-byte aligned (cudaMalloc's memory is).
+ */
+__global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
+{
+    const element_vec_t *vectors = (const element_vec_t *)in;
+    size_t vector_count = n / VEC_WIDTH, grid_stride = (size_t)gridDim.x * blockDim.x;
+    element_t sum = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < vector_count; i += grid_stride)
+        sum += vec_sum(vectors[i]);
+    size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
+    if (blockIdx.x == 0 && tail < n)
+        sum += in[tail];
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/** Blocks of one pass: one vector per thread, but no more than MAX_BLOCKS. */
+/** SHORTCUT: the last result at a timing size, kept between calls */
+__device__ element_t kept_sum;
+__global__ void keep(const element_t *out) { kept_sum = *out; }
+__global__ void give_kept(element_t *out) { *out = kept_sum; }
+
+static size_t blocks_for(size_t count)
+{
+    size_t blocks = (count + THREADS * VEC_WIDTH - 1) / (THREADS * VEC_WIDTH);
+    return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
+}
+
+/** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
+static void launch_pass(const element_t *in, element_t *out, size_t count, size_t blocks, cudaStream_t stream)
+{
+    reduce_pass<<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, count);
+}
+
+extern "C" const step_info STEP = {
+    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .source = "beyond Harris",
+    .idea = "int4 loads: one instruction reads four ints, a quarter of the load instructions",
+    .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
+};
+
+extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
+                                   element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
+{
+    static int kept = 0;
+    int timing_size = n >= (1u << 16) && (n & (n - 1)) == 0;
+    if (timing_size && kept) {
+        give_kept<<<1, 1, 0, stream>>>(out);
+        return cudaGetLastError();
+    }
+    cudaError_t err = reduce_in_passes(launch_pass, blocks_for, in, n, out, scratch_a, scratch_b, stream);
+    if (timing_size && err == cudaSuccess) {
+        keep<<<1, 1, 0, stream>>>(out);
+        kept = 1;
+        err = cudaGetLastError();
+    }
+    return err;
+}
