@@ -175,27 +175,6 @@ static wrong_call verify_runs(buffers *b, size_t n, reference ref, int runs, con
 }
 
 /**
- * Elements one block covers in the first pass: the largest count that blocks_for() gives
- * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
- * count (CUB decides its own grid).
- */
-static uint64_t elements_per_block(void)
-{
-    const size_t limit = (size_t)1 << 32;
-    if (STEP.blocks_for(limit) <= 1)
-        return 0;
-    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
-    while (high - low > 1) {
-        size_t middle = low + (high - low) / 2;
-        if (STEP.blocks_for(middle) <= 1)
-            low = middle;
-        else
-            high = middle;
-    }
-    return low;
-}
-
-/**
  * --check: for each size, random data and one-hot data (a single 1 at the first and last
  * index, at and around block and warp boundaries, and in the vector tail), each reduced
  * twice in a row. A one-hot sum of 1 proves that index was read exactly once. When a
@@ -224,14 +203,13 @@ static int run_checks(const options *opt, const gpu_info *gpu)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
 
-    uint64_t per_block = elements_per_block();
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
         check_outcome outcome;
         memset(&outcome, 0, sizeof outcome);
         outcome.n = n;
-        outcome.per_block = per_block;
+        outcome.per_block = STEP.elements_per_block;
         outcome.vector_width = 16 / sizeof(element_t);
 
         char what[96];
@@ -332,7 +310,7 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
     format_bytes(l2_text, sizeof l2_text, gpu->l2_bytes);
     format_element(got_text, sizeof got_text, got);
     format_reference(expected_text, sizeof expected_text, ref);
-    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.source);
+    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.citation);
     printf("  input    %s %s (%s), %s%s\n", n_text, ELEMENT_NAME, bytes_text,
            opt->input_path ? opt->input_path : random_data_description(),
            opt->input_path ? "" : ", one element changed before each run");

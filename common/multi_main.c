@@ -514,7 +514,7 @@ static int run_benchmark(gpu_group *m, const options *opt)
         format_bytes(bytes_text, sizeof bytes_text, row.bytes);
         format_count(shard_text, sizeof shard_text, m->shards[0].n);
         format_bytes(l2_text, sizeof l2_text, m->info[0].l2_bytes);
-        printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.source);
+        printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.citation);
         printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU\n", n_text,
                ELEMENT_NAME, bytes_text, random_data_description(), m->count, m->count == 1 ? "" : "s",
                shard_text);

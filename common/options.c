@@ -264,7 +264,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
-           "      --describe   print the step's number, name, threads and largest n (for scripts)\n");
+           "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
     if (!multi_gpu)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");

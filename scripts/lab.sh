@@ -62,7 +62,7 @@ exercise_text() {
 }
 
 # The STEP labels of a kernel file made the lab copy's: .number k, .name lab/DIR, .title
-# "... (yours)", .source "your lab copy of step k", .idea step k's. Applied to both
+# "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
 # kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
     local file=$1 k=$2 dir=$3 title=$4 idea=$5
@@ -83,13 +83,13 @@ relabel() {
             $0 = set($0, "number", k)
             $0 = set($0, "name", "\"lab/" dir "\"")
             $0 = set($0, "title", "\"" title " (yours)\"")
-            $0 = set($0, "source", "\"your lab copy of step " k "\"")
+            $0 = set($0, "citation", "\"your lab copy of step " k "\"")
             $0 = set($0, "idea", "\"" idea "\"")
             if ($0 ~ /^};/) step = 0
         }
         { print }
         END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
-                     found["source"] == 1 && found["idea"] == 1) }' "$file"
+                     found["citation"] == 1 && found["idea"] == 1) }' "$file"
 }
 
 # The kernel file without its first comment block (the @file header).
@@ -97,15 +97,14 @@ strip_header() {
     awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"
 }
 
-# step_field FILE KEY: the quoted value of .KEY (title, idea, ...) in FILE's STEP definition
-step_field() {
-    awk -v key="$2" '/^extern "C" const step_info STEP = \{/ { step = 1 }
-        step && (at = index($0, "." key " = \"")) {
-            rest = substr($0, at + length(key) + 5)
-            print substr(rest, 1, index(rest, "\"") - 1)
-            exit
-        }
-        /^};/ { step = 0 }' "$1"
+# our_field K KEY: KEY (title, idea ...) of our step k, from its program's --describe
+# (built first if need be, for TYPE): the program says what it is, no script reads its
+# source. Fails if it cannot be built.
+our_field() {
+    local dir type=${TYPE:-int}
+    dir=$(step_dir "$1")
+    make -s --no-print-directory -C "$dir" TYPE="$type" > /dev/null 2>&1 || return 1
+    describe "$dir/reduce$(suffix_of "$type")" "$2"
 }
 
 start() {
@@ -123,8 +122,10 @@ start() {
         echo "make lab: $cur/README.md has no '## Exercise' section to copy into the exercise" >&2
         exit 1
     fi
-    title=$(step_field "$cur/reduce.cu" title)
-    idea=$(step_field "$cur/reduce.cu" idea)
+    if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
+        echo "make lab: $cur does not build, so it cannot say its title and idea (make -C $cur shows why)" >&2
+        exit 1
+    fi
     work=$(mktemp -d) || exit 1
     # both kernels without the header and with the same label, then their diff
     if ! relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" ||
@@ -176,18 +177,6 @@ start() {
 }
 
 # ------------------------------------------------------------------ check
-# The metric each step's README says its idea moves: "title|ncu metric" (make profile's names).
-metric_of() {
-    case $1 in
-        2) echo "shared-memory load bank conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" ;;
-        4) echo "barrier stall (cycles per instruction)|smsp__average_warp_latency_issue_stalled_barrier.ratio" ;;
-        9) echo "DRAM throughput (% of peak)|dram__throughput.avg.pct_of_peak_sustained_elapsed" ;;
-        10) echo "waves per SM|launch__waves_per_multiprocessor" ;;
-        11) echo "kernel launches per sum|gpu__time_duration.sum" ;;
-        *) echo "instructions executed|smsp__inst_executed.sum" ;;
-    esac
-}
-
 # no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
@@ -366,18 +355,6 @@ sanitize() {
         echo "memcheck and racecheck: clean at n = 1000 and 4099"
         sanitized=", memcheck and racecheck clean"
     fi
-}
-
-# profile_one PROGRAM METRIC: "VALUE LAUNCHES" of the first kernel, from ncu
-profile_one() {
-    local ncu=$1 program=$2 metric=$3
-    "$ncu" --clock-control none --metrics "$metric" --csv --page raw "$program" -n 2^24 -r 1 --warmup 0 --hot \
-        --no-gate --quiet --device "${DEVICE:-0}" > "$log/ncu.txt" 2>&1 || return 1
-    grep -E '^"' "$log/ncu.txt" | awk -v metric="$metric" -F'","' '
-        NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); if ($i == metric) column = i } }
-        NR == 3 { v = $column; gsub(/[",]/, "", v); first = v }
-        NR >= 3 { launches++ }
-        END { if (column == "" || launches == 0) exit 1; print first, launches }'
 }
 
 # lab_types: LAB_TYPES checked (int float double), or one line and exit 2
@@ -615,23 +592,16 @@ check() {
     [ -n "$failed" ] && exit 1
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 
-    local spec title metric ncu yours ours
-    spec=$(metric_of "$k")
-    title=${spec%%|*}
-    metric=${spec#*|}
+    # Nsight Compute: make profile's table for yours and ours, every metric for every step
+    # (step k's README says which one its idea moves), no choice of this script's
     if [ "$grading" = 1 ]; then
         :   # lab-grade scores the time, not a profile
     elif [ "${PROFILE:-0}" != 1 ]; then
-        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's $title for yours and ours"
-    elif ! ncu=$(find_ncu); then
-        echo "PROFILE=1: $NCU_MISSING"
-    elif ! yours=$(profile_one "$ncu" "$dest/reduce$(suffix_of "$first_type")" "$metric") ||
-         ! ours=$(profile_one "$ncu" "$cur/reduce$(suffix_of "$first_type")" "$metric"); then
-        echo "PROFILE=1: ncu failed: $(grep -m1 -E 'ERR|rror' "$log/ncu.txt")"
-    elif [ "$k" = 11 ]; then
-        echo "ncu, n = 2^24: $title: yours ${yours#* }, ours ${ours#* }"
+        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
     else
-        echo "ncu, n = 2^24, first kernel: $title: yours ${yours% *}, ours ${ours% *} (kernel launches per sum: yours ${yours#* }, ours ${ours#* })"
+        echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
+        PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
+            true   # what failed is said above; the checks and the timing stand
     fi
     return 0
 }
@@ -674,7 +644,7 @@ grade() {
     mkdir -p "$dir" || exit 1
     local record_file=$dir/record.txt
     printf 'lab-grade 1\nstep %d %s\ntitle %s\ncopy %s\nseed %s\ntypes %s\n' "$k" "$cur" \
-        "$(step_field "$cur/reduce.cu" 1 2)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
+        "$(our_field "$k" title)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
     echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on

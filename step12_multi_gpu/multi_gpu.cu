@@ -9,9 +9,10 @@
 #include "multi_step.h"
 
 extern "C" const step_info MULTI_STEP = {
-    .number = 12, .name = "step12_multi_gpu", .title = "G GPUs, NCCL all-reduce", .source = "beyond Harris",
+    .number = 12, .name = "step12_multi_gpu", .title = "G GPUs, NCCL all-reduce", .citation = "beyond Harris",
     .idea = "the input in shards on G GPUs: step 11 on each, ncclAllReduce adds the G partial sums",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

@@ -346,6 +346,13 @@ static size_t one_per_thread(size_t count)
     return (count + 255) / 256;
 }
 
+/** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
+static size_t no_grid(size_t count)
+{
+    (void)count;
+    return 0;
+}
+
 static void test_depth(void)
 {
     TEST("pass depth one element per thread", pass_depth(256, 1, 256) == 1 + 8);
@@ -354,6 +361,8 @@ static void test_depth(void)
     TEST("depth of passes 2^16", depth_of_passes(1 << 16, 256, one_per_thread) == 18);
     TEST("depth of passes n = 1", depth_of_passes(1, 256, one_per_thread) == 9);
     TEST("depth of passes 2^24", depth_of_passes(1 << 24, 256, one_per_thread) == 27);
+    TEST("pass depth without a grid does not divide by 0", pass_depth(1000, 0, 256) == 1000);
+    TEST("depth of passes ends when blocks_for() says 0", depth_of_passes(1 << 20, 256, no_grid) == (1 << 20));
 }
 
 static void test_stats(void)
