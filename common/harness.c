@@ -71,7 +71,7 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     case PARSE_OK:
         break;
     }
-    if (check_program_flags(opt, multi_gpu, error, sizeof error) != 0) {
+    if (check_program_flags(opt, multi_gpu ? STEP.name : NULL, error, sizeof error) != 0) {
         say_error(error);
         return EXIT_USAGE;
     }

@@ -3,18 +3,22 @@
  * @brief The `report` tool: turns the rows the programs appended into the tables, the
  * CSV files and the pictures of `make run-all` and `make sweep`.
  *
- *     report run   ROWS.csv OUT.csv OUT.svg PROGRAM...   (PROGRAM: the expected order)
+ *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
- *     report multi ROWS.csv RUN-ALL-ROWS.csv              (make run-all's table of step 12)
+ *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
  *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
  *     report weights WEIGHTS                              (the points of lab/weights.conf)
  *     report class GRADES.csv                             (make lab-grade-all's class table)
  *     report header                                       (the CSV header the programs write)
  *
- * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
- * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
+ * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
+ * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
+ * before writing one) is shown as FAILED. It exits 1 if any row failed. `multi` gives
+ * step 12's speedup over BASELINE's row of the run-all rows (the step each GPU runs). The
+ * scripts name these programs from what the programs say (--describe); this tool knows
+ * no step by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +77,7 @@ static int finish_outputs(int svg_status, const char *csv_path, const char *svg_
 }
 
 /** `report run`: one row per expected program, in order, then table, CSV and SVG. */
-static int report_run(const char *rows_path, const char *csv_path, const char *svg_path,
+static int report_run(const char *rows_path, const char *csv_path, const char *svg_path, const char *reference,
                       char **programs, int program_count)
 {
     static result_row raw[MAX_ROWS], rows[MAX_ROWS];
@@ -91,7 +95,7 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
             *row = *found;
         else
             failed_row(row, programs[p]);
-        if (strcmp(row->step, "cub_reference") == 0)
+        if (strcmp(row->step, reference) == 0)
             reference_index = count - 1;
     }
     print_run_table(stdout, rows, count, reference_index);
@@ -164,19 +168,19 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
                           any_failed(rows, count));
 }
 
-/** `report multi`: run-all's step 12 rows, against step 11's row of the run-all rows. */
-static int report_multi(const char *rows_path, const char *run_rows_path)
+/** `report multi`: run-all's step 12 rows, against `baseline`'s row of the run-all rows. */
+static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
 {
     static result_row rows[MAX_ROWS], run[MAX_ROWS];
     int count = read_rows(rows_path, rows);
     if (count == 0)
         return 1;
     int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    const result_row *step11 = NULL;
+    const result_row *baseline_row = NULL;
     for (int i = 0; i < run_count; i++)
-        if (strcmp(run[i].step, "step11_single_pass") == 0)
-            step11 = &run[i];
-    print_multi_table(stdout, rows, count, step11);
+        if (strcmp(run[i].step, baseline) == 0)
+            baseline_row = &run[i];
+    print_multi_table(stdout, rows, count, baseline_row);
     return any_failed(rows, count);
 }
 
@@ -279,16 +283,16 @@ static int report_class(const char *path)
 /** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class` and `header`. */
 int main(int argc, char **argv)
 {
-    if (argc >= 6 && strcmp(argv[1], "run") == 0)
-        return report_run(argv[2], argv[3], argv[4], argv + 5, argc - 5);
+    if (argc >= 7 && strcmp(argv[1], "run") == 0)
+        return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
     if (argc == 7 && strcmp(argv[1], "lab") == 0)
         return report_lab(argv[2], argv[3], argv + 4);
     if (argc == 5 && strcmp(argv[1], "scaling") == 0)
         return report_scaling(argv[2], argv[3], argv[4]);
-    if (argc == 4 && strcmp(argv[1], "multi") == 0)
-        return report_multi(argv[2], argv[3]);
+    if (argc == 5 && strcmp(argv[1], "multi") == 0)
+        return report_multi(argv[2], argv[3], argv[4]);
     if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
         return report_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
     if (argc == 3 && strcmp(argv[1], "weights") == 0)
@@ -297,11 +301,11 @@ int main(int argc, char **argv)
         return report_class(argv[2]);
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
-    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
+    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report lab ROWS.csv K START YOURS OURS\n"
                     "       report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       report multi ROWS.csv RUN-ALL-ROWS.csv\n"
+                    "       report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n"
                     "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       report weights WEIGHTS\n"
                     "       report class GRADES.csv\n"

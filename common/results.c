@@ -551,10 +551,10 @@ int write_scaling_csv(const char *path, const result_row *rows, int count)
     return close_csv(out);
 }
 
-void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11)
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline)
 {
     fprintf(out, "step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n",
-            step11 ? step11->median_ms * 1e3 : 0.0);
+            baseline ? baseline->median_ms * 1e3 : 0.0);
     fprintf(out, "%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
@@ -563,8 +563,8 @@ void print_multi_table(FILE *out, const result_row *rows, int count, const resul
             continue;
         }
         char speedup[16] = "-";
-        if (step11 && row_passed(step11))
-            snprintf(speedup, sizeof speedup, "%.2fx", step11->median_ms / r->median_ms);
+        if (baseline && row_passed(baseline))
+            snprintf(speedup, sizeof speedup, "%.2fx", baseline->median_ms / r->median_ms);
         fprintf(out, "%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup,
                 r->combine_ms * 1e3);
     }

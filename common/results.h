@@ -160,9 +160,10 @@ int write_scaling_csv(const char *path, const result_row *rows, int count);
 
 /**
  * Prints `make run-all`'s table of step 12 (one row per G at the run's n), with the
- * speedup over `step11` (step 11's row of the same run; NULL: none).
+ * speedup over `baseline` (the row of the same run of the step each GPU runs, step 11;
+ * NULL: none).
  */
-void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11);
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline);
 
 /** Writes n with thousands separators ("67,108,864"). */
 void format_count(char *buf, size_t size, unsigned long long n);

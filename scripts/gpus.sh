@@ -1,11 +1,16 @@
 # shellcheck shell=bash
-# Sourced by the scripts that need a GPU or its tools: what this machine has, and what to
-# say when something is missing, each said in one place. No `set` here: the sourcing
-# script's options hold. What nvidia-smi says is read from its CSV and XML, not from the
-# tables it prints for people.
+# Sourced by the scripts that run the programs: what a program is (describe), what this
+# machine has, and what to say when something is missing, each said in one place. No
+# `set` here: the sourcing script's options hold. What nvidia-smi says is read from its
+# CSV and XML, not from the tables it prints for people.
 #
 # NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
+
+# describe PROGRAM KEY: one field of PROGRAM --describe (number, name, index_bits,
+# multi_gpu ...: common/harness.c lists them), or nothing: the scripts ask a program what
+# it is, never its source or a list of steps
+describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 
 # listed_gpus prints how many GPUs the driver has (nvidia-smi's CSV of their indices; 0
 # without a driver). (|| true here and below: grep -c fails on a count of 0, the answer.)

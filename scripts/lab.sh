@@ -185,8 +185,6 @@ no_gpu() {
     exit 3
 }
 
-# describe PROGRAM KEY: one field of PROGRAM --describe
-describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 
 # ------------------------------------------------------------------ the record
 # lab-grade's record of what the checks found (format: common/lab_grade.h), appended as

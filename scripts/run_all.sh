@@ -34,7 +34,12 @@ for dir in "$@"; do
     esac
 done
 echo
-build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1
+# the reference every row is compared with: the program that says it is no step (number -1, CUB)
+reference=-
+for dir in "$@"; do
+    if [ "$(describe "./$dir/reduce$suffix" number)" = -1 ]; then reference=$dir; fi
+done
+build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "$@" || failed=1
 
 multi_program=step12_multi_gpu/reduce$suffix
 gpus=$(visible_gpus)
@@ -50,6 +55,7 @@ else
         "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
             { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
     done
-    build/tools/report multi "$multi_raw" "$raw" || failed=1
+    # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
+    build/tools/report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1
 fi
 exit "$failed"

@@ -5,6 +5,7 @@
 # Writes results/sweep.csv and results/sweep.svg.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh   # describe
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
@@ -33,5 +34,10 @@ for n in $sizes; do
     echo
 done
 echo
-build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" cub_reference || failed=1
+# the reference: the program that says it is no step (--describe: number -1, CUB)
+reference=-
+for program in "${programs[@]}"; do
+    if [ "$(describe "./$program$suffix" number)" = -1 ]; then reference=$(describe "./$program$suffix" name); fi
+done
+build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" "$reference" || failed=1
 exit "$failed"

@@ -71,8 +71,10 @@ else
 fi
 
 # ---------------------------------------------------------------- build
-programs=()
-multi_program=""   # step 12's program, when NCCL was found and it built
+programs=()        # the one-GPU programs
+programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
+multi_program=""   # the multi-GPU program (step 12), when NCCL was found and it built
+multi_name=""      # its name in the tests' names, built or not
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     # what the folder builds here: nothing for step 12 without NCCL (common/nccl.mk)
@@ -82,18 +84,18 @@ for dir in "${dirs[@]}"; do
         tail -5 "$build_log"
     elif [ -z "$built" ]; then
         skip "build $dir ($type)" "$NCCL_MISSING"
+        multi_name=$dir/reduce$suffix   # the only folder that builds nothing: the multi-GPU one
     else
         pass "build $dir ($type)"
     fi
     for program in $built; do
-        case $dir in step12_*) multi_program=$dir/$program; continue ;; esac   # tested on its own below
+        if [ "$(describe "$dir/$program" multi_gpu)" = 1 ]; then   # tested on its own below
+            multi_program=$dir/$program multi_name=$dir/$program
+            continue
+        fi
         programs+=("$dir/$program")
+        if [ "$(describe "$dir/$program" index_bits)" = 64 ]; then programs_64+=("$dir/$program"); fi
     done
-done
-# the one-launch programs, whose state (a ticket counter) must survive many calls
-single_pass=()
-for p in "${programs[@]}"; do
-    case $p in step11_*) single_pass+=("$p") ;; esac
 done
 
 # ---------------------------------------------------------------- stale builds
@@ -233,7 +235,7 @@ else fail "make help shows every variable with its real default" "${wrong:-only 
 # and step 12's), the notations of -n included; and README says how to test the other
 # types and how to clean.
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -x "step12_multi_gpu/reduce$suffix" ] && "step12_multi_gpu/reduce$suffix" --help 2>&1)
+helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
 missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
 if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
@@ -270,8 +272,8 @@ case $type in   # the element 1, raw
     float)  one='\x00\x00\x80\x3f' ;;
     double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
 esac
-small=step3_add_during_load/reduce$suffix   # a 32-bit step
-large=step6_multi_add/reduce$suffix         # a 64-bit step
+small=$(for p in "${programs[@]}"; do [ "$(describe "$p" index_bits)" = 32 ] && echo "$p"; done | head -1)  # a 32-bit step
+large=${programs_64[0]:-}   # a 64-bit step
 printf 'not a whole element' > "$log/odd.bin"   # 19 bytes: no element size divides it
 if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: n = 0"                2 "at least 1"          "$small" -n 0
@@ -319,7 +321,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
             expect "input: --input whose sum overflows"   2 "overflow"         "$small" --input "$log/overflow.bin" ;;
     esac
 else
-    fail "bad input tests" "$small or $large was not built"
+    fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
 
 # ---------------------------------------------------------------- gpu
@@ -452,10 +454,11 @@ gpu_expect() {
 for program in "${programs[@]}"; do
     check "$program" "${sizes[@]}"
 done
-for program in "${programs[@]}"; do
-    case $program in step[6-9]_*|step1[0-9]_*|cub_reference/*) check "$program" "$huge" ;; esac
+for program in "${programs_64[@]}"; do
+    check "$program" "$huge"
 done
-for program in "${single_pass[@]}"; do
+# every program's state (step 11's ticket counter, a cache of any kind) must survive many calls
+for program in "${programs[@]}"; do
     gpu_expect "gpu $program: 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
 done
@@ -503,14 +506,12 @@ fi
 case $type in double) element_bytes=8 ;; *) element_bytes=4 ;; esac
 max_threads=$(sed -n 's/.* per SM at most \([0-9]*\) threads.*/\1/p' "$log/resources.txt" | head -1)
 for dir in "${dirs[@]}"; do
-    case $dir in
-        step*/*) continue ;;
-        step[0-9]_*|step[0-9][0-9]_*) [ -f "$dir/reduce.cu" ] || continue ;;   # step 12 runs step 11's kernel
-        cub_reference) ;;
-        *) continue ;;
-    esac
+    # make resources' rows: every program of its own folder but the multi-GPU one, which
+    # runs step 11's kernel (a folder of variants, step*/*, is not a step)
+    case $dir in step*/*) continue ;; esac
+    if [ ! -x "$dir/reduce$suffix" ] || [ "$(describe "$dir/reduce$suffix" multi_gpu)" != 0 ]; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
-    if [ "$dir" = cub_reference ]; then
+    if [ "$(describe "$dir/reduce$suffix" kernel)" = library ]; then
         if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
         else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
         continue
@@ -532,7 +533,6 @@ done
 # ---------------------------------------------------------------- step 12
 # multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
 # by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
-multi_name=step12_multi_gpu/reduce$suffix
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
 # size_note G N: what makes size N adversarial on G GPUs, for the test's name
 size_note() {
@@ -570,13 +570,14 @@ else
     expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
     expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 0 -n 1000
     expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
-    expect "input: $multi_name --resources" 2 "step11_single_pass/reduce --resources" "$multi_program" --resources
+    expect "input: $multi_name --resources" 2 "$(describe "$multi_program" shard_step)/reduce --resources" \
+        "$multi_program" --resources
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
         "$multi_program" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
         "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 fi
-expect "input: --gpus on a one-GPU step" 2 "step12_multi_gpu" "$large" --gpus 2 -n 1000
+expect "input: --gpus on a one-GPU step" 2 "multi-GPU program" "$large" --gpus 2 -n 1000
 
 # ---------------------------------------------------------------- lab
 if [ "${LAB_TESTS:-1}" = 0 ]; then
