@@ -2,9 +2,11 @@
  * @file harness.h
  * @brief The parts of a step program that the one-GPU driver (main.c) and the multi-GPU
  * driver of step 12 (multi_main.c) share: start-up, error lines, host memory, the
- * one-hot positions of --check, the result row and the timing lines of the report.
+ * one-hot positions of --check, the result row and the timing lines of the report; each
+ * GPU's buffers and timed run are gpu_slot.h's.
  *
- * Kept in one place so that both programs check, time and report the same way.
+ * Kept in one place so that both programs check, time and report the same way, and a
+ * third driver (MPI, one rank a GPU) adds only what is its own.
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H

@@ -14,28 +14,27 @@
 #include <string.h>
 
 #include "data.h"
-#include "gate.h"
 #include "gpu.h"
+#include "gpu_slot.h"
 #include "harness.h"
 #include "multi_step.h"
 #include "options.h"
 #include "results.h"
 #include "step.h"
 
-/** The G GPUs of a run and everything each holds: its shard, communicator and timing tools. */
+/**
+ * The G GPUs of a run: each one's slot (buffers, stream, events, gate: gpu_slot.h, as
+ * the one-GPU driver has one), and what is step 12's own: the shards, a view of the
+ * slots for the step file, the 64-bit sums and the communicators.
+ */
 typedef struct gpu_group {
     int count;                     /**< G, the GPUs used: 0 .. G-1 */
-    shard shards[MAX_GPUS];        /**< one per GPU */
+    gpu_slot slots[MAX_GPUS];      /**< one per GPU */
+    shard shards[MAX_GPUS];        /**< one per GPU: its slot's buffers and stream, its sum, its rank */
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
     size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
     ncclComm_t comms[MAX_GPUS];    /**< one communicator of G ranks (ncclCommInitAll) */
-    void *flush[MAX_GPUS];         /**< written before each timed run; NULL with --hot */
-    size_t flush_bytes[MAX_GPUS];
-    gpu_gate gate[MAX_GPUS];       /**< holds each GPU until a run is queued (gate.h) */
-    int gated;                     /**< 0 with --no-gate and in --check */
-    cudaEvent_t start[MAX_GPUS], stop[MAX_GPUS];
-    cudaEvent_t ready[MAX_GPUS];   /**< each GPU's flush and poisoning done: it waits at its gate */
 } gpu_group;
 
 /** What the timed region of run_once() holds. */
@@ -112,10 +111,6 @@ static int open_gpus(gpu_group *m, const options *opt)
         }
         devices[g] = g;
         m->shards[g].device = g;
-        CUDA_CHECK(cudaStreamCreate(&m->shards[g].stream));
-        CUDA_CHECK(cudaEventCreate(&m->start[g]));
-        CUDA_CHECK(cudaEventCreate(&m->stop[g]));
-        CUDA_CHECK(cudaEventCreateWithFlags(&m->ready[g], cudaEventDisableTiming));
     }
     NCCL_CHECK(ncclCommInitAll(m->comms, m->count, devices));
     for (int g = 0; g < m->count; g++)
@@ -130,19 +125,16 @@ static int open_gpus(gpu_group *m, const options *opt)
  */
 static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 {
-    m->gated = gated;
     m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
     m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
     size_t scratch = scratch_for(m->max_shard);
     scratch = scratch > 0 ? scratch : 1;
-    size_t input_bytes = m->max_shard * sizeof(element_t);
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         const gpu_info *gpu = &m->info[g];
-        m->flush_bytes[g] = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
-        size_t need = input_bytes + (2 * scratch + 1) * sizeof(element_t) + sizeof(combine_t) + m->flush_bytes[g];
+        size_t need = slot_bytes(m->max_shard, scratch, sizeof(combine_t), flush, gpu);
         size_t slack = (size_t)256 << 20;  /* the context's and NCCL's own needs */
-        if (max_n > SIZE_MAX / sizeof(element_t) || need + slack > gpu->free_bytes) {
+        if (!slot_fits(max_n, need, slack, gpu)) {
             char asked[32], free_text[32], message[512];
             format_bytes(asked, sizeof asked, (unsigned long long)need);
             format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
@@ -151,20 +143,18 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
             say_error(message);
             return EXIT_USAGE;
         }
-        CUDA_CHECK(cudaSetDevice(s->device));
-        CUDA_CHECK(cudaMalloc((void **)&s->in, input_bytes));
-        CUDA_CHECK(cudaMalloc((void **)&s->partial, sizeof(element_t)));
+        gpu_slot *slot = &m->slots[g];
+        slot_allocate(slot, s->device, m->max_shard, scratch, flush, gated, gpu);
+        s->in = slot->in;
+        s->partial = slot->out;
+        s->scratch_a = slot->scratch[0];
+        s->scratch_b = slot->scratch[1];
+        s->stream = slot->stream;
         if (sizeof(combine_t) == sizeof(element_t))
             s->sum = (combine_t *)s->partial;   /* float, double: combined in place */
         else
             CUDA_CHECK(cudaMalloc((void **)&s->sum, sizeof(combine_t)));
-        CUDA_CHECK(cudaMalloc((void **)&s->scratch_a, scratch * sizeof(element_t)));
-        CUDA_CHECK(cudaMalloc((void **)&s->scratch_b, scratch * sizeof(element_t)));
         CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
-        if (m->flush_bytes[g])
-            CUDA_CHECK(cudaMalloc(&m->flush[g], m->flush_bytes[g]));
-        if (gated)
-            gate_create(&m->gate[g]);
     }
     combine(m->shards, m->count);
     for (int g = 0; g < m->count; g++)
@@ -178,21 +168,10 @@ static void release(gpu_group *m)
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
-        CUDA_CHECK(cudaFree((void *)s->in));
         if ((void *)s->sum != (void *)s->partial)
             CUDA_CHECK(cudaFree(s->sum));
-        CUDA_CHECK(cudaFree(s->partial));
-        CUDA_CHECK(cudaFree(s->scratch_a));
-        CUDA_CHECK(cudaFree(s->scratch_b));
-        if (m->flush[g])
-            CUDA_CHECK(cudaFree(m->flush[g]));
-        if (m->gated)
-            gate_destroy(&m->gate[g]);
-        CUDA_CHECK(cudaEventDestroy(m->start[g]));
-        CUDA_CHECK(cudaEventDestroy(m->stop[g]));
-        CUDA_CHECK(cudaEventDestroy(m->ready[g]));
         NCCL_CHECK(ncclCommDestroy(m->comms[g]));
-        CUDA_CHECK(cudaStreamDestroy(s->stream));
+        slot_release(&m->slots[g]);
     }
 }
 
@@ -264,34 +243,19 @@ static float run_once(gpu_group *m, work what, int pass, const variant_resources
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
-        if (m->flush[g])
-            flush_l2(m->flush[g], m->flush_bytes[g], pass, s->stream);
-        CUDA_CHECK(cudaMemsetAsync(s->partial, POISON_BYTE, sizeof(element_t), s->stream));
-        CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
-        CUDA_CHECK(cudaEventRecord(m->ready[g], s->stream));
-        if (m->gated)
-            gate_close(&m->gate[g], s->stream);
-        CUDA_CHECK(cudaEventRecord(m->start[g], s->stream));
+        if ((void *)s->sum != (void *)s->partial)   /* the slot poisons the partial */
+            CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
+        slot_begin(&m->slots[g], pass);
     }
     queue_work(m, what, res);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        CUDA_CHECK(cudaEventRecord(m->stop[g], m->shards[g].stream));
+        slot_end(&m->slots[g]);
     }
-    for (int g = 0; g < m->count && m->gated; g++)
-        CUDA_CHECK(cudaEventSynchronize(m->ready[g]));   /* before the gate: it completes */
-    for (int g = 0; g < m->count && m->gated; g++)
-        gate_open(&m->gate[g]);
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaEventSynchronize(m->stop[g]));
-        if (m->gated && gate_timed_out(&m->gate[g])) {
-            fprintf(stderr, "%s: the timing gate of GPU %d waited over a second: the work behind it "
-                    "must only be queued, never wait for a GPU (try --no-gate)\n", harness_program, g);
-            exit(EXIT_CUDA_ERROR);
-        }
-    }
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, m->start[0], m->stop[0]));
+    slots_go(m->slots, m->count);
+    float ms = slot_wait(&m->slots[0]);
+    for (int g = 1; g < m->count; g++)
+        slot_wait(&m->slots[g]);
     return ms;
 }
 
