@@ -156,7 +156,7 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
             CUDA_CHECK(cudaMalloc((void **)&s->sum, sizeof(combine_t)));
         CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
     }
-    combine(m->shards, m->count);
+    NCCL_CHECK(combine(m->shards, m->count));
     for (int g = 0; g < m->count; g++)
         CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
     return 0;
@@ -200,11 +200,11 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
         break;
     case WORK_STEP12:
         for (int g = 0; g < G; g++)
-            shard_reduce(&m->shards[g]);
-        combine(m->shards, G);
+            CUDA_CHECK(shard_reduce(&m->shards[g]));
+        NCCL_CHECK(combine(m->shards, G));
         break;
     case WORK_COMBINE:
-        combine(m->shards, G);
+        NCCL_CHECK(combine(m->shards, G));
         break;
     case WORK_REDUCE:
         NCCL_CHECK(ncclGroupStart());
@@ -583,7 +583,7 @@ static int run_latency(gpu_group *m, options *opt)
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaStreamBeginCapture(m->shards[g].stream, cudaStreamCaptureModeRelaxed));
     }
-    combine(m->shards, m->count);
+    NCCL_CHECK(combine(m->shards, m->count));
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaStreamEndCapture(m->shards[g].stream, &graphs[g]));
