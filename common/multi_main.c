@@ -417,6 +417,20 @@ static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, con
     return t;
 }
 
+/**
+ * Fills step 12's CSV row: fill_row()'s, on G GPUs, the G cards' peaks together, and the
+ * median of the combine alone (`combine`).
+ */
+static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const options *opt,
+                           const timing_stats *t, const timing_stats *combine, double rel_error, int ok)
+{
+    fill_row(row, &MULTI_STEP, n, &m->info[0], opt, t, rel_error, ok);
+    row->gpus = m->count;
+    row->peak_gbs = m->count * m->info[0].peak_gbs;
+    row->combine_ms = combine->median_ms;
+    snprintf(row->label, sizeof row->label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+}
+
 /** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */
 static int run_benchmark(gpu_group *m, const options *opt)
 {
@@ -459,11 +473,7 @@ static int run_benchmark(gpu_group *m, const options *opt)
     free(times);
 
     result_row row;
-    fill_row(&row, &MULTI_STEP, n, &m->info[0], opt, &t, v.rel_error, ok);
-    row.gpus = m->count;
-    row.peak_gbs = m->count * m->info[0].peak_gbs;   /* the G cards' peaks together */
-    row.combine_ms = c.median_ms;
-    snprintf(row.label, sizeof row.label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+    fill_multi_row(&row, m, n, opt, &t, &c, v.rel_error, ok);
     char got_text[64], expected_text[64];
     format_total(got_text, sizeof got_text, got[failed_gpu]);
     format_reference(expected_text, sizeof expected_text, &ref);
@@ -521,6 +531,8 @@ static void print_latency(const char *what, const timing_stats *t)
  * alone (this method's floor), step 11 alone, the whole step 12, the all-reduce alone,
  * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
  * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
+ * With --csv, the row of step 12 at n = G (its sum verified on every GPU), whose
+ * combine_ms is the all-reduce alone: what scripts read (make latency), not the table.
  */
 static int run_latency(gpu_group *m, options *opt)
 {
@@ -532,7 +544,7 @@ static int run_latency(gpu_group *m, options *opt)
     element_t *host = host_alloc(1);
     if (!host)
         return EXIT_USAGE;
-    load_random(m, host, opt->seed);
+    reference ref = load_random(m, host, opt->seed);
     free(host);
 
     char nccl_text[32];
@@ -550,11 +562,21 @@ static int run_latency(gpu_group *m, options *opt)
     print_latency("nothing: the gate and the events alone (floor of the method)", &t);
     t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &res);
     print_latency("step 11 alone on each GPU's element, no combine", &t);
-    t = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &res);
+    timing_stats whole = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &res);
     print_latency(ELEMENT_IS_INTEGER ? "step 12: step 11, widen to 64 bits, ncclAllReduce"
-                                     : "step 12: step 11, ncclAllReduce", &t);
-    t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
-    print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
+                                     : "step 12: step 11, ncclAllReduce", &whole);
+    timing_stats alone = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
+    print_latency("ncclAllReduce of one value alone (step 12's combine)", &alone);
+    if (opt->csv_path) {
+        combine_t got[MAX_GPUS];
+        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->count, 0);
+        fetch_sums(m, got);
+        result_row row;
+        fill_multi_row(&row, m, (size_t)m->count, opt, &whole, &alone,
+                       check_total(got[0], &ref, total_depth(m)).rel_error, ok);
+        if (!append_csv(opt, &row) || !ok)
+            status = EXIT_WRONG;
+    }
     if (algo && strcmp(algo, "Ring") != 0) {
         /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
         printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
@@ -598,7 +620,7 @@ static int run_latency(gpu_group *m, options *opt)
         CUDA_CHECK(cudaGraphDestroy(graphs[g]));
     }
     release(m);
-    return EXIT_OK;
+    return status;
 }
 
 /** Parses, validates, opens the GPUs and runs the benchmark, the checks or --latency. */

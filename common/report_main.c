@@ -12,6 +12,7 @@
  *     report weights WEIGHTS                              (the points of lab/weights.conf)
  *     report class GRADES.csv                             (make lab-grade-all's class table)
  *     report header                                       (the CSV header the programs write)
+ *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
  * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
  * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
@@ -280,7 +281,39 @@ static int report_class(const char *path)
     return 0;
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class` and `header`. */
+/**
+ * `report field`: COLUMN's value in every row of a CSV file with a header line (the
+ * programs' rows, the tables' CSV files), one a line, empty for a row that has none:
+ * scripts read a CSV by column name, never by position or by cutting at commas, which a
+ * quoted label may hold. Exits 2 when the file cannot be read or has no such column.
+ */
+static int report_field(const char *path, const char *column)
+{
+    enum { MAX_FIELDS = 64 };
+    char line[1024], *fields[MAX_FIELDS];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "report: cannot read '%s'\n", path);
+        return 2;
+    }
+    int index = -1, count = fgets(line, sizeof line, f) ? csv_split(line, fields, MAX_FIELDS) : -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(fields[i], column) == 0)
+            index = i;
+    if (index < 0) {
+        fprintf(stderr, "report: '%s' has no column '%s'\n", path, column);
+        fclose(f);
+        return 2;
+    }
+    while (fgets(line, sizeof line, f)) {
+        count = csv_split(line, fields, MAX_FIELDS);
+        printf("%s\n", count > index ? fields[index] : "");
+    }
+    fclose(f);
+    return 0;
+}
+
+/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class`, `header` and `field`. */
 int main(int argc, char **argv)
 {
     if (argc >= 7 && strcmp(argv[1], "run") == 0)
@@ -301,6 +334,8 @@ int main(int argc, char **argv)
         return report_class(argv[2]);
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
+    if (argc == 4 && strcmp(argv[1], "field") == 0)
+        return report_field(argv[2], argv[3]);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report lab ROWS.csv K START YOURS OURS\n"
@@ -309,6 +344,7 @@ int main(int argc, char **argv)
                     "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       report weights WEIGHTS\n"
                     "       report class GRADES.csv\n"
-                    "       report header\n");
+                    "       report header\n"
+                    "       report field CSV COLUMN\n");
     return 2;
 }

@@ -127,8 +127,7 @@ void csv_write_row(FILE *f, const result_row *r)
     fputc('\n', f);
 }
 
-/** Splits one CSV line into at most `max` fields (in place); returns the field count. */
-static int split_csv(char *line, char **fields, int max)
+int csv_split(char *line, char **fields, int max)
 {
     int count = 0;
     char *p = line;
@@ -204,7 +203,7 @@ int csv_parse_row(const char *line, result_row *r)
     if (strlen(line) >= sizeof buffer)
         return -1;
     strcpy(buffer, line);
-    if (split_csv(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
+    if (csv_split(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
         return -1;
     memset(r, 0, sizeof *r);
     if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||

@@ -85,6 +85,13 @@ extern const char CSV_HEADER[];
 void csv_write_row(FILE *f, const result_row *row);
 
 /**
+ * Splits one CSV line into at most `max` fields, in place: quoted fields unquoted (a
+ * doubled quote is one quote, a comma inside quotes is text). Returns the field count,
+ * or -1 for an unterminated quote or more than `max` fields.
+ */
+int csv_split(char *line, char **fields, int max);
+
+/**
  * Parses one CSV line written by csv_write_row() (quotes and commas inside quotes
  * handled). Returns 0, or -1 for the header or a malformed line.
  */

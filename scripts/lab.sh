@@ -391,13 +391,16 @@ failure_summary() {
 }
 
 # time_field CSV ROW FIELD: the median time (median, of a PASSED row) or the device
-# (device) of the ROW-th row of a program's --csv file
+# (device) of the ROW-th row of a program's --csv file, read by column name (report field)
 time_field() {
     [ -f "$1" ] || return 0
+    local report=${LAB_REPORT:-build/tools/report} status median
     case $3 in
-        median) sed -n "$(($2 + 1))p" "$1" | awk -F'"' '{ status = $10; gsub(/"[^"]*"/, "s"); split($0, field, ",")
-                                                         if (status == "PASSED" && field[10] > 0) print field[10] }' ;;
-        device) sed -n "$(($2 + 1))p" "$1" | awk -F'"' '{ print $8 }' ;;
+        median)
+            status=$("$report" field "$1" status | sed -n "$2p")
+            median=$("$report" field "$1" median_ms | sed -n "$2p")
+            if [ "$status" = PASSED ] && awk -v ms="$median" 'BEGIN { exit !(ms + 0 > 0) }'; then echo "$median"; fi ;;
+        device) "$report" field "$1" device | sed -n "$2p" ;;
     esac
 }
 

@@ -715,6 +715,12 @@ if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.00
 else
     fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
 fi
+# report field: a CSV read by column name, the scripts' way (make latency, lab-check's times)
+name="report field reads a column of the rows by its name, and refuses a name it has not"
+if [ "$(build/tools/report field "$log/lab-rows.csv" median_ms | paste -sd' ')" = "2.000000 1.500000 1.000000" ] &&
+   [ "$(build/tools/report field "$log/lab-rows.csv" label | sed -n 2p)" = "step3 (yours)" ] &&
+   ! build/tools/report field "$log/lab-rows.csv" no_such_column > /dev/null 2>&1; then pass "$name"
+else fail "$name" "$(build/tools/report field "$log/lab-rows.csv" median_ms 2>&1 | tr '\n' ' ')"; fi
 
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: scripts/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only)
