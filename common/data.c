@@ -165,6 +165,8 @@ static unsigned int ceil_log2(uint64_t x)
 uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads)
 {
     uint64_t total_threads = (uint64_t)blocks * threads;
+    if (total_threads == 0)
+        return count;   /* no grid known (blocks_for() said 0): one chain through every element */
     uint64_t serial = (count + total_threads - 1) / total_threads;
     return serial + ceil_log2(threads);
 }
@@ -176,7 +178,7 @@ uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(si
     do {
         size_t blocks = blocks_for(count);
         depth += pass_depth(count, blocks, threads);
-        count = blocks;
+        count = blocks;   /* 0 (the step could not tell) ends it too */
     } while (count > 1);
     return depth;
 }

@@ -92,6 +92,7 @@ typedef struct verdict {
  * another (a grid-stride loop, or the two of "add during load"), then the block combines
  * its threads in a tree of ceil(log2(threads)) levels. The sum of the two bounds the
  * additions any one input passes through in this pass (one more than needed, for safety).
+ * No grid (0 blocks: the step could not tell) gives count, one chain through them all.
  */
 uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
 

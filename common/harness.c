@@ -39,6 +39,24 @@ int check_max_n(const step_info *info, size_t n, const char *what)
     return EXIT_USAGE;
 }
 
+/**
+ * --describe: the step's metadata as key=value lines, for the scripts, which ask the
+ * program rather than read its source: every field of step_info but the functions, and
+ * what follows from them. index_bits: 32 or 64, the width of the kernel's indices (its
+ * max_n). kernel=own: --resources can report the step's kernel; library: its kernels are
+ * CUB's. multi_gpu=1: step 12's program, which runs `shard_step` (step 11) on each GPU.
+ */
+static void describe(const step_info *info, int multi_gpu)
+{
+    printf("number=%d\nname=%s\ntitle=%s\ncitation=%s\nidea=%s\ntype=%s\nthreads=%u\n"
+           "elements_per_block=%zu\nmax_n=%llu\nindex_bits=%d\nkernel=%s\nmulti_gpu=%d\n", info->number,
+           info->name, info->title, info->citation, info->idea, ELEMENT_NAME, info->threads, info->elements_per_block,
+           (unsigned long long)info->max_n, info->max_n > MAX_N_32BIT ? 64 : 32, info->kernel ? "own" : "library",
+           multi_gpu);
+    if (multi_gpu)
+        printf("shard_step=%s\n", STEP.name);
+}
+
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu)
 {
     harness_program = argv[0];
@@ -53,16 +71,12 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     case PARSE_OK:
         break;
     }
-    if (check_program_flags(opt, multi_gpu, error, sizeof error) != 0) {
+    if (check_program_flags(opt, multi_gpu ? STEP.name : NULL, error, sizeof error) != 0) {
         say_error(error);
         return EXIT_USAGE;
     }
     if (opt->describe) {
-        /* the step's metadata as key=value lines, so that scripts can read it; kernel=own:
-           --resources can report the step's kernel, library: its kernels are CUB's */
-        printf("number=%d\nname=%s\ntitle=%s\nsource=%s\ntype=%s\nthreads=%u\nmax_n=%llu\nkernel=%s\n",
-               info->number, info->name, info->title, info->source, ELEMENT_NAME, info->threads,
-               (unsigned long long)info->max_n, info->kernel ? "own" : "library");
+        describe(info, multi_gpu);
         return EXIT_OK;
     }
     if (check_max_n(info, opt->n, "n"))
@@ -85,7 +99,7 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     if (getenv("CUDA_INJECTION64_PATH"))
         opt->no_gate = 1;
-    return -1;
+    return HARNESS_GO_ON;
 }
 
 size_t scratch_for(size_t n)
@@ -172,8 +186,7 @@ void print_timing(const result_row *row, const options *opt)
            row->min_ms, row->max_ms, opt->reps, opt->warmup, cache_state(row));
     printf("           the median lies in [%.4f, %.4f] ms with 95%% confidence\n", row->ci_low_ms,
            row->ci_high_ms);
-    timing_stats t = { row->median_ms, row->min_ms, row->max_ms, row->ci_low_ms, row->ci_high_ms };
-    if (is_noisy(&t))
+    if (row_is_noisy(row))
         printf("  noisy    the median is uncertain by more than 2%%: more runs (-r 50) or "
                "is another process using the GPU?\n");
 }

@@ -2,9 +2,11 @@
  * @file harness.h
  * @brief The parts of a step program that the one-GPU driver (main.c) and the multi-GPU
  * driver of step 12 (multi_main.c) share: start-up, error lines, host memory, the
- * one-hot positions of --check, the result row and the timing lines of the report.
+ * one-hot positions of --check, the result row and the timing lines of the report; each
+ * GPU's buffers and timed run are gpu_slot.h's.
  *
- * Kept in one place so that both programs check, time and report the same way.
+ * Kept in one place so that both programs check, time and report the same way, and a
+ * third driver (MPI, one rank a GPU) adds only what is its own.
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H
@@ -34,14 +36,18 @@ extern const char *harness_program;
 /** Prints one error line prefixed with the program name. */
 void say_error(const char *message);
 
+/** What harness_begin() returns when the program should go on (any other value: exit with it). */
+#define HARNESS_GO_ON (-1)
+
 /**
  * Parses the flags, answers --help and --describe from `info`, rejects sizes above
  * info->max_n, flags of the other kind of program and a --csv file that cannot be
- * written (all before the GPU is touched), and prepares the CUDA environment for the gate (eager module loading; no
- * gate under compute-sanitizer or ncu). Returns -1 when the program should go on, or the
- * exit code to return now. `multi_gpu`: the program is step 12's (its --help differs,
- * --gpus / --latency are accepted only there, and --resources only elsewhere: the
- * one-GPU driver answers it after opening the GPU, with print_resources()).
+ * written (all before the GPU is touched), and prepares the CUDA environment for the
+ * gate (eager module loading; no gate under compute-sanitizer or ncu). Returns
+ * HARNESS_GO_ON when the program should go on, or the exit code to return now.
+ * `multi_gpu`: the program is step 12's (its --help differs, --gpus / --latency are
+ * accepted only there, and --resources only elsewhere: the one-GPU driver answers it
+ * after opening the GPU, with print_resources()).
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
 

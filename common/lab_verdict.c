@@ -35,12 +35,6 @@ lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int step,
     return GAIN_NOT_YET;
 }
 
-/** 1 if the row holds a verified measurement. */
-static int row_passed(const result_row *r)
-{
-    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
-}
-
 lab_gain print_lab_table(FILE *out, const result_row rows[3], int step)
 {
     static const char *roles[3] = { "start", "yours", "ours" };
@@ -63,8 +57,7 @@ lab_gain print_lab_table(FILE *out, const result_row rows[3], int step)
             snprintf(speedup, sizeof speedup, "%.2fx", rows[0].median_ms / r->median_ms);
         fprintf(out, "%-6s %-42s %9.3f %17.1f %6.1f%% %9s", roles[i], r->label, r->median_ms, r->gbs,
                 r->peak_gbs > 0.0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, speedup);
-        timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
-        if (is_noisy(&t))
+        if (row_is_noisy(r))
             fprintf(out, "  noisy: median uncertain by more than 2%%");
         fputc('\n', out);
     }

@@ -12,41 +12,24 @@
 
 #include "data.h"
 #include "diagnose.h"
-#include "gate.h"
 #include "gpu.h"
+#include "gpu_slot.h"
 #include "harness.h"
 #include "options.h"
 #include "resources.h"
 #include "results.h"
 #include "step.h"
 
-/** Device buffers of one program run. */
-typedef struct buffers {
-    element_t *in;           /**< the input, n elements */
-    element_t *out;          /**< the result, one element */
-    element_t *scratch[2];   /**< partial sums, scratch_count elements each */
-    size_t scratch_count;
-    void *flush;             /**< written before each timed run to evict L2; NULL with --hot */
-    size_t flush_bytes;
-    gpu_gate gate;           /**< holds the GPU until a run is queued (gate.h) */
-    int gated;               /**< 0 with --no-gate */
-} buffers;
-
 /**
- * Allocates the device buffers for inputs of up to max_n elements, after checking that
- * they fit in free memory. Returns 0 or EXIT_USAGE (with a message saying how much was
- * asked and how much is free).
+ * Allocates the GPU's slot (gpu_slot.h) for inputs of up to max_n elements, after
+ * checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a message saying
+ * how much was asked and how much is free).
  */
-static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, int gated, const gpu_info *gpu)
+static int allocate(gpu_slot *slot, size_t max_n, size_t max_scratch, int flush, int gated, const gpu_info *gpu)
 {
-    memset(b, 0, sizeof *b);
-    b->gated = gated;
-    b->scratch_count = max_scratch > 0 ? max_scratch : 1;
-    b->flush_bytes = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
-    size_t input_bytes = max_n * sizeof(element_t);
-    size_t need = input_bytes + (2 * b->scratch_count + 1) * sizeof(element_t) + b->flush_bytes;
+    size_t need = slot_bytes(max_n, max_scratch > 0 ? max_scratch : 1, 0, flush, gpu);
     size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
-    if (max_n > SIZE_MAX / sizeof(element_t) || need + slack > gpu->free_bytes) {
+    if (!slot_fits(max_n, need, slack, gpu)) {
         char asked[32], free_text[32], message[512];
         format_bytes(asked, sizeof asked, (unsigned long long)need);
         format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
@@ -55,58 +38,24 @@ static int allocate(buffers *b, size_t max_n, size_t max_scratch, int flush, int
         say_error(message);
         return EXIT_USAGE;
     }
-    CUDA_CHECK(cudaMalloc((void **)&b->in, input_bytes));
-    CUDA_CHECK(cudaMalloc((void **)&b->out, sizeof(element_t)));
-    CUDA_CHECK(cudaMalloc((void **)&b->scratch[0], b->scratch_count * sizeof(element_t)));
-    CUDA_CHECK(cudaMalloc((void **)&b->scratch[1], b->scratch_count * sizeof(element_t)));
-    if (b->flush_bytes)
-        CUDA_CHECK(cudaMalloc(&b->flush, b->flush_bytes));
-    if (b->gated)
-        gate_create(&b->gate);
+    slot_allocate(slot, gpu->device, max_n, max_scratch, flush, gated, gpu);
     return 0;
 }
 
-/** Frees what allocate() took. */
-static void release(buffers *b)
-{
-    CUDA_CHECK(cudaFree(b->in));
-    CUDA_CHECK(cudaFree(b->out));
-    CUDA_CHECK(cudaFree(b->scratch[0]));
-    CUDA_CHECK(cudaFree(b->scratch[1]));
-    if (b->flush)
-        CUDA_CHECK(cudaFree(b->flush));
-    if (b->gated)
-        gate_destroy(&b->gate);
-}
-
 /**
- * Runs the step once on n inputs: flush (unless warm), poison the result, close the gate,
- * reduce between two events, open the gate, copy the result back. The gate keeps the GPU
+ * Runs the step once on n inputs, between the slot's events behind its gate (flushed
+ * unless warm, the result poisoned), then copies the result back. The gate keeps the GPU
  * from starting the run before all of it is queued, so a slow host is never timed.
  * Returns the GPU time in ms; *result gets the value.
  */
-static float run_once(buffers *b, size_t n, int pass, cudaStream_t stream,
-                      cudaEvent_t start, cudaEvent_t stop, element_t *result)
+static float run_once(gpu_slot *slot, size_t n, int pass, element_t *result)
 {
-    if (b->flush)
-        flush_l2(b->flush, b->flush_bytes, pass, stream);
-    CUDA_CHECK(cudaMemsetAsync(b->out, POISON_BYTE, sizeof(element_t), stream));
-    if (b->gated)
-        gate_close(&b->gate, stream);
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    CUDA_CHECK(step_reduce(b->in, n, b->out, b->scratch[0], b->scratch[1], stream));
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    if (b->gated)
-        gate_open(&b->gate);
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    if (b->gated && gate_timed_out(&b->gate)) {
-        fprintf(stderr, "%s: the timing gate waited over a second: step_reduce() must only queue "
-                "work, never wait for the GPU\n", harness_program);
-        exit(EXIT_CUDA_ERROR);
-    }
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaMemcpy(result, b->out, sizeof(element_t), cudaMemcpyDeviceToHost));
+    slot_begin(slot, pass);
+    CUDA_CHECK(step_reduce(slot->in, n, slot->out, slot->scratch[0], slot->scratch[1], slot->stream));
+    slot_end(slot);
+    slots_go(slot, 1);
+    float ms = slot_wait(slot);
+    CUDA_CHECK(cudaMemcpy(result, slot->out, sizeof(element_t), cudaMemcpyDeviceToHost));
     return ms;
 }
 
@@ -115,13 +64,13 @@ static float run_once(buffers *b, size_t n, int pass, cudaStream_t stream,
  * it: every call after the first reduces new data, so no kernel can return an earlier
  * result. Outside the timed events, before the L2 flush.
  */
-static void refresh_input(buffers *b, size_t n, reference *ref, uint64_t seed, int call, uint64_t depth)
+static void refresh_input(gpu_slot *slot, size_t n, reference *ref, uint64_t seed, int call, uint64_t depth)
 {
     size_t i = fresh_index(seed, call, n);
     element_t value;
-    CUDA_CHECK(cudaMemcpy(&value, b->in + i, sizeof value, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&value, slot->in + i, sizeof value, cudaMemcpyDeviceToHost));
     value = fresh_value(seed, call, value, ref, depth);
-    CUDA_CHECK(cudaMemcpy(b->in + i, &value, sizeof value, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(slot->in + i, &value, sizeof value, cudaMemcpyHostToDevice));
 }
 
 /** Prints "expected X, got Y" for a wrong result (stderr). */
@@ -144,22 +93,22 @@ typedef struct wrong_call {
 } wrong_call;
 
 /**
- * Reduces the data at b->in (n elements, reference `ref`) `runs` times in a row and
+ * Reduces the data at slot->in (n elements, reference `ref`) `runs` times in a row and
  * verifies every result. With `fresh` (the data's seed), each call after the first gets
  * new data (refresh_input()); without, the same data each time (one-hot data, whose sum
  * is 1 whatever the call). Returns which call went wrong first (call 0: all right),
  * after printing the mismatch.
  */
-static wrong_call verify_runs(buffers *b, size_t n, reference ref, int runs, const char *what,
-                              const uint64_t *fresh, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+static wrong_call verify_runs(gpu_slot *slot, size_t n, reference ref, int runs, const char *what,
+                              const uint64_t *fresh)
 {
     uint64_t depth = depth_for(n);
     wrong_call wrong = { 0, 0 };
     for (int r = 0; r < runs; r++) {
         element_t got;
         if (r > 0 && fresh)
-            refresh_input(b, n, &ref, *fresh, r, depth);
-        run_once(b, n, r, stream, start, stop, &got);
+            refresh_input(slot, n, &ref, *fresh, r, depth);
+        run_once(slot, n, r, &got);
         verdict v = check_sum(got, &ref, depth);
         if (!v.ok) {
             char where[160];
@@ -172,27 +121,6 @@ static wrong_call verify_runs(buffers *b, size_t n, reference ref, int runs, con
         }
     }
     return wrong;
-}
-
-/**
- * Elements one block covers in the first pass: the largest count that blocks_for() gives
- * one block, for diagnose()'s "past the last whole block". 0 when it is not a block
- * count (CUB decides its own grid).
- */
-static uint64_t elements_per_block(void)
-{
-    const size_t limit = (size_t)1 << 32;
-    if (STEP.blocks_for(limit) <= 1)
-        return 0;
-    size_t low = 1, high = limit;   /* blocks_for(low) <= 1 < blocks_for(high) */
-    while (high - low > 1) {
-        size_t middle = low + (high - low) / 2;
-        if (STEP.blocks_for(middle) <= 1)
-            low = middle;
-        else
-            high = middle;
-    }
-    return low;
 }
 
 /**
@@ -211,73 +139,64 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         size_t s = scratch_for(n);
         max_scratch = s > max_scratch ? s : max_scratch;
     }
-    buffers b;
-    int status = allocate(&b, max_n, max_scratch, 0, 0, gpu);
+    gpu_slot slot;
+    int status = allocate(&slot, max_n, max_scratch, 0, 0, gpu);
     if (status != 0)
         return status;
     element_t *host = host_alloc(max_n);
     if (!host)
         return EXIT_USAGE;
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaStreamCreate(&stream));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
 
-    uint64_t per_block = elements_per_block();
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
-        check_outcome seen;
-        memset(&seen, 0, sizeof seen);
-        seen.n = n;
-        seen.per_block = per_block;
-        seen.vector_width = 16 / sizeof(element_t);
+        check_outcome outcome;
+        memset(&outcome, 0, sizeof outcome);
+        outcome.n = n;
+        outcome.per_block = STEP.elements_per_block;
+        outcome.vector_width = 16 / sizeof(element_t);
 
         char what[96];
         uint64_t seed = opt->seed + n;
         snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
         fill_random(host, n, seed);
         reference ref = cpu_reference(host, n);
-        CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-        wrong_call wrong = verify_runs(&b, n, ref, 2, what, &seed, stream, start, stop);
-        seen.random_wrong_call = wrong.call;
-        seen.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
+        CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+        wrong_call wrong = verify_runs(&slot, n, ref, 2, what, &seed);
+        outcome.random_wrong_call = wrong.call;
+        outcome.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
 
         size_t positions[MAX_ONE_HOT];
         int count = one_hot_positions(n, positions);
         const element_t one = 1, zero = 0;
         reference one_hot = one_hot_reference(one);
-        CUDA_CHECK(cudaMemset(b.in, 0, n * sizeof(element_t)));
-        for (int c = 0; c < count && seen.one_hot_wrong_call == 0; c++) {
+        CUDA_CHECK(cudaMemset(slot.in, 0, n * sizeof(element_t)));
+        for (int c = 0; c < count && outcome.one_hot_wrong_call == 0; c++) {
             size_t p = positions[c];
             snprintf(what, sizeof what, "one-hot at index %zu", p);
-            CUDA_CHECK(cudaMemcpy(b.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
-            wrong = verify_runs(&b, n, one_hot, 2, what, NULL, stream, start, stop);
-            CUDA_CHECK(cudaMemcpy(b.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
-            seen.one_hots_tested++;
+            CUDA_CHECK(cudaMemcpy(slot.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
+            wrong = verify_runs(&slot, n, one_hot, 2, what, NULL);
+            CUDA_CHECK(cudaMemcpy(slot.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
+            outcome.one_hots_tested++;
             if (wrong.call) {
-                seen.one_hot_wrong_call = wrong.call;
-                seen.one_hot_index = p;
-                seen.one_hot_got = (double)wrong.got;
-                seen.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
+                outcome.one_hot_wrong_call = wrong.call;
+                outcome.one_hot_index = p;
+                outcome.one_hot_got = (double)wrong.got;
+                outcome.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
             }
         }
-        int ok = seen.random_wrong_call == 0 && seen.one_hot_wrong_call == 0;
+        int ok = outcome.random_wrong_call == 0 && outcome.one_hot_wrong_call == 0;
         if (!ok) {
             char hint[768];
-            diagnose(&seen, hint, sizeof hint);
+            diagnose(&outcome, hint, sizeof hint);
             fprintf(stderr, "%s: hint: %s\n", harness_program, hint);
         }
         printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
-               ok ? "PASS" : "FAIL", seen.one_hots_tested);
+               ok ? "PASS" : "FAIL", outcome.one_hots_tested);
         fflush(stdout);
         failures += !ok;
     }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    release(&b);
+    slot_release(&slot);
     free(host);
     return failures ? EXIT_WRONG : EXIT_OK;
 }
@@ -332,7 +251,7 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
     format_bytes(l2_text, sizeof l2_text, gpu->l2_bytes);
     format_element(got_text, sizeof got_text, got);
     format_reference(expected_text, sizeof expected_text, ref);
-    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.source);
+    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.citation);
     printf("  input    %s %s (%s), %s%s\n", n_text, ELEMENT_NAME, bytes_text,
            opt->input_path ? opt->input_path : random_data_description(),
            opt->input_path ? "" : ", one element changed before each run");
@@ -377,8 +296,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
                          const reference *input_ref)
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
-    buffers b;
-    int status = allocate(&b, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
+    gpu_slot slot;
+    int status = allocate(&slot, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
     if (status != 0)
         return status;
     element_t *host = input ? input : host_alloc(n);
@@ -387,14 +306,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     if (!input)
         fill_random(host, n, opt->seed);
     reference ref = input ? *input_ref : cpu_reference(host, n);
-    CUDA_CHECK(cudaMemcpy(b.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
-
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaStreamCreate(&stream));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
 
     double *times = malloc((size_t)opt->reps * sizeof *times);
     if (!times) {
@@ -407,8 +320,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     int ok = 1, failed_run = 0;
     for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
         if (r > 0 && !opt->input_path)
-            refresh_input(&b, n, &ref, opt->seed, r, depth);   /* every run on new data */
-        float ms = run_once(&b, n, r, stream, start, stop, &got);
+            refresh_input(&slot, n, &ref, opt->seed, r, depth);   /* every run on new data */
+        float ms = run_once(&slot, n, r, &got);
         if (r >= opt->warmup)
             times[r - opt->warmup] = ms;
         v = check_sum(got, &ref, depth);
@@ -436,10 +349,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     if (!append_csv(opt, &row))
         ok = 0;
     free(times);
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    release(&b);
+    slot_release(&slot);
     return ok ? EXIT_OK : EXIT_WRONG;
 }
 
@@ -448,7 +358,7 @@ int main(int argc, char **argv)
 {
     options opt;
     int status = harness_begin(argc, argv, &opt, &STEP, 0);
-    if (status >= 0)
+    if (status != HARNESS_GO_ON)
         return status;
     size_t n = opt.n;
     element_t *input = NULL;

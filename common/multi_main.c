@@ -14,29 +14,28 @@
 #include <string.h>
 
 #include "data.h"
-#include "gate.h"
 #include "gpu.h"
+#include "gpu_slot.h"
 #include "harness.h"
 #include "multi_step.h"
 #include "options.h"
 #include "results.h"
 #include "step.h"
 
-/** Everything of one run on G GPUs: the shards, the communicators, the timing tools. */
-typedef struct multi {
+/**
+ * The G GPUs of a run: each one's slot (buffers, stream, events, gate: gpu_slot.h, as
+ * the one-GPU driver has one), and what is step 12's own: the shards, a view of the
+ * slots for the step file, the 64-bit sums and the communicators.
+ */
+typedef struct gpu_group {
     int count;                     /**< G, the GPUs used: 0 .. G-1 */
-    shard shards[MAX_GPUS];        /**< one per GPU */
+    gpu_slot slots[MAX_GPUS];      /**< one per GPU */
+    shard shards[MAX_GPUS];        /**< one per GPU: its slot's buffers and stream, its sum, its rank */
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
     size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
     ncclComm_t comms[MAX_GPUS];    /**< one communicator of G ranks (ncclCommInitAll) */
-    void *flush[MAX_GPUS];         /**< written before each timed run; NULL with --hot */
-    size_t flush_bytes[MAX_GPUS];
-    gpu_gate gate[MAX_GPUS];       /**< holds each GPU until a run is queued (gate.h) */
-    int gated;                     /**< 0 with --no-gate and in --check */
-    cudaEvent_t start[MAX_GPUS], stop[MAX_GPUS];
-    cudaEvent_t ready[MAX_GPUS];   /**< each GPU's flush and poisoning done: it waits at its gate */
-} multi;
+} gpu_group;
 
 /** What the timed region of run_once() holds. */
 typedef enum work {
@@ -73,7 +72,7 @@ static size_t shard_first(size_t n, int gpus, int g)
 }
 
 /** Spreads n elements over the shards (sizes and first indices). */
-static void set_sizes(multi *m, size_t n)
+static void set_sizes(gpu_group *m, size_t n)
 {
     for (int g = 0; g < m->count; g++) {
         m->first[g] = shard_first(n, m->count, g);
@@ -86,7 +85,7 @@ static void set_sizes(multi *m, size_t n)
  * NCCL communicator over them all. Returns 0, EXIT_USAGE for a --gpus above what the
  * machine has, or EXIT_NO_GPU (one line said either way).
  */
-static int open_gpus(multi *m, const options *opt)
+static int open_gpus(gpu_group *m, const options *opt)
 {
     char error[512];
     memset(m, 0, sizeof *m);
@@ -112,10 +111,6 @@ static int open_gpus(multi *m, const options *opt)
         }
         devices[g] = g;
         m->shards[g].device = g;
-        CUDA_CHECK(cudaStreamCreate(&m->shards[g].stream));
-        CUDA_CHECK(cudaEventCreate(&m->start[g]));
-        CUDA_CHECK(cudaEventCreate(&m->stop[g]));
-        CUDA_CHECK(cudaEventCreateWithFlags(&m->ready[g], cudaEventDisableTiming));
     }
     NCCL_CHECK(ncclCommInitAll(m->comms, m->count, devices));
     for (int g = 0; g < m->count; g++)
@@ -128,21 +123,18 @@ static int open_gpus(multi *m, const options *opt)
  * that each shard fits in its GPU's free memory. Then runs one combine without the gate,
  * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
  */
-static int allocate(multi *m, size_t max_n, int flush, int gated)
+static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 {
-    m->gated = gated;
     m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
     m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
     size_t scratch = scratch_for(m->max_shard);
     scratch = scratch > 0 ? scratch : 1;
-    size_t input_bytes = m->max_shard * sizeof(element_t);
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         const gpu_info *gpu = &m->info[g];
-        m->flush_bytes[g] = flush ? FLUSH_L2_MULTIPLE * (gpu->l2_bytes > 0 ? gpu->l2_bytes : (size_t)1 << 20) : 0;
-        size_t need = input_bytes + (2 * scratch + 1) * sizeof(element_t) + sizeof(combine_t) + m->flush_bytes[g];
+        size_t need = slot_bytes(m->max_shard, scratch, sizeof(combine_t), flush, gpu);
         size_t slack = (size_t)256 << 20;  /* the context's and NCCL's own needs */
-        if (max_n > SIZE_MAX / sizeof(element_t) || need + slack > gpu->free_bytes) {
+        if (!slot_fits(max_n, need, slack, gpu)) {
             char asked[32], free_text[32], message[512];
             format_bytes(asked, sizeof asked, (unsigned long long)need);
             format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
@@ -151,60 +143,47 @@ static int allocate(multi *m, size_t max_n, int flush, int gated)
             say_error(message);
             return EXIT_USAGE;
         }
-        CUDA_CHECK(cudaSetDevice(s->device));
-        CUDA_CHECK(cudaMalloc((void **)&s->in, input_bytes));
-        CUDA_CHECK(cudaMalloc((void **)&s->partial, sizeof(element_t)));
+        gpu_slot *slot = &m->slots[g];
+        slot_allocate(slot, s->device, m->max_shard, scratch, flush, gated, gpu);
+        s->in = slot->in;
+        s->partial = slot->out;
+        s->scratch_a = slot->scratch[0];
+        s->scratch_b = slot->scratch[1];
+        s->stream = slot->stream;
         if (sizeof(combine_t) == sizeof(element_t))
             s->sum = (combine_t *)s->partial;   /* float, double: combined in place */
         else
             CUDA_CHECK(cudaMalloc((void **)&s->sum, sizeof(combine_t)));
-        CUDA_CHECK(cudaMalloc((void **)&s->scratch_a, scratch * sizeof(element_t)));
-        CUDA_CHECK(cudaMalloc((void **)&s->scratch_b, scratch * sizeof(element_t)));
         CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
-        if (m->flush_bytes[g])
-            CUDA_CHECK(cudaMalloc(&m->flush[g], m->flush_bytes[g]));
-        if (gated)
-            gate_create(&m->gate[g]);
     }
-    combine(m->shards, m->count);
+    NCCL_CHECK(combine(m->shards, m->count));
     for (int g = 0; g < m->count; g++)
         CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
     return 0;
 }
 
 /** Frees what allocate() and open_gpus() took. */
-static void release(multi *m)
+static void release(gpu_group *m)
 {
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
-        CUDA_CHECK(cudaFree((void *)s->in));
         if ((void *)s->sum != (void *)s->partial)
             CUDA_CHECK(cudaFree(s->sum));
-        CUDA_CHECK(cudaFree(s->partial));
-        CUDA_CHECK(cudaFree(s->scratch_a));
-        CUDA_CHECK(cudaFree(s->scratch_b));
-        if (m->flush[g])
-            CUDA_CHECK(cudaFree(m->flush[g]));
-        if (m->gated)
-            gate_destroy(&m->gate[g]);
-        CUDA_CHECK(cudaEventDestroy(m->start[g]));
-        CUDA_CHECK(cudaEventDestroy(m->stop[g]));
-        CUDA_CHECK(cudaEventDestroy(m->ready[g]));
         NCCL_CHECK(ncclCommDestroy(m->comms[g]));
-        CUDA_CHECK(cudaStreamDestroy(s->stream));
+        slot_release(&m->slots[g]);
     }
 }
 
 /** Buffers and graphs of the --latency variants that need their own (NULL: unused). */
-typedef struct extras {
+typedef struct variant_resources {
     void *registered[MAX_GPUS];        /**< ncclMemAlloc'd, one value each */
     void *handles[MAX_GPUS];           /**< ncclCommRegister's handles */
     cudaGraphExec_t graphs[MAX_GPUS];  /**< combine() captured per GPU */
-} extras;
+} variant_resources;
 
 /** Queues `what` on every GPU (the timed part of run_once()). */
-static void queue_work(multi *m, work what, const extras *x)
+static void queue_work(gpu_group *m, work what, const variant_resources *res)
 {
     int G = m->count;
     switch (what) {
@@ -221,11 +200,11 @@ static void queue_work(multi *m, work what, const extras *x)
         break;
     case WORK_STEP12:
         for (int g = 0; g < G; g++)
-            shard_reduce(&m->shards[g]);
-        combine(m->shards, G);
+            CUDA_CHECK(shard_reduce(&m->shards[g]));
+        NCCL_CHECK(combine(m->shards, G));
         break;
     case WORK_COMBINE:
-        combine(m->shards, G);
+        NCCL_CHECK(combine(m->shards, G));
         break;
     case WORK_REDUCE:
         NCCL_CHECK(ncclGroupStart());
@@ -237,14 +216,14 @@ static void queue_work(multi *m, work what, const extras *x)
     case WORK_REGISTERED:
         NCCL_CHECK(ncclGroupStart());
         for (int g = 0; g < G; g++)
-            NCCL_CHECK(ncclAllReduce(x->registered[g], x->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
+            NCCL_CHECK(ncclAllReduce(res->registered[g], res->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
                                      m->comms[g], m->shards[g].stream));
         NCCL_CHECK(ncclGroupEnd());
         break;
     case WORK_GRAPH:
         for (int g = 0; g < G; g++) {
             CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-            CUDA_CHECK(cudaGraphLaunch(x->graphs[g], m->shards[g].stream));
+            CUDA_CHECK(cudaGraphLaunch(res->graphs[g], m->shards[g].stream));
         }
         break;
     }
@@ -259,51 +238,36 @@ static void queue_work(multi *m, work what, const extras *x)
  * Returns GPU 0's time from start to stop in ms: GPU 0's stop waits for the all-reduce,
  * which waits for every GPU's shard.
  */
-static float run_once(multi *m, work what, int pass, const extras *x)
+static float run_once(gpu_group *m, work what, int pass, const variant_resources *res)
 {
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
-        if (m->flush[g])
-            flush_l2(m->flush[g], m->flush_bytes[g], pass, s->stream);
-        CUDA_CHECK(cudaMemsetAsync(s->partial, POISON_BYTE, sizeof(element_t), s->stream));
-        CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
-        CUDA_CHECK(cudaEventRecord(m->ready[g], s->stream));
-        if (m->gated)
-            gate_close(&m->gate[g], s->stream);
-        CUDA_CHECK(cudaEventRecord(m->start[g], s->stream));
+        if ((void *)s->sum != (void *)s->partial)   /* the slot poisons the partial */
+            CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
+        slot_begin(&m->slots[g], pass);
     }
-    queue_work(m, what, x);
+    queue_work(m, what, res);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        CUDA_CHECK(cudaEventRecord(m->stop[g], m->shards[g].stream));
+        slot_end(&m->slots[g]);
     }
-    for (int g = 0; g < m->count && m->gated; g++)
-        CUDA_CHECK(cudaEventSynchronize(m->ready[g]));   /* before the gate: it completes */
-    for (int g = 0; g < m->count && m->gated; g++)
-        gate_open(&m->gate[g]);
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaEventSynchronize(m->stop[g]));
-        if (m->gated && gate_timed_out(&m->gate[g])) {
-            fprintf(stderr, "%s: the timing gate of GPU %d waited over a second: the work behind it "
-                    "must only be queued, never wait for a GPU (try --no-gate)\n", harness_program, g);
-            exit(EXIT_CUDA_ERROR);
-        }
-    }
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, m->start[0], m->stop[0]));
+    slots_go(m->slots, m->count);
+    float ms = slot_wait(&m->slots[0]);
+    for (int g = 1; g < m->count; g++)
+        slot_wait(&m->slots[g]);
     return ms;
 }
 
 /** Copies every GPU's combined sum back (cudaMemcpy with unified addressing: any GPU). */
-static void fetch_sums(const multi *m, combine_t *got)
+static void fetch_sums(const gpu_group *m, combine_t *got)
 {
     for (int g = 0; g < m->count; g++)
         CUDA_CHECK(cudaMemcpy(&got[g], m->shards[g].sum, sizeof(combine_t), cudaMemcpyDeviceToHost));
 }
 
 /** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
-static uint64_t total_depth(const multi *m)
+static uint64_t total_depth(const gpu_group *m)
 {
     return depth_for(m->max_shard) + (uint64_t)m->count + 1;
 }
@@ -337,7 +301,7 @@ static void format_total(char *buf, size_t size, combine_t value)
  * Runs the reduction once and checks the sum on every GPU; prints the first mismatch
  * (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum.
  */
-static int verify_once(multi *m, const reference *ref, const char *what, size_t n, int call)
+static int verify_once(gpu_group *m, const reference *ref, const char *what, size_t n, int call)
 {
     combine_t got[MAX_GPUS];
     run_once(m, WORK_STEP12, call, NULL);
@@ -358,7 +322,7 @@ static int verify_once(multi *m, const reference *ref, const char *what, size_t 
 }
 
 /** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
-static reference load_random(multi *m, element_t *host, uint64_t seed)
+static reference load_random(gpu_group *m, element_t *host, uint64_t seed)
 {
     reference total = { .fits_element = 1 };
     for (int g = 0; g < m->count; g++) {
@@ -374,7 +338,7 @@ static reference load_random(multi *m, element_t *host, uint64_t seed)
 }
 
 /** Sets element `index` of the whole input to `value`, on the GPU whose shard holds it. */
-static void set_element(multi *m, size_t index, element_t value)
+static void set_element(gpu_group *m, size_t index, element_t value)
 {
     for (int g = 0; g < m->count; g++)
         if (index >= m->first[g] && index < m->first[g] + m->shards[g].n)
@@ -387,7 +351,7 @@ static void set_element(multi *m, size_t index, element_t value)
  * one_hot_positions(), which now also fall at and around the shards' edges), each reduced
  * twice in a row, and the sum checked on every GPU.
  */
-static int run_checks(multi *m, const options *opt)
+static int run_checks(gpu_group *m, const options *opt)
 {
     size_t max_n = 0;
     for (int i = 0; i < opt->check_count; i++)
@@ -435,7 +399,7 @@ static int run_checks(multi *m, const options *opt)
 }
 
 /** Times `reps` runs of `what` after `warmup` (GPU 0's events); exits if the host has no memory for them. */
-static timing_stats time_work(multi *m, work what, int warmup, int reps, const extras *x)
+static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, const variant_resources *res)
 {
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     double *times = malloc((size_t)reps * sizeof *times);
@@ -444,7 +408,7 @@ static timing_stats time_work(multi *m, work what, int warmup, int reps, const e
         exit(EXIT_USAGE);
     }
     for (int r = 0; r < warmup + reps; r++) {
-        float ms = run_once(m, what, r, x);
+        float ms = run_once(m, what, r, res);
         if (r >= warmup)
             times[r - warmup] = ms;
     }
@@ -453,8 +417,22 @@ static timing_stats time_work(multi *m, work what, int warmup, int reps, const e
     return t;
 }
 
+/**
+ * Fills step 12's CSV row: fill_row()'s, on G GPUs, the G cards' peaks together, and the
+ * median of the combine alone (`combine`).
+ */
+static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const options *opt,
+                           const timing_stats *t, const timing_stats *combine, double rel_error, int ok)
+{
+    fill_row(row, &MULTI_STEP, n, &m->info[0], opt, t, rel_error, ok);
+    row->gpus = m->count;
+    row->peak_gbs = m->count * m->info[0].peak_gbs;
+    row->combine_ms = combine->median_ms;
+    snprintf(row->label, sizeof row->label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+}
+
 /** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */
-static int run_benchmark(multi *m, const options *opt)
+static int run_benchmark(gpu_group *m, const options *opt)
 {
     size_t n = opt->n;
     int status = allocate(m, n, !opt->hot, !opt->no_gate);
@@ -495,11 +473,7 @@ static int run_benchmark(multi *m, const options *opt)
     free(times);
 
     result_row row;
-    fill_row(&row, &MULTI_STEP, n, &m->info[0], opt, &t, v.rel_error, ok);
-    row.gpus = m->count;
-    row.peak_gbs = m->count * m->info[0].peak_gbs;   /* the G cards' peaks together */
-    row.combine_ms = c.median_ms;
-    snprintf(row.label, sizeof row.label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+    fill_multi_row(&row, m, n, opt, &t, &c, v.rel_error, ok);
     char got_text[64], expected_text[64];
     format_total(got_text, sizeof got_text, got[failed_gpu]);
     format_reference(expected_text, sizeof expected_text, &ref);
@@ -514,7 +488,7 @@ static int run_benchmark(multi *m, const options *opt)
         format_bytes(bytes_text, sizeof bytes_text, row.bytes);
         format_count(shard_text, sizeof shard_text, m->shards[0].n);
         format_bytes(l2_text, sizeof l2_text, m->info[0].l2_bytes);
-        printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.source);
+        printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.citation);
         printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU\n", n_text,
                ELEMENT_NAME, bytes_text, random_data_description(), m->count, m->count == 1 ? "" : "s",
                shard_text);
@@ -557,8 +531,10 @@ static void print_latency(const char *what, const timing_stats *t)
  * alone (this method's floor), step 11 alone, the whole step 12, the all-reduce alone,
  * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
  * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
+ * With --csv, the row of step 12 at n = G (its sum verified on every GPU), whose
+ * combine_ms is the all-reduce alone: what scripts read (make latency), not the table.
  */
-static int run_latency(multi *m, options *opt)
+static int run_latency(gpu_group *m, options *opt)
 {
     opt->hot = 1;
     int status = allocate(m, (size_t)m->count, 0, !opt->no_gate);
@@ -568,7 +544,7 @@ static int run_latency(multi *m, options *opt)
     element_t *host = host_alloc(1);
     if (!host)
         return EXIT_USAGE;
-    load_random(m, host, opt->seed);
+    reference ref = load_random(m, host, opt->seed);
     free(host);
 
     char nccl_text[32];
@@ -580,37 +556,47 @@ static int run_latency(multi *m, options *opt)
     printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
            opt->reps, opt->warmup);
     printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
-    extras x;
-    memset(&x, 0, sizeof x);
-    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &x);
+    variant_resources res;
+    memset(&res, 0, sizeof res);
+    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &res);
     print_latency("nothing: the gate and the events alone (floor of the method)", &t);
-    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &res);
     print_latency("step 11 alone on each GPU's element, no combine", &t);
-    t = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &x);
+    timing_stats whole = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &res);
     print_latency(ELEMENT_IS_INTEGER ? "step 12: step 11, widen to 64 bits, ncclAllReduce"
-                                     : "step 12: step 11, ncclAllReduce", &t);
-    t = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &x);
-    print_latency("ncclAllReduce of one value alone (step 12's combine)", &t);
+                                     : "step 12: step 11, ncclAllReduce", &whole);
+    timing_stats alone = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
+    print_latency("ncclAllReduce of one value alone (step 12's combine)", &alone);
+    if (opt->csv_path) {
+        combine_t got[MAX_GPUS];
+        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->count, 0);
+        fetch_sums(m, got);
+        result_row row;
+        fill_multi_row(&row, m, (size_t)m->count, opt, &whole, &alone,
+                       check_total(got[0], &ref, total_depth(m)).rel_error, ok);
+        if (!append_csv(opt, &row) || !ok)
+            status = EXIT_WRONG;
+    }
     if (algo && strcmp(algo, "Ring") != 0) {
         /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
         printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
     } else {
-        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &x);
+        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &res);
         print_latency("ncclReduce of one value to GPU 0", &t);
     }
 
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclMemAlloc(&x.registered[g], sizeof(combine_t)));
-        CUDA_CHECK(cudaMemset(x.registered[g], 0, sizeof(combine_t)));
-        NCCL_CHECK(ncclCommRegister(m->comms[g], x.registered[g], sizeof(combine_t), &x.handles[g]));
+        NCCL_CHECK(ncclMemAlloc(&res.registered[g], sizeof(combine_t)));
+        CUDA_CHECK(cudaMemset(res.registered[g], 0, sizeof(combine_t)));
+        NCCL_CHECK(ncclCommRegister(m->comms[g], res.registered[g], sizeof(combine_t), &res.handles[g]));
     }
-    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &res);
     print_latency("ncclAllReduce, buffers from ncclMemAlloc + ncclCommRegister", &t);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclCommDeregister(m->comms[g], x.handles[g]));
-        NCCL_CHECK(ncclMemFree(x.registered[g]));
+        NCCL_CHECK(ncclCommDeregister(m->comms[g], res.handles[g]));
+        NCCL_CHECK(ncclMemFree(res.registered[g]));
     }
 
     /* every GPU's stream is captured at once: the group's G calls land in G graphs */
@@ -619,22 +605,22 @@ static int run_latency(multi *m, options *opt)
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaStreamBeginCapture(m->shards[g].stream, cudaStreamCaptureModeRelaxed));
     }
-    combine(m->shards, m->count);
+    NCCL_CHECK(combine(m->shards, m->count));
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         CUDA_CHECK(cudaStreamEndCapture(m->shards[g].stream, &graphs[g]));
-        CUDA_CHECK(cudaGraphInstantiate(&x.graphs[g], graphs[g], 0));
-        CUDA_CHECK(cudaGraphUpload(x.graphs[g], m->shards[g].stream));
+        CUDA_CHECK(cudaGraphInstantiate(&res.graphs[g], graphs[g], 0));
+        CUDA_CHECK(cudaGraphUpload(res.graphs[g], m->shards[g].stream));
         CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
     }
-    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &x);
+    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &res);
     print_latency("ncclAllReduce captured in a CUDA graph, one cudaGraphLaunch per GPU", &t);
     for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaGraphExecDestroy(x.graphs[g]));
+        CUDA_CHECK(cudaGraphExecDestroy(res.graphs[g]));
         CUDA_CHECK(cudaGraphDestroy(graphs[g]));
     }
     release(m);
-    return EXIT_OK;
+    return status;
 }
 
 /** Parses, validates, opens the GPUs and runs the benchmark, the checks or --latency. */
@@ -642,9 +628,9 @@ int main(int argc, char **argv)
 {
     options opt;
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
-    if (status >= 0)
+    if (status != HARNESS_GO_ON)
         return status;
-    multi *m = calloc(1, sizeof *m);
+    gpu_group *m = calloc(1, sizeof *m);
     if (!m) {
         say_error("out of host memory");
         return EXIT_USAGE;

@@ -60,15 +60,17 @@ extern const step_info MULTI_STEP;
 
 /**
  * Queues the reduction of one shard on its GPU, leaving the shard's sum in s->sum as
- * combine_t. Only queues: never waits for the GPU.
+ * combine_t. Only queues: never waits for the GPU. Returns the first CUDA error, as
+ * step_reduce() does: no step exits inside it.
  */
-void shard_reduce(const shard *s);
+cudaError_t shard_reduce(const shard *s);
 
 /**
  * Queues the combine: one all-reduce over the G GPUs adds their s->sum values, and every
- * GPU gets the total in its own s->sum. Only queues: never waits for the GPU.
+ * GPU gets the total in its own s->sum. Only queues: never waits for the GPU. Returns
+ * NCCL's first error; the driver decides what it means (NCCL_CHECK: exit 4).
  */
-void combine(const shard *shards, int gpus);
+ncclResult_t combine(const shard *shards, int gpus);
 
 #ifdef __cplusplus
 }

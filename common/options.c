@@ -214,27 +214,27 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
 const char *max_n_reason(uint64_t max_n)
 {
     if (max_n <= UINT32_MAX)
-        return "its kernel indexes with 32-bit integers; step6 and later index with 64 bits";
+        return "its kernel indexes with 32-bit integers; the steps whose --describe says index_bits=64 take more";
     return "its kernel indexes with 64-bit integers, so n is a signed 64-bit count; "
            "the device's memory runs out long before";
 }
 
-int check_program_flags(const options *opt, int multi_gpu, char *error, size_t error_size)
+int check_program_flags(const options *opt, const char *shard_step, char *error, size_t error_size)
 {
-    if (multi_gpu && opt->resources) {
-        fail(error, error_size, "--resources belongs to the one-GPU programs; step 12 runs step 11's kernel "
-             "on every GPU: step11_single_pass/reduce --resources");
+    if (shard_step && opt->resources) {
+        fail(error, error_size, "--resources belongs to the one-GPU programs; this one runs %s's kernel "
+             "on every GPU: %s/reduce --resources", shard_step, shard_step);
         return -1;
     }
-    if (multi_gpu && (opt->device_given || opt->input_path)) {
-        fail(error, error_size, "%s belongs to the one-GPU programs: step 12 makes its input on each GPU "
+    if (shard_step && (opt->device_given || opt->input_path)) {
+        fail(error, error_size, "%s belongs to the one-GPU programs: this one makes its input on each GPU "
              "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, G with --gpus)",
              opt->device_given ? "--device" : "--input");
         return -1;
     }
-    if (!multi_gpu && (opt->gpus || opt->latency)) {
-        fail(error, error_size, "%s belongs to step12_multi_gpu; this program uses one GPU (--device D)",
-             opt->gpus ? "--gpus" : "--latency");
+    if (!shard_step && (opt->gpus || opt->latency)) {
+        fail(error, error_size, "%s belongs to the multi-GPU program (--describe says multi_gpu=1); this "
+             "program uses one GPU (--device D)", opt->gpus ? "--gpus" : "--latency");
         return -1;
     }
     return 0;
@@ -264,7 +264,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
-           "      --describe   print the step's number, name, threads and largest n (for scripts)\n");
+           "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
     if (!multi_gpu)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
@@ -273,6 +273,6 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
                "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
     else
-        printf("--gpus G and --latency belong to step12_multi_gpu/reduce (several GPUs, NCCL).\n");
+        printf("--gpus G and --latency belong to the multi-GPU program (several GPUs, NCCL).\n");
     printf("Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
 }

@@ -76,19 +76,21 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
 int parse_size(const char *text, uint64_t *value);
 
 /**
- * Why a program's largest n is `max_n`, for its error line and --help: a 32-bit index
- * (steps 0 to 5), or a signed 64-bit count (step 6 and later, CUB), which device memory
- * bounds long before. Derived from the value, so each program says its own reason.
+ * Why a program's largest n is `max_n`, for its error line and --help: a 32-bit index,
+ * and where larger n go (the programs whose --describe says index_bits=64), or a signed
+ * 64-bit count, which device memory bounds long before. Derived from the value, so each
+ * program says its own reason, and names no other step.
  */
 const char *max_n_reason(uint64_t max_n);
 
 /**
  * Refuses the flags that belong to the other kind of program, whatever their value:
- * --device, --input and --resources on step 12 (it uses GPUs 0 .. G-1, makes its input on each and
- * runs step 11's kernel), --gpus and --latency on the one-GPU programs. Returns 0, or -1 with one line
+ * --device, --input and --resources on the multi-GPU program (it uses GPUs 0 .. G-1,
+ * makes its input on each and runs `shard_step`'s kernel on every GPU), --gpus and
+ * --latency on the one-GPU programs (`shard_step` NULL). Returns 0, or -1 with one line
  * in `error`.
  */
-int check_program_flags(const options *opt, int multi_gpu, char *error, size_t error_size);
+int check_program_flags(const options *opt, const char *shard_step, char *error, size_t error_size);
 
 /**
  * Prints the usage text for `program`, naming the step and its largest n; `multi_gpu`

@@ -3,17 +3,23 @@
  * @brief The `report` tool: turns the rows the programs appended into the tables, the
  * CSV files and the pictures of `make run-all` and `make sweep`.
  *
- *     report run   ROWS.csv OUT.csv OUT.svg PROGRAM...   (PROGRAM: the expected order)
+ *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
- *     report multi ROWS.csv RUN-ALL-ROWS.csv              (make run-all's table of step 12)
+ *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
  *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
  *     report weights WEIGHTS                              (the points of lab/weights.conf)
  *     report class GRADES.csv                             (make lab-grade-all's class table)
+ *     report header                                       (the CSV header the programs write)
+ *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
- * `run` prints Harris's table in the order of the PROGRAM list; a program that left no
- * row (it crashed before writing one) is shown as FAILED. It exits 1 if any row failed.
+ * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
+ * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
+ * before writing one) is shown as FAILED. It exits 1 if any row failed. `multi` gives
+ * step 12's speedup over BASELINE's row of the run-all rows (the step each GPU runs). The
+ * scripts name these programs from what the programs say (--describe); this tool knows
+ * no step by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +32,11 @@
 
 #define MAX_ROWS 1024
 
-/** Opens `path` for writing or says why not. */
-static FILE *open_output(const char *path)
+/** Says that `path` cannot be written; returns the exit code for it. */
+static int cannot_write(const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "report: cannot write '%s'\n", path);
-    return f;
+    fprintf(stderr, "report: cannot write '%s'\n", path);
+    return 2;
 }
 
 /** Reads the rows a report needs at least one of; says so and returns 0 when there are none. */
@@ -46,28 +50,35 @@ static int read_rows(const char *path, result_row *rows)
     return count;
 }
 
+/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
+static void failed_row(result_row *row, const char *program)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", program);
+    snprintf(row->label, sizeof row->label, "%s", program);
+    snprintf(row->status, sizeof row->status, "FAILED");
+}
+
 /** 1 if any row failed: the report then exits 1, so make stops on a wrong sum. */
 static int any_failed(const result_row *rows, int count)
 {
     int failed = 0;
     for (int i = 0; i < count; i++)
-        failed |= strcmp(rows[i].status, "PASSED") != 0;
+        failed |= !row_passed(&rows[i]);
     return failed;
 }
 
 /** The exit code once the CSV is written and the chart tried (svg_status: its writer's). */
 static int finish_outputs(int svg_status, const char *csv_path, const char *svg_path, int failed)
 {
-    if (svg_status != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
+    if (svg_status != 0)
+        return cannot_write(svg_path);
     printf("\nWrote %s and %s\n", csv_path, svg_path);
     return failed ? 1 : 0;
 }
 
 /** `report run`: one row per expected program, in order, then table, CSV and SVG. */
-static int report_run(const char *rows_path, const char *csv_path, const char *svg_path,
+static int report_run(const char *rows_path, const char *csv_path, const char *svg_path, const char *reference,
                       char **programs, int program_count)
 {
     static result_row raw[MAX_ROWS], rows[MAX_ROWS];
@@ -81,23 +92,16 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
             if (strcmp(raw[i].step, programs[p]) == 0)
                 found = &raw[i];   /* the last row of that program wins */
         result_row *row = &rows[count++];
-        if (found) {
+        if (found)
             *row = *found;
-        } else {
-            memset(row, 0, sizeof *row);
-            snprintf(row->step, sizeof row->step, "%s", programs[p]);
-            snprintf(row->label, sizeof row->label, "%s", programs[p]);
-            snprintf(row->status, sizeof row->status, "FAILED");
-        }
-        if (strcmp(row->step, "cub_reference") == 0)
+        else
+            failed_row(row, programs[p]);
+        if (strcmp(row->step, reference) == 0)
             reference_index = count - 1;
     }
     print_run_table(stdout, rows, count, reference_index);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_run_csv(csv, rows, count, reference_index);
-    fclose(csv);
+    if (write_run_csv(csv_path, rows, count, reference_index) != 0)
+        return cannot_write(csv_path);
     return finish_outputs(svg_write_run_chart(svg_path, rows, count, reference_index), csv_path, svg_path,
                           any_failed(rows, count));
 }
@@ -111,11 +115,8 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
     if (count == 0)
         return 1;
     print_sweep_table(stdout, rows, count, reference);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_sweep_csv(csv, rows, count, reference);
-    fclose(csv);
+    if (write_sweep_csv(csv_path, rows, count, reference) != 0)
+        return cannot_write(csv_path);
     return finish_outputs(svg_write_sweep_chart(svg_path, rows, count), csv_path, svg_path,
                           any_failed(rows, count));
 }
@@ -135,14 +136,11 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
     int missing = 0;
     for (int p = 0; p < 3; p++) {
         int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found) {
+        if (found)
             rows[p] = raw[p];
-        } else {
-            memset(&rows[p], 0, sizeof rows[p]);
-            snprintf(rows[p].step, sizeof rows[p].step, "%s", programs[p]);
-            snprintf(rows[p].status, sizeof rows[p].status, "FAILED");
-        }
-        missing |= !found || strcmp(rows[p].status, "PASSED") != 0;
+        else
+            failed_row(&rows[p], programs[p]);
+        missing |= !found || !row_passed(&rows[p]);
     }
     print_lab_table(stdout, rows, step);
     return missing ? 1 : 0;
@@ -159,11 +157,8 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
     if (count == 0)
         return 1;
     print_scaling_table(stdout, rows, count);
-    FILE *csv = open_output(csv_path);
-    if (!csv)
-        return 2;
-    write_scaling_csv(csv, rows, count);
-    fclose(csv);
+    if (write_scaling_csv(csv_path, rows, count) != 0)
+        return cannot_write(csv_path);
     for (int i = 0; i < count; i++) {   /* one line of the chart per G */
         lines[i] = rows[i];
         snprintf(lines[i].step, sizeof lines[i].step, "gpus%d", rows[i].gpus);
@@ -174,19 +169,19 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
                           any_failed(rows, count));
 }
 
-/** `report multi`: run-all's step 12 rows, against step 11's row of the run-all rows. */
-static int report_multi(const char *rows_path, const char *run_rows_path)
+/** `report multi`: run-all's step 12 rows, against `baseline`'s row of the run-all rows. */
+static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
 {
     static result_row rows[MAX_ROWS], run[MAX_ROWS];
     int count = read_rows(rows_path, rows);
     if (count == 0)
         return 1;
     int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    const result_row *step11 = NULL;
+    const result_row *baseline_row = NULL;
     for (int i = 0; i < run_count; i++)
-        if (strcmp(run[i].step, "step11_single_pass") == 0)
-            step11 = &run[i];
-    print_multi_table(stdout, rows, count, step11);
+        if (strcmp(run[i].step, baseline) == 0)
+            baseline_row = &run[i];
+    print_multi_table(stdout, rows, count, baseline_row);
     return any_failed(rows, count);
 }
 
@@ -234,14 +229,12 @@ static int report_grade(const char *record_path, const char *weights_path, const
         return 2;
     }
     score_grade(&record, &w, &g);
-    FILE *json = open_output(json_path);
+    FILE *json = fopen(json_path, "w");
     if (!json)
-        return 2;
+        return cannot_write(json_path);
     write_results_json(json, &record, &g);
-    if (fclose(json) != 0) {
-        fprintf(stderr, "report: cannot write '%s'\n", json_path);
-        return 2;
-    }
+    if (fclose(json) != 0)
+        return cannot_write(json_path);
     print_grade_summary(stdout, &record, &g);
     if (csv_path) {
         FILE *csv = fopen(csv_path, "a");
@@ -288,32 +281,70 @@ static int report_class(const char *path)
     return 0;
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights` and `class`. */
+/**
+ * `report field`: COLUMN's value in every row of a CSV file with a header line (the
+ * programs' rows, the tables' CSV files), one a line, empty for a row that has none:
+ * scripts read a CSV by column name, never by position or by cutting at commas, which a
+ * quoted label may hold. Exits 2 when the file cannot be read or has no such column.
+ */
+static int report_field(const char *path, const char *column)
+{
+    enum { MAX_FIELDS = 64 };
+    char line[1024], *fields[MAX_FIELDS];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "report: cannot read '%s'\n", path);
+        return 2;
+    }
+    int index = -1, count = fgets(line, sizeof line, f) ? csv_split(line, fields, MAX_FIELDS) : -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(fields[i], column) == 0)
+            index = i;
+    if (index < 0) {
+        fprintf(stderr, "report: '%s' has no column '%s'\n", path, column);
+        fclose(f);
+        return 2;
+    }
+    while (fgets(line, sizeof line, f)) {
+        count = csv_split(line, fields, MAX_FIELDS);
+        printf("%s\n", count > index ? fields[index] : "");
+    }
+    fclose(f);
+    return 0;
+}
+
+/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class`, `header` and `field`. */
 int main(int argc, char **argv)
 {
-    if (argc >= 6 && strcmp(argv[1], "run") == 0)
-        return report_run(argv[2], argv[3], argv[4], argv + 5, argc - 5);
+    if (argc >= 7 && strcmp(argv[1], "run") == 0)
+        return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
     if (argc == 7 && strcmp(argv[1], "lab") == 0)
         return report_lab(argv[2], argv[3], argv + 4);
     if (argc == 5 && strcmp(argv[1], "scaling") == 0)
         return report_scaling(argv[2], argv[3], argv[4]);
-    if (argc == 4 && strcmp(argv[1], "multi") == 0)
-        return report_multi(argv[2], argv[3]);
+    if (argc == 5 && strcmp(argv[1], "multi") == 0)
+        return report_multi(argv[2], argv[3], argv[4]);
     if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
         return report_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
     if (argc == 3 && strcmp(argv[1], "weights") == 0)
         return report_weights(argv[2]);
     if (argc == 3 && strcmp(argv[1], "class") == 0)
         return report_class(argv[2]);
-    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg PROGRAM...\n"
+    if (argc == 2 && strcmp(argv[1], "header") == 0)
+        return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
+    if (argc == 4 && strcmp(argv[1], "field") == 0)
+        return report_field(argv[2], argv[3]);
+    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report lab ROWS.csv K START YOURS OURS\n"
                     "       report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       report multi ROWS.csv RUN-ALL-ROWS.csv\n"
+                    "       report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n"
                     "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       report weights WEIGHTS\n"
-                    "       report class GRADES.csv\n");
+                    "       report class GRADES.csv\n"
+                    "       report header\n"
+                    "       report field CSV COLUMN\n");
     return 2;
 }

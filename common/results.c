@@ -51,8 +51,46 @@ int is_noisy(const timing_stats *t)
                                   t->ci_low_ms < t->median_ms * (1.0 - NOISE_THRESHOLD));
 }
 
-const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,"
-                          "median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms";
+int row_passed(const result_row *r)
+{
+    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
+}
+
+int first_passed(const result_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (row_passed(&rows[i]))
+            return i;
+    return 0;
+}
+
+int row_is_noisy(const result_row *r)
+{
+    timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
+    return is_noisy(&t);
+}
+
+/** The columns of a row, as csv_write_row() writes them (a macro, so that tables can add columns). */
+#define ROW_COLUMNS "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms," \
+                    "ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms"
+
+const char CSV_HEADER[] = ROW_COLUMNS;
+
+/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
+static FILE *create_csv(const char *path, const char *header)
+{
+    FILE *f = fopen(path, "w");
+    if (f)
+        fprintf(f, "%s\n", header);
+    return f;
+}
+
+/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
+static int close_csv(FILE *f)
+{
+    int failed = ferror(f);
+    return (fclose(f) != 0 || failed) ? -1 : 0;
+}
 
 /** Writes a CSV string field, quoted, with inner quotes doubled. */
 static void write_quoted(FILE *f, const char *s)
@@ -89,8 +127,7 @@ void csv_write_row(FILE *f, const result_row *r)
     fputc('\n', f);
 }
 
-/** Splits one CSV line into at most `max` fields (in place); returns the field count. */
-static int split_csv(char *line, char **fields, int max)
+int csv_split(char *line, char **fields, int max)
 {
     int count = 0;
     char *p = line;
@@ -134,6 +171,30 @@ static int copy_field(char *dst, size_t size, const char *src)
     return 0;
 }
 
+/** Parses a whole field as an unsigned count; -1 if anything follows the number. */
+static int number_field(const char *text, unsigned long long *value)
+{
+    char *end;
+    *value = strtoull(text, &end, 10);
+    return *end ? -1 : 0;
+}
+
+/** Parses a whole field as an int; -1 if anything follows the number. */
+static int int_field(const char *text, int *value)
+{
+    char *end;
+    *value = (int)strtol(text, &end, 10);
+    return *end ? -1 : 0;
+}
+
+/** Parses a whole field as a double; -1 if anything follows the number. */
+static int real_field(const char *text, double *value)
+{
+    char *end;
+    *value = strtod(text, &end);
+    return *end ? -1 : 0;
+}
+
 int csv_parse_row(const char *line, result_row *r)
 {
     enum { FIELDS = 20 };
@@ -142,42 +203,20 @@ int csv_parse_row(const char *line, result_row *r)
     if (strlen(line) >= sizeof buffer)
         return -1;
     strcpy(buffer, line);
-    if (split_csv(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
+    if (csv_split(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
         return -1;
     memset(r, 0, sizeof *r);
-    char *end;
     if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
         copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
         copy_field(r->status, sizeof r->status, f[17]))
         return -1;
-    r->n = strtoull(f[3], &end, 10);
-    if (*end) return -1;
-    r->bytes = strtoull(f[4], &end, 10);
-    if (*end) return -1;
-    r->peak_gbs = strtod(f[6], &end);
-    if (*end) return -1;
-    r->reps = (int)strtol(f[7], &end, 10);
-    if (*end) return -1;
-    r->flushed = (int)strtol(f[8], &end, 10);
-    if (*end) return -1;
-    r->median_ms = strtod(f[9], &end);
-    if (*end) return -1;
-    r->min_ms = strtod(f[10], &end);
-    if (*end) return -1;
-    r->max_ms = strtod(f[11], &end);
-    if (*end) return -1;
-    r->ci_low_ms = strtod(f[12], &end);
-    if (*end) return -1;
-    r->ci_high_ms = strtod(f[13], &end);
-    if (*end) return -1;
-    r->gbs = strtod(f[14], &end);
-    if (*end) return -1;
-    r->rel_error = strtod(f[16], &end);   /* f[15], % of peak, is derived */
-    if (*end) return -1;
-    r->gpus = (int)strtol(f[18], &end, 10);
-    if (*end) return -1;
-    r->combine_ms = strtod(f[19], &end);
-    if (*end) return -1;
+    /* f[15], % of peak, is derived */
+    if (number_field(f[3], &r->n) || number_field(f[4], &r->bytes) || real_field(f[6], &r->peak_gbs) ||
+        int_field(f[7], &r->reps) || int_field(f[8], &r->flushed) || real_field(f[9], &r->median_ms) ||
+        real_field(f[10], &r->min_ms) || real_field(f[11], &r->max_ms) || real_field(f[12], &r->ci_low_ms) ||
+        real_field(f[13], &r->ci_high_ms) || real_field(f[14], &r->gbs) || real_field(f[16], &r->rel_error) ||
+        int_field(f[18], &r->gpus) || real_field(f[19], &r->combine_ms))
+        return -1;
     return 0;
 }
 
@@ -229,22 +268,16 @@ int csv_read_all(const char *path, result_row *rows, int max)
     return count;
 }
 
-/** 1 if the row holds a verified measurement. */
-static int passed(const result_row *r)
-{
-    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
-}
-
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index)
 {
     speedups s = { 0.0, 0.0, 0.0 };
-    if (i < 0 || i >= count || !passed(&rows[i]))
+    if (i < 0 || i >= count || !row_passed(&rows[i]))
         return s;
-    if (i > 0 && i != reference_index && passed(&rows[i - 1]))
+    if (i > 0 && i != reference_index && row_passed(&rows[i - 1]))
         s.step = rows[i - 1].median_ms / rows[i].median_ms;
-    if (passed(&rows[0]))
+    if (row_passed(&rows[0]))
         s.cumulative = rows[0].median_ms / rows[i].median_ms;
-    if (reference_index >= 0 && reference_index < count && passed(&rows[reference_index]) &&
+    if (reference_index >= 0 && reference_index < count && row_passed(&rows[reference_index]) &&
         rows[reference_index].gbs > 0.0)
         s.vs_reference = rows[i].gbs / rows[reference_index].gbs;
     return s;
@@ -276,15 +309,6 @@ void format_bytes(char *buf, size_t size, unsigned long long bytes)
         snprintf(buf, size, "%.0f %s", value, units[unit]);
     else
         snprintf(buf, size, "%.1f %s", value, units[unit]);
-}
-
-/** Index of the first passing row (the table's title comes from it), or 0. */
-static int first_passed(const result_row *rows, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (passed(&rows[i]))
-            return i;
-    return 0;
 }
 
 /** 1 if the rows are float or double (the table then shows the relative error). */
@@ -326,7 +350,7 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
     fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        if (!passed(r)) {
+        if (!row_passed(r)) {
             fprintf(out, "%-42s %9s\n", r->label, "FAILED");
             continue;
         }
@@ -339,21 +363,23 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
                 100.0 * r->gbs / r->peak_gbs, step, cumulative, vs);
         if (floats)
             fprintf(out, " %10.1e", r->rel_error);
-        timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
-        if (is_noisy(&t))
+        if (row_is_noisy(r))
             fprintf(out, "  noisy: median uncertain by more than 2%%, try REPS=50");
         fputc('\n', out);
     }
 }
 
-void write_run_csv(FILE *out, const result_row *rows, int count, int reference_index)
+int write_run_csv(const char *path, const result_row *rows, int count, int reference_index)
 {
-    fprintf(out, "%s,step_speedup,cumulative,vs_cub\n", CSV_HEADER);
+    FILE *out = create_csv(path, ROW_COLUMNS ",step_speedup,cumulative,vs_cub");
+    if (!out)
+        return -1;
     for (int i = 0; i < count; i++) {
         speedups s = compute_speedups(rows, count, i, reference_index);
         write_fields(out, &rows[i]);
         fprintf(out, ",%.3f,%.3f,%.3f\n", s.step, s.cumulative, s.vs_reference);
     }
+    return close_csv(out);
 }
 
 /** Writes n as "2^K" when it is a power of two, else with separators. */
@@ -382,7 +408,7 @@ static const result_row *reference_at(const result_row *rows, int count, const c
                                       unsigned long long n)
 {
     for (int i = 0; i < count; i++)
-        if (rows[i].n == n && strcmp(rows[i].step, step) == 0 && passed(&rows[i]))
+        if (rows[i].n == n && strcmp(rows[i].step, step) == 0 && row_passed(&rows[i]))
             return &rows[i];
     return NULL;
 }
@@ -401,7 +427,7 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
         const result_row *r = &rows[i];
         char size_text[32];
         format_size_cell(size_text, sizeof size_text, rows, i);
-        if (!passed(r)) {
+        if (!row_passed(r)) {
             fprintf(out, "%-8s %-42s %10s\n", size_text, r->label, "FAILED");
             continue;
         }
@@ -413,24 +439,27 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
     }
 }
 
-void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *reference_step)
+int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step)
 {
-    fprintf(out, "step,label,type,n,median_us,gbs,pct_peak,vs_cub,status\n");
+    FILE *out = create_csv(path, "step,label,type,n,median_us,gbs,pct_peak,vs_cub,status");
+    if (!out)
+        return -1;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         const result_row *ref = reference_at(rows, count, reference_step, r->n);
-        double vs = (ref && passed(r)) ? r->gbs / ref->gbs : 0.0;
+        double vs = (ref && row_passed(r)) ? r->gbs / ref->gbs : 0.0;
         fprintf(out, "%s,\"%s\",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->step, r->label, r->type, r->n,
                 r->median_ms * 1e3, r->gbs, r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs,
                 r->status);
     }
+    return close_csv(out);
 }
 
 /** The passed row with `gpus` GPUs at size n, or NULL. */
 static const result_row *row_with(const result_row *rows, int count, unsigned long long n, int gpus)
 {
     for (int i = 0; i < count; i++)
-        if (rows[i].n == n && rows[i].gpus == gpus && passed(&rows[i]))
+        if (rows[i].n == n && rows[i].gpus == gpus && row_passed(&rows[i]))
             return &rows[i];
     return NULL;
 }
@@ -439,14 +468,14 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
 static double speedup_over_one(const result_row *rows, int count, const result_row *r)
 {
     const result_row *one = row_with(rows, count, r->n, 1);
-    return (one && passed(r) && r->median_ms > 0) ? one->median_ms / r->median_ms : 0.0;
+    return (one && row_passed(r)) ? one->median_ms / r->median_ms : 0.0;
 }
 
 unsigned long long scaling_crossover(const result_row *rows, int count, int gpus)
 {
     unsigned long long crossover = 0;
     for (int i = 0; i < count; i++) {   /* sizes in increasing order, as make scaling runs them */
-        if (rows[i].gpus != gpus || !passed(&rows[i]))
+        if (rows[i].gpus != gpus || !row_passed(&rows[i]))
             continue;
         const result_row *one = row_with(rows, count, rows[i].n, 1);
         if (!one)
@@ -478,7 +507,7 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
         char size_text[32];
         format_size_cell(size_text, sizeof size_text, rows, i);
         max_gpus = r->gpus > max_gpus ? r->gpus : max_gpus;
-        if (!passed(r)) {
+        if (!row_passed(r)) {
             fprintf(out, "%-8s %4d %11s\n", size_text, r->gpus, "FAILED");
             continue;
         }
@@ -507,31 +536,34 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
     }
 }
 
-void write_scaling_csv(FILE *out, const result_row *rows, int count)
+int write_scaling_csv(const char *path, const result_row *rows, int count)
 {
-    fprintf(out, "n,gpus,median_us,gbs,speedup,efficiency,combine_us,status\n");
+    FILE *out = create_csv(path, "n,gpus,median_us,gbs,speedup,efficiency,combine_us,status");
+    if (!out)
+        return -1;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         double s = speedup_over_one(rows, count, r);
         fprintf(out, "%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
                 r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
     }
+    return close_csv(out);
 }
 
-void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11)
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline)
 {
     fprintf(out, "step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n",
-            step11 ? step11->median_ms * 1e3 : 0.0);
+            baseline ? baseline->median_ms * 1e3 : 0.0);
     fprintf(out, "%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        if (!passed(r)) {
+        if (!row_passed(r)) {
             fprintf(out, "%-4d %11s\n", r->gpus, "FAILED");
             continue;
         }
         char speedup[16] = "-";
-        if (step11 && passed(step11) && r->median_ms > 0)
-            snprintf(speedup, sizeof speedup, "%.2fx", step11->median_ms / r->median_ms);
+        if (baseline && row_passed(baseline))
+            snprintf(speedup, sizeof speedup, "%.2fx", baseline->median_ms / r->median_ms);
         fprintf(out, "%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup,
                 r->combine_ms * 1e3);
     }

@@ -63,11 +63,33 @@ typedef struct result_row {
     double combine_ms;        /**< step 12: median time of the combine (all-reduce) alone; else 0 */
 } result_row;
 
+/**
+ * 1 if the row holds a verified measurement: status "PASSED" and a time. Every table,
+ * chart and exit code decides with this one test whether a row counts.
+ */
+int row_passed(const result_row *r);
+
+/**
+ * Index of the first row that passed, or 0 when none did: the row the title of a table
+ * or a chart (size, type, GPU, peak) is taken from.
+ */
+int first_passed(const result_row *rows, int count);
+
+/** 1 if the row's median is noisy (is_noisy() of the row's timing statistics). */
+int row_is_noisy(const result_row *r);
+
 /** The CSV header matching csv_write_row(). */
 extern const char CSV_HEADER[];
 
 /** Appends one row (CSV, strings quoted) to `f`. */
 void csv_write_row(FILE *f, const result_row *row);
+
+/**
+ * Splits one CSV line into at most `max` fields, in place: quoted fields unquoted (a
+ * doubled quote is one quote, a comma inside quotes is text). Returns the field count,
+ * or -1 for an unterminated quote or more than `max` fields.
+ */
+int csv_split(char *line, char **fields, int max);
 
 /**
  * Parses one CSV line written by csv_write_row() (quotes and commas inside quotes
@@ -110,8 +132,12 @@ speedups compute_speedups(const result_row *rows, int count, int i, int referenc
  */
 void print_run_table(FILE *out, const result_row *rows, int count, int reference_index);
 
-/** Writes the run-all rows with their speedups as CSV (the table, machine-readable). */
-void write_run_csv(FILE *out, const result_row *rows, int count, int reference_index);
+/**
+ * Writes the run-all rows with their speedups as CSV (the table, machine-readable) to the
+ * file at `path`. Returns 0, or -1 if the file cannot be written. So do the other tables'
+ * CSV writers below.
+ */
+int write_run_csv(const char *path, const result_row *rows, int count, int reference_index);
 
 /**
  * Prints the sweep: one block per n, one line per design, with median time in
@@ -120,7 +146,7 @@ void write_run_csv(FILE *out, const result_row *rows, int count, int reference_i
 void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step);
 
 /** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
-void write_sweep_csv(FILE *out, const result_row *rows, int count, const char *reference_step);
+int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step);
 
 /**
  * The crossover of step 12 on `gpus` GPUs: the smallest n from which it is faster than on
@@ -137,13 +163,14 @@ unsigned long long scaling_crossover(const result_row *rows, int count, int gpus
 void print_scaling_table(FILE *out, const result_row *rows, int count);
 
 /** Writes the scaling table as CSV: n, gpus, median us, GB/s, speedup, efficiency, combine us. */
-void write_scaling_csv(FILE *out, const result_row *rows, int count);
+int write_scaling_csv(const char *path, const result_row *rows, int count);
 
 /**
  * Prints `make run-all`'s table of step 12 (one row per G at the run's n), with the
- * speedup over `step11` (step 11's row of the same run; NULL: none).
+ * speedup over `baseline` (the row of the same run of the step each GPU runs, step 11;
+ * NULL: none).
  */
-void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *step11);
+void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline);
 
 /** Writes n with thousands separators ("67,108,864"). */
 void format_count(char *buf, size_t size, unsigned long long n);

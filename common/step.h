@@ -24,9 +24,11 @@ extern "C" {
 #define MAX_N_64BIT ((uint64_t)INT64_MAX)
 
 /**
- * What a step tells the harness about itself. The text fields feed the table and
- * `--help`; the functions let the harness size scratch memory and the float error bound
- * without knowing how the step works inside.
+ * What a step tells the harness about itself, declared, so that the harness and the
+ * scripts know no step: the text fields feed the table, the report and `--help`, and
+ * `--describe` prints them all (with the numbers) for the scripts; the functions let the
+ * harness size scratch memory and the float error bound without knowing how the step
+ * works inside.
  *
  * Every definition names its fields (`.number = 9, .name = ...`), in the order below: a
  * reader sees what each value is without counting commas, and a field added later cannot
@@ -38,9 +40,9 @@ typedef struct step_info {
     int number;            /**< 0..12 for the steps, -1 for the CUB reference */
     const char *name;      /**< directory name, e.g. "step3_add_during_load" */
     const char *title;     /**< table label after "stepN", e.g. "first add during load" */
-    const char *source;    /**< where the idea comes from, e.g. "Harris kernel 4" */
-    const char *idea;      /**< the step's one idea, one line */
-    uint64_t max_n;        /**< largest n the step supports */
+    const char *citation;  /**< where the idea comes from, e.g. "Harris kernel 4" */
+    const char *idea;      /**< the step's one idea, one line (make lab copies it) */
+    uint64_t max_n;        /**< largest n: MAX_N_32BIT or MAX_N_64BIT, the width of its indices */
     unsigned int threads;  /**< threads per block */
     /**
      * The kernel each pass launches (`(const void *)reduce_pass`), launched with
@@ -50,7 +52,18 @@ typedef struct step_info {
      * are not the step's own (CUB picks its kernels inside the library).
      */
     const void *kernel;
-    /** Blocks of one pass over `count` values: also how many partial sums it leaves. */
+    /**
+     * Elements one block reduces when the grid has one block per that many elements, as
+     * blocks_for() divides by it (a grid-stride step's blocks may then loop for more);
+     * --check's diagnosis says "past the last whole block" with it. 0 when the step does
+     * not decide its grid (CUB).
+     */
+    size_t elements_per_block;
+    /**
+     * Blocks of one pass over `count` values: also how many partial sums it leaves.
+     * 0 when the step cannot tell: steps 10 and 11 ask the GPU (the occupancy API), and if
+     * that fails, blocks_for() says 0 and step_reduce() returns the query's error.
+     */
     size_t (*blocks_for)(size_t count);
     /**
      * Elements each of the two scratch buffers must hold for n inputs;
@@ -72,7 +85,9 @@ extern const step_info STEP;
  * Reduces `n` device values at `in` to one value written to `*out` (device memory).
  * Scratch buffers come from the harness, two of them, so that no pass reads and writes
  * the same array. Everything is queued on `stream`; the harness times it with events.
- * Returns the first CUDA error (launches are checked with cudaGetLastError).
+ * Returns the first CUDA error (launches are checked with cudaGetLastError(), a failed
+ * occupancy query by the step's own check): no step exits inside it, the harness decides
+ * what an error means (common/main.c and multi_main.c exit with code 4 and the message).
  */
 cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
                         element_t *scratch_a, element_t *scratch_b, cudaStream_t stream);

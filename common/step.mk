@@ -34,7 +34,7 @@ BUILD      := build/$(TYPE)
 # A step's Makefile may name another driver (step 12: HARNESS_MAIN := multi_main) and
 # more libraries (EXTRA_LIBS) before the include.
 HARNESS_MAIN ?= main
-HARNESS    := $(HARNESS_MAIN) harness options data results gpu passes diagnose
+HARNESS    := $(HARNESS_MAIN) harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU := gate resources
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 

@@ -30,12 +30,6 @@ typedef struct plot {
     double left, top, width, height, ymax;
 } plot;
 
-/** A run counts only if it passed and has a time; the rest are drawn as failures. */
-static int ok(const result_row *r)
-{
-    return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
-}
-
 /** Writes `s` with &, <, > and " escaped, so labels such as "cub::..." stay valid XML. */
 static void put_escaped(FILE *f, const char *s)
 {
@@ -171,15 +165,6 @@ static void draw_peak(FILE *f, const plot *p, double peak)
     text(f, p->left + 6, y - 5, "font-size=\"12\" fill=\"#d62728\"", "peak %.0f GB/s", peak);
 }
 
-/** First passing row (titles and the peak come from it), or -1 if every run failed. */
-static int first_ok(const result_row *rows, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (ok(&rows[i]))
-            return i;
-    return -1;
-}
-
 /** Left margin that keeps the rotated x labels of the first bars inside the picture. */
 static double bar_left_margin(const result_row *rows, int count, double right)
 {
@@ -201,8 +186,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
 {
     if (count <= 0)
         return write_empty(path, "Sum reduction: bandwidth per step");
-    int head = first_ok(rows, count);
-    const result_row *h = &rows[head >= 0 ? head : 0];
+    const result_row *h = &rows[first_passed(rows, count)];
     char n_text[32], bytes_text[32], title[320], subtitle[320];
     format_count(n_text, sizeof n_text, h->n);
     format_bytes(bytes_text, sizeof bytes_text, h->bytes);
@@ -210,8 +194,8 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     char first[LABEL_MAX + 1];
     short_label(first, sizeof first, rows[0].label);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per program, median of %d runs, %s; %s%s", h->reps,
-             h->flushed ? "L2 flushed" : "L2 warm", ok(&rows[0]) ? "above each bar: speedup over " :
-             "no speedups: the first program failed", ok(&rows[0]) ? first : "");
+             h->flushed ? "L2 flushed" : "L2 warm", row_passed(&rows[0]) ? "above each bar: speedup over " :
+             "no speedups: the first program failed", row_passed(&rows[0]) ? first : "");
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;
@@ -221,7 +205,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
         char label[LABEL_MAX + 1];
         short_label(label, sizeof label, rows[i].label);
         longest = fmax(longest, text_width(label, 11));
-        if (ok(&rows[i]))
+        if (row_passed(&rows[i]))
             max = fmax(max, rows[i].gbs);
     }
     double bottom = fmin(longest * sin(RADIANS(LABEL_ANGLE)) + 22.0, HEIGHT / 2);
@@ -235,7 +219,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         double cx = p.left + (i + 0.5) * slot;
-        if (ok(r)) {
+        if (row_passed(r)) {
             double y = y_of(&p, r->gbs);
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
                     cx - 0.3 * slot, y, 0.6 * slot, base - y, i == reference_index ? REFERENCE_COLOUR : BAR_COLOUR);
@@ -273,7 +257,7 @@ static int next_point(const result_row *rows, int count, const char *step, unsig
 {
     int best = -1;
     for (int i = 0; i < count; i++)
-        if (ok(&rows[i]) && rows[i].n > after && strcmp(rows[i].step, step) == 0 &&
+        if (row_passed(&rows[i]) && rows[i].n > after && strcmp(rows[i].step, step) == 0 &&
             (best < 0 || rows[i].n < rows[best].n))
             best = i;
     return best;
@@ -283,8 +267,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
 {
     if (count <= 0)
         return write_empty(path, "Sum reduction: bandwidth against size");
-    int head = first_ok(rows, count);
-    const result_row *h = &rows[head >= 0 ? head : 0];
+    const result_row *h = &rows[first_passed(rows, count)];
     char title[320], subtitle[160];
     snprintf(title, sizeof title, "Sum of %s against size on %s", h->type, h->device);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per design, median of %d runs, %s", h->reps,
@@ -298,7 +281,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
         char label[LABEL_MAX + 1];
         short_label(label, sizeof label, rows[i].label);
         legend = fmax(legend, text_width(label, 12));
-        if (ok(&rows[i]) && rows[i].n > 0) {
+        if (row_passed(&rows[i]) && rows[i].n > 0) {
             max = fmax(max, rows[i].gbs);
             lo = fmin(lo, floor(log2((double)rows[i].n)));
             hi = fmax(hi, ceil(log2((double)rows[i].n)));

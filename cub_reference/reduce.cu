@@ -52,9 +52,10 @@ static uint64_t addition_depth(size_t n)
 
 extern "C" const step_info STEP = {
     .number = -1, .name = "cub_reference", .title = "cub::DeviceReduce::Sum (CUDA Toolkit)",
-    .source = "CUB, CUDA Toolkit",
+    .citation = "CUB, CUDA Toolkit",
     .idea = "the toolkit's tuned reduction: the bar every step is measured against",
     .max_n = MAX_N_64BIT, .threads = 0, .kernel = NULL,  // CUB launches its own kernels
+    .elements_per_block = 0,  // CUB decides its own grid
     .blocks_for = blocks_for, .scratch_elements = scratch_elements, .addition_depth = addition_depth,
 };
 

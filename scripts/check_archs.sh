@@ -3,11 +3,11 @@
 # supports (nvcc --list-gpu-code), for int, float and double, with warnings as errors.
 # Compile only: no GPU needed. Proves nothing arch-specific slipped in without a fallback.
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # NCCL_MISSING
 nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
-archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ')
+archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ') || archs=""
 if [ -z "$archs" ]; then
     echo "check-archs: '$nvcc --list-gpu-code' listed no architectures" >&2
     exit 2
@@ -27,30 +27,37 @@ skipped=""
 for dir in "$@"; do
     case $dir in
         step12_*)
-            nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null)
+            nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null) || nccl=""
             if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi
             # nccl.h alone (see common/nccl.mk): no other toolkit's headers come with it
             mkdir -p "$out/nccl-include" && ln -sf "$nccl/nccl.h" "$out/nccl-include/nccl.h"
             nccl=$(pwd)/$out/nccl-include ;;
     esac
     for type in $types; do
-        case $type in int) flag="" ;; float) flag=-DELEMENT_FLOAT ;; double) flag=-DELEMENT_DOUBLE ;; esac
+        # no blank at the end of a job: xargs -L would join the next line to it
+        case $type in
+            int) job="$dir $type" ;;
+            float) job="$dir $type -DELEMENT_FLOAT" ;;
+            double) job="$dir $type -DELEMENT_DOUBLE" ;;
+            *) echo "check-archs: TYPES takes int, float and double (got '$type')" >&2; exit 2 ;;
+        esac
         case $dir in
-            step4_*) jobs+=("$dir $type $flag" "$dir $type $flag -DLEGACY_WARP_SYNC") ;;
-            step12_*) jobs+=("$dir $type $flag -I$nccl") ;;
-            */atomic_finish) jobs+=("$dir $type $flag -DGRID_FINISH=BLOCK_ATOMIC" "$dir $type $flag -DGRID_FINISH=WARP_ATOMIC") ;;
-            *) jobs+=("$dir $type $flag") ;;
+            step4_*) jobs+=("$job" "$job -DLEGACY_WARP_SYNC") ;;
+            step12_*) jobs+=("$job -I$nccl") ;;
+            */atomic_finish) jobs+=("$job -DGRID_FINISH=BLOCK_ATOMIC" "$job -DGRID_FINISH=WARP_ATOMIC") ;;
+            *) jobs+=("$job") ;;
         esac
     done
 done
 
 compile() {
-    local dir=$1 type=$2 name
+    local dir=$1 type=$2 name log sources gencode_flags
     shift 2
     name="$dir $type $*"
-    local log="$out/$(echo "$dir-$type$*" | tr ' =/' '___').log"
-    local source=$(ls "$dir"/*.cu | head -1)
-    if "$nvcc" -c -O3 -Icommon -Werror all-warnings $gencode "$@" "$source" -o /dev/null > "$log" 2>&1; then
+    log="$out/$(echo "$dir-$type$*" | tr ' =/' '___').log"
+    sources=("$dir"/*.cu)
+    read -ra gencode_flags <<< "$gencode"
+    if "$nvcc" -c -O3 -Icommon -Werror all-warnings "${gencode_flags[@]}" "$@" "${sources[0]}" -o /dev/null > "$log" 2>&1; then
         echo "ok     $name"
     else
         echo "FAILED $name (see $log)"
@@ -61,9 +68,10 @@ compile() {
 export -f compile
 export nvcc gencode out
 
-printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} bash -c 'compile {}'
-status=$?
-[ -n "$skipped" ] && echo "skip  $skipped ($NCCL_MISSING)"
+status=0
+# one job a line; xargs splits it into compile's arguments
+printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'compile "$@"' compile || status=$?
+if [ -n "$skipped" ]; then echo "skip  $skipped ($NCCL_MISSING)"; fi
 if [ "$status" -eq 0 ]; then
     echo "check-archs: ${#jobs[@]} builds, every architecture, no warnings"
 else

@@ -23,8 +23,8 @@
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
 #   TYPES="int"             build and unit-test fewer types (default: int float double)
 #   CHECK_TOOLKIT_ASSEMBLE=1 use the symlink tree even when the wheels give a complete one
-set -u -o pipefail
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 root=$PWD
 # This script's builds are its own: no job server, variables or level from a calling make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -137,17 +137,18 @@ if [ "${CHECK_TOOLKIT_ASSEMBLE:-0}" != 1 ]; then
 fi
 if [ -z "$cuda" ]; then
     cuda=$out/cuda
-    assemble "$cuda" && complete "$cuda" ||
+    if ! { assemble "$cuda" && complete "$cuda"; }; then
         fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a), and none could be assembled in $cuda"
+    fi
 fi
 nvcc=$root/$cuda/bin/nvcc
-release=$("$nvcc" --version 2>&1 | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+release=$("$nvcc" --version 2>&1 | sed -n 's/.*release \([0-9.]*\),.*/\1/p') || release=""
 [ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
-cccl=$(grep -RhoE '#define CCCL_VERSION [0-9]+' "$cuda/include" 2>/dev/null | head -1 | awk '{print $3}')
+cccl=$(grep -RhoE '#define CCCL_VERSION [0-9]+' "$cuda/include" 2>/dev/null | head -1 | awk '{print $3}' || true)
 [ -n "$cccl" ] && versions="$versions = CCCL $((cccl / 1000000)).$((cccl / 1000 % 1000)).$((cccl % 1000))"
 say "nvcc $release from PyPI wheels ($versions)"
 say "CUDA_PATH=$cuda"
-archs=$("$nvcc" --list-gpu-code 2>/dev/null | grep -E '^sm_[0-9]+$' | sort -V)
+archs=$("$nvcc" --list-gpu-code 2>/dev/null | grep -E '^sm_[0-9]+$' | sort -V) || archs=""
 arch=$(echo "$archs" | head -1)
 [ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
 
@@ -159,7 +160,7 @@ git ls-files -z --cached --others --exclude-standard > "$files.all" 2> "$build_l
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
 # files deleted in the work tree but not yet in git are left out
 while IFS= read -r -d '' f; do
-    [ -e "$f" ] && printf '%s\0' "$f"
+    if [ -e "$f" ]; then printf '%s\0' "$f"; fi
 done < "$files.all" > "$files.new"
 rm -f "$files.all"
 
@@ -170,8 +171,9 @@ if ! cmp -s "$files.new" "$files" || [ "$(cat "$out/tree.stamp" 2>/dev/null)" !=
     rm -rf "$tree"
 fi
 mv "$files.new" "$files"
-mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log" ||
+if ! { mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log"; }; then
     fail "$build_log" "cannot copy the work tree into $tree"
+fi
 echo "$stamp" > "$out/tree.stamp"
 
 say "building every program for $arch ($types) in a copy of the work tree, $tree (log: $build_log)"
@@ -186,7 +188,7 @@ for type in $types; do
     unit_log=$out/unit-$type.log
     (cd "$tree" && "build/$type/unit_tests") > "$unit_log" 2>&1 ||
         fail "$unit_log" "the $type unit tests built with CUDA $release"
-    passed=$(grep -c '^PASS' "$unit_log")
+    passed=$(grep -c '^PASS' "$unit_log" || true)
     [ "$passed" -gt 0 ] || fail "$unit_log" "the $type unit tests ran no test"
     counts="$counts${counts:+, }$type $passed"
 done
@@ -195,7 +197,8 @@ say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
 # ---------------------------------------------------------------- 4. every architecture
 archs_log=$out/archs.log
 count=$(echo "$archs" | wc -l)
-fingerprint=$( (echo "$stamp $archs"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum)
+# (a file that cannot be read changes the fingerprint too: no error of its own here)
+fingerprint=$( (echo "$stamp $archs"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum || true)
 if [ "$(cat "$out/archs.pass" 2>/dev/null)" = "$fingerprint" ]; then
     say "every architecture: skipped, neither the toolkit nor a file changed since it passed (log: $archs_log)"
 else
@@ -205,7 +208,7 @@ else
     (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
         fail "$archs_log" "the build for every architecture with CUDA $release; the paths it names are in $tree"
     echo "$fingerprint" > "$out/archs.pass"
-    say "$(grep -c '^ok' "$archs_log") builds for $(echo $archs | sed 's/ .* / ... /'), no warnings"
+    say "$(grep -c '^ok' "$archs_log") builds for $(echo "$archs" | paste -sd' ' | sed 's/ .* / ... /'), no warnings"
 fi
 
 say "every program builds with CUDA $release, unit tests pass ($(elapsed))"

@@ -4,13 +4,16 @@
 # results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
 # of changing a copy (step 12 includes step 11's reduce.cu) shows as a new file: that
 # file is its whole diff.
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 steps=(step*_*/)
 steps=("${steps[@]%/}")
 
 # kernel file of step k, or nothing
-kernel_of() { ls "step$1"_*/*.cu 2>/dev/null | head -1; }
+kernel_of() {
+    local files=("step$1"_*/*.cu)
+    if [ -f "${files[0]}" ]; then echo "${files[0]}"; fi
+}
 # what step k's file is compared with: step k-1's file, or nothing for an including step
 before_of() {
     case $(kernel_of "$1") in */reduce.cu) kernel_of $(($1 - 1)) ;; *) echo /dev/null ;; esac
@@ -25,16 +28,17 @@ show)
     fi
     colour=never
     [ -t 1 ] && colour=always
-    diff -u --color="$colour" "$(before_of "$k")" "$(kernel_of "$k")"
-    [ $? -le 1 ] ;;
+    # diff exits 1 when the files differ, as consecutive steps do: only 2 is an error
+    diff -u --color="$colour" "$(before_of "$k")" "$(kernel_of "$k")" || [ $? -le 1 ] ;;
 all)
     mkdir -p results/diffs
     for ((k = 1; k < ${#steps[@]}; k++)); do
         out=results/diffs/step$k.diff
-        diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out"
+        diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out" || [ $? -le 1 ]
         # removed plus added lines, counted as tests/run.sh counts them (step 12's own
         # test counts its code lines, not these)
-        echo "$out: $(diff "$(before_of "$k")" "$(kernel_of "$k")" | grep -c '^[<>]') lines changed"
+        changed=$(diff "$(before_of "$k")" "$(kernel_of "$k")" | grep -c '^[<>]' || true)
+        echo "$out: $changed lines changed"
     done ;;
 *)
     echo "usage: scripts/diff_steps.sh show K | all" >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make docs: builds the Doxygen site into docs/html; any warning is an error.
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 if ! command -v doxygen > /dev/null 2>&1; then
     echo "make docs: doxygen is not installed (Debian/Ubuntu: apt-get install -y doxygen)" >&2
     exit 2

@@ -1,24 +1,36 @@
-# Sourced by the scripts that need a GPU or its tools: what this machine has, and what to
-# say when something is missing, each said in one place.
+# shellcheck shell=bash
+# Sourced by the scripts that run the programs: what a program is (describe), what this
+# machine has, and what to say when something is missing, each said in one place. No
+# `set` here: the sourcing script's options hold. What nvidia-smi says is read from its
+# CSV and XML, not from the tables it prints for people.
 #
 # NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 
+# describe PROGRAM KEY: one field of PROGRAM --describe (number, name, index_bits,
+# multi_gpu ...: common/harness.c lists them), or nothing: the scripts ask a program what
+# it is, never its source or a list of steps
+describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
+
+# listed_gpus prints how many GPUs the driver has (nvidia-smi's CSV of their indices; 0
+# without a driver). (|| true here and below: grep -c fails on a count of 0, the answer.)
+listed_gpus() {
+    { "$NVIDIA_SMI" --query-gpu=index --format=csv,noheader 2>/dev/null || true; } | grep -c '[0-9]' || true
+}
 # visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES when
-# set, else nvidia-smi's list; 0 without a driver).
+# set, else all that the driver has).
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
-        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]'
+        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
     else
-        "$NVIDIA_SMI" -L 2>/dev/null | grep -c '^GPU'
+        listed_gpus
     fi
-    return 0   # grep -c fails on a count of 0; the count is the answer
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
 gpu_counts() {
-    local g=1 list=""
-    while [ "$g" -lt "$1" ]; do list="$list $g"; g=$((g * 2)); done
-    echo $list "$1"
+    local g=1 powers=()
+    while [ "$g" -lt "$1" ]; do powers+=("$g"); g=$((g * 2)); done
+    echo "${powers[@]}" "$1"
 }
 
 # have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
@@ -27,7 +39,9 @@ have_libcuda() {
     local path=${LD_LIBRARY_PATH:-}
     for dir in ${path//:/ }; do [ -e "$dir/libcuda.so.1" ] && return 0; done
     ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
-    "$ldconfig" -p 2> /dev/null | grep -q 'libcuda\.so\.1 '
+    # (grep -q from a file, not a pipe: it stops at the first match, and under pipefail
+    # the writer's SIGPIPE would turn the match into a failure)
+    grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
 }
 
 # gpu_missing: one line saying why no program can use a GPU here (no driver, a driver
@@ -46,15 +60,15 @@ gpu_missing() {
         have_libcuda || echo "no NVIDIA driver: neither nvidia-smi nor libcuda.so.1 was found, so CUDA sees no GPU; run on a machine with an NVIDIA GPU and its driver"
         return
     fi
-    if ! smi=$("$NVIDIA_SMI" 2>&1); then
+    if ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
         echo "NVIDIA driver not answering: nvidia-smi says \"$(echo "$smi" | head -1)\"; is its kernel module loaded (or the GPU lost)?"
         return
     fi
-    if ! "$NVIDIA_SMI" -L 2>/dev/null | grep -q '^GPU'; then
+    if [ "$(listed_gpus)" -eq 0 ]; then
         echo "no GPU: the NVIDIA driver is installed but nvidia-smi -L lists no GPU"
         return
     fi
-    driver=$(echo "$smi" | sed -n 's/.*CUDA Version: *\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -1)
+    driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
     toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
     # within a major version a newer toolkit runs on an older driver (minor version compatibility)
     if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
@@ -76,6 +90,7 @@ step12_program() {
 }
 
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
+# shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 # find_sanitizer: prints the compute-sanitizer to run: $SANITIZER when set (and only it),
@@ -86,6 +101,7 @@ find_sanitizer() {
 }
 
 # The same for Nsight Compute (make profile, lab-check PROFILE=1)
+# shellcheck disable=SC2034  # read by the scripts that source this file
 NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
 # find_ncu: prints the ncu to run: $NCU when set (and only it), else PATH's, the toolkit's

@@ -26,21 +26,24 @@
 ##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (LAB.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
-set -u
+set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")   # grade runs the checks through it
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab}
 lab_dir=${lab_dir%/}
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
 # kernel directory of step k (step1_strided), or nothing
-step_dir() { ls -d "step$1"_*/ 2>/dev/null | head -1 | tr -d /; }
+step_dir() {
+    local dirs=("step$1"_*/)
+    if [ -d "${dirs[0]}" ]; then echo "${dirs[0]%/}"; fi
+}
 last_step=0
 for d in step*_*/; do
     [ -f "$d/reduce.cu" ] || continue   # step 12 (multi-GPU, NCCL) is no lab exercise
     k=${d#step}; k=${k%%_*}
-    [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ] && last_step=$k
+    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ]; then last_step=$k; fi
 done
 
 # valid_step TARGET K: prints K if it is a lab step (1..last), else one line and exit 2
@@ -53,17 +56,13 @@ valid_step() {
     echo "$((10#$k))"
 }
 
-# The "## Exercise" section of a README, up to the next "## " heading (### stays in),
-# without the blank lines around it. Fails if there is none.
+# The "## Exercise" section of a README (scripts/lab_exercise.awk). Fails if there is none.
 exercise_text() {
-    [ -f "$1" ] && awk '/^## / { inside = ($0 ~ /^## Exercise[ \t]*$/); if (inside) { found = 1; next } }
-                        inside && (printed || $0 ~ /[^ \t]/) { for (; blanks > 0; blanks--) print ""
-                                                               if ($0 ~ /[^ \t]/) { print; printed = 1 } else blanks++ }
-                        END { exit !found }' "$1"
+    [ -f "$1" ] && awk -f scripts/lab_exercise.awk "$1"
 }
 
 # The STEP labels of a kernel file made the lab copy's: .number k, .name lab/DIR, .title
-# "... (yours)", .source "your lab copy of step k", .idea step k's. Applied to both
+# "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
 # kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
     local file=$1 k=$2 dir=$3 title=$4 idea=$5
@@ -84,13 +83,13 @@ relabel() {
             $0 = set($0, "number", k)
             $0 = set($0, "name", "\"lab/" dir "\"")
             $0 = set($0, "title", "\"" title " (yours)\"")
-            $0 = set($0, "source", "\"your lab copy of step " k "\"")
+            $0 = set($0, "citation", "\"your lab copy of step " k "\"")
             $0 = set($0, "idea", "\"" idea "\"")
             if ($0 ~ /^};/) step = 0
         }
         { print }
         END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
-                     found["source"] == 1 && found["idea"] == 1) }' "$file"
+                     found["citation"] == 1 && found["idea"] == 1) }' "$file"
 }
 
 # The kernel file without its first comment block (the @file header).
@@ -98,15 +97,14 @@ strip_header() {
     awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"
 }
 
-# step_field FILE KEY: the quoted value of .KEY (title, idea, ...) in FILE's STEP definition
-step_field() {
-    awk -v key="$2" '/^extern "C" const step_info STEP = \{/ { step = 1 }
-        step && (at = index($0, "." key " = \"")) {
-            rest = substr($0, at + length(key) + 5)
-            print substr(rest, 1, index(rest, "\"") - 1)
-            exit
-        }
-        /^};/ { step = 0 }' "$1"
+# our_field K KEY: KEY (title, idea ...) of our step k, from its program's --describe
+# (built first if need be, for TYPE): the program says what it is, no script reads its
+# source. Fails if it cannot be built.
+our_field() {
+    local dir type=${TYPE:-int}
+    dir=$(step_dir "$1")
+    make -s --no-print-directory -C "$dir" TYPE="$type" > /dev/null 2>&1 || return 1
+    describe "$dir/reduce$(suffix_of "$type")" "$2"
 }
 
 start() {
@@ -124,8 +122,10 @@ start() {
         echo "make lab: $cur/README.md has no '## Exercise' section to copy into the exercise" >&2
         exit 1
     fi
-    title=$(step_field "$cur/reduce.cu" title)
-    idea=$(step_field "$cur/reduce.cu" idea)
+    if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
+        echo "make lab: $cur does not build, so it cannot say its title and idea (make -C $cur shows why)" >&2
+        exit 1
+    fi
     work=$(mktemp -d) || exit 1
     # both kernels without the header and with the same label, then their diff
     if ! relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" ||
@@ -135,8 +135,8 @@ start() {
         rm -rf "$work"
         exit 1
     fi
-    diff "$work/a.cu" "$work/b.cu" > "$work/diff"
-    {
+    diff "$work/a.cu" "$work/b.cu" > "$work/diff" || [ $? -le 1 ]   # 1: they differ, as they should
+    if ! {
         echo "/**"
         echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
         echo " *"
@@ -150,9 +150,13 @@ start() {
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
         echo " */"
         awk -v step="$k" -f scripts/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
-    } > "$work/reduce.cu"
+    } > "$work/reduce.cu"; then
+        echo "make lab: scripts/lab_todos.awk could not place the TODOs (its message is above)" >&2
+        rm -rf "$work"
+        exit 1
+    fi
     local todos
-    todos=$(grep -c "// TODO(step $k," "$work/reduce.cu")
+    todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
     if [ "$todos" -eq 0 ]; then
         echo "make lab: no code differs between $prev/reduce.cu and $cur/reduce.cu: nothing to do" >&2
         rm -rf "$work"
@@ -173,18 +177,6 @@ start() {
 }
 
 # ------------------------------------------------------------------ check
-# The metric each step's README says its idea moves: "title|ncu metric" (make profile's names).
-metric_of() {
-    case $1 in
-        2) echo "shared-memory load bank conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" ;;
-        4) echo "barrier stall (cycles per instruction)|smsp__average_warp_latency_issue_stalled_barrier.ratio" ;;
-        9) echo "DRAM throughput (% of peak)|dram__throughput.avg.pct_of_peak_sustained_elapsed" ;;
-        10) echo "waves per SM|launch__waves_per_multiprocessor" ;;
-        11) echo "kernel launches per sum|gpu__time_duration.sum" ;;
-        *) echo "instructions executed|smsp__inst_executed.sum" ;;
-    esac
-}
-
 # no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
@@ -193,8 +185,6 @@ no_gpu() {
     exit 3
 }
 
-# describe PROGRAM KEY: one field of PROGRAM --describe
-describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p"; }
 
 # ------------------------------------------------------------------ the record
 # lab-grade's record of what the checks found (format: common/lab_grade.h), appended as
@@ -231,7 +221,7 @@ header_deps() {
     local nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc} out
     command -v "$nvcc" > /dev/null 2>&1 || nvcc=$(command -v nvcc) || return 1
     out=$("$nvcc" -M -x cu -I"$PWD/common" "$1" 2> /dev/null) || return 1
-    printf '%s\n' "$out" | sed 's/\\$//' | tr -s ' \t' '\n\n' | awk 'seen_colon { if (++n > 1 && $0 != "") print; next }
+    printf '%s\n' "$out" | sed 's/\\$//' | tr -s ' \t' '\n' | awk 'seen_colon { if (++n > 1 && $0 != "") print; next }
                                                                     /:$/ { seen_colon = 1 }' |
         while read -r path; do realpath -m "$path"; done | awk '!seen[$0]++'
 }
@@ -243,14 +233,16 @@ check_includes() {
     prev=$(step_dir $((k - 1)))
     allowed=$( (include_lines "$cur/reduce.cu"; include_lines "$prev/reduce.cu") | cut -f2 | sort -u)
     ours=$(printf '%s\n' "$allowed" | paste -sd' ')
+    local may=()   # every target the copy may include
+    read -ra may <<< "$ours $harmless_includes"
     while IFS=$'\t' read -r line target; do
-        if ! printf '%s\n' $allowed $harmless_includes | grep -qxF -- "$target"; then
+        if ! [[ " ${may[*]} " == *" $target "* ]]; then
             bad="line $line: #include $target"
             break
         fi
     done < <(include_lines "$file")
     if [ -z "$bad" ] && header_deps "$file" > "$log/deps-yours.txt"; then
-        { printf '#include %s\n' $allowed $harmless_includes; } > "$log/allowed.cu"
+        printf '#include %s\n' "${may[@]}" > "$log/allowed.cu"
         if header_deps "$log/allowed.cu" > "$log/deps-allowed.txt"; then
             target=$(awk 'NR == FNR { allowed[$0] = 1; next } !($0 in allowed) { print; exit }' \
                          "$log/deps-allowed.txt" "$log/deps-yours.txt")
@@ -277,19 +269,19 @@ check_includes() {
 # with its diagnosis and returns 1; returns 3 without a GPU, 2 when the size cannot be
 # had (memory), 4 on a CUDA error.
 check_sizes() {
-    local program=$1 type=$2 list status first again=""
+    local program=$1 type=$2 list status=0 first again=""
     shift 2
     list=$(IFS=,; echo "$*")
     [ "$seed" = 1 ] || again=" --seed $seed"
-    "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" > "$log/check.txt" 2> "$log/check-err.txt"
-    status=$?
+    "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" > "$log/check.txt" 2> "$log/check-err.txt" ||
+        status=$?
     [ "$status" -eq 0 ] && return 0
     [ "$status" -eq 3 ] && return 3
     if [ "$status" -eq 2 ]; then
         cat "$log/check-err.txt" > "$log/skip.txt"
         return 2
     fi
-    first=$(sed -n 's/^check n=\([0-9]*\): FAIL.*/\1/p' "$log/check.txt" | head -1)
+    first=$(sed -n 's/^check n=\([0-9]*\): FAIL.*/\1/p;T;q' "$log/check.txt")
     if [ -z "$first" ]; then
         first=$(printf '%s\n' "$@" | while read -r n; do grep -q "^check n=$n: PASS" "$log/check.txt" || { echo "$n"; break; }; done)
         echo "FAIL $type n=$first: the program stopped (exit $status):"
@@ -308,18 +300,19 @@ check_sizes() {
 # sanitize_one PROGRAM TOOL: memcheck or racecheck at two small sizes; PASS, FAIL with the
 # finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
-    local program=$1 tool=$2 sanitizer n extra=""
+    local program=$1 tool=$2 sanitizer n tool_flags=()
     if ! sanitizer=$(find_sanitizer); then
         note "$tool" skip "$SANITIZER_MISSING"
         return 2
     fi
-    [ "$tool" = racecheck ] && extra="--racecheck-report all"
+    [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
     for n in 1000 4099; do
-        if ! "$sanitizer" --tool "$tool" $extra --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
+        if ! "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
                 --no-gate --quiet --seed "$seed" --device "${DEVICE:-0}" > "$log/$tool-$n.txt" 2>&1; then
             {
                 echo "FAIL $tool n=$n: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
-                grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY | sed 's/^/  /'
+                grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY |
+                    sed 's/^/  /' || true
                 if [ "$tool" = racecheck ]; then
                     echo "  hint: racecheck: a race: two threads touch the same shared-memory word with no barrier between"
                     echo "  them; since Volta a warp's lanes are not in lockstep, so __syncwarp() must separate a read from"
@@ -345,8 +338,8 @@ sanitize_one() {
 sanitize() {
     local program=$1 tool status failed=0 skipped=0
     for tool in memcheck racecheck; do
-        sanitize_one "$program" "$tool"
-        status=$?
+        status=0
+        sanitize_one "$program" "$tool" || status=$?
         [ "$status" -eq 2 ] && skipped=1
         if [ "$status" -eq 1 ]; then
             failed=1
@@ -362,22 +355,11 @@ sanitize() {
     fi
 }
 
-# profile_one PROGRAM METRIC: "VALUE LAUNCHES" of the first kernel, from ncu
-profile_one() {
-    local ncu=$1 program=$2 metric=$3
-    "$ncu" --clock-control none --metrics "$metric" --csv --page raw "$program" -n 2^24 -r 1 --warmup 0 --hot \
-        --no-gate --quiet --device "${DEVICE:-0}" > "$log/ncu.txt" 2>&1 || return 1
-    grep -E '^"' "$log/ncu.txt" | awk -v metric="$metric" -F'","' '
-        NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); if ($i == metric) column = i } }
-        NR == 3 { v = $column; gsub(/[",]/, "", v); first = v }
-        NR >= 3 { launches++ }
-        END { if (column == "" || launches == 0) exit 1; print first, launches }'
-}
-
 # lab_types: LAB_TYPES checked (int float double), or one line and exit 2
 lab_types() {
-    local types t
-    types=$(echo ${LAB_TYPES:-int float double})
+    local types t type_list
+    read -ra type_list <<< "${LAB_TYPES:-int float double}"
+    types=${type_list[*]}
     [ -n "$types" ] || types="int float double"
     for t in $types; do
         case $t in int|float|double) ;; *)
@@ -409,12 +391,16 @@ failure_summary() {
 }
 
 # time_field CSV ROW FIELD: the median time (median, of a PASSED row) or the device
-# (device) of the ROW-th row of a program's --csv file
+# (device) of the ROW-th row of a program's --csv file, read by column name (report field)
 time_field() {
+    [ -f "$1" ] || return 0
+    local report=${LAB_REPORT:-build/tools/report} status median
     case $3 in
-        median) sed -n "$(($2 + 1))p" "$1" | awk -F'"' '{ status = $10; gsub(/"[^"]*"/, "s"); split($0, field, ",")
-                                                         if (status == "PASSED" && field[10] > 0) print field[10] }' ;;
-        device) sed -n "$(($2 + 1))p" "$1" | awk -F'"' '{ print $8 }' ;;
+        median)
+            status=$("$report" field "$1" status | sed -n "$2p")
+            median=$("$report" field "$1" median_ms | sed -n "$2p")
+            if [ "$status" = PASSED ] && awk -v ms="$median" 'BEGIN { exit !(ms + 0 > 0) }'; then echo "$median"; fi ;;
+        device) "$report" field "$1" device | sed -n "$2p" ;;
     esac
 }
 
@@ -429,13 +415,14 @@ check() {
     dest=$lab_dir/$cur
     types=$(lab_types lab-check) || exit 2
     seed=$(lab_seed lab-check 1) || exit 2
-    local size custom_sizes=""
-    for size in ${LAB_SIZES:-}; do
+    local size size_list custom_sizes=()
+    read -ra size_list <<< "${LAB_SIZES:-}"
+    for size in "${size_list[@]}"; do
         if ! [[ $size =~ ^[0-9]+$|^2\^[0-9]+([+-][0-9]+)?$ ]] || [ "$((${size/^/**}))" -lt 1 ]; then
             echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '$size')" >&2
             exit 2
         fi
-        custom_sizes+=" $((${size/^/**}))"
+        custom_sizes+=("$((${size/^/**}))")
     done
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
         echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
@@ -478,24 +465,22 @@ check() {
         exit 1
     fi
 
-    "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1
-    [ $? -eq 3 ] && no_gpu "$log/probe.txt"
+    local probe=0
+    "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1 || probe=$?
+    [ "$probe" -eq 3 ] && no_gpu "$log/probe.txt"
 
-    local sizes
-    if [ -n "$custom_sizes" ]; then
-        sizes=$custom_sizes
-    else
-        sizes="1 2 3 31 32 33 $((threads - 1)) $threads $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
-               $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1))"
+    local sizes=("${custom_sizes[@]}")
+    if [ ${#sizes[@]} -eq 0 ]; then
+        sizes=(1 2 3 31 32 33 $((threads - 1)) "$threads" $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
+               $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1)))
     fi
-    sizes=$(printf '%s\n' $sizes | sort -nu | paste -sd' ')
-    local count
-    count=$(wc -w <<< "$sizes")
-    echo "== correctness: $count sizes ($sizes), random and one-hot data, each reduced twice"
+    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | sort -nu)
+    local count=${#sizes[@]}
+    echo "== correctness: $count sizes (${sizes[*]}), random and one-hot data, each reduced twice"
     local status passed=""
     for t in $built; do
-        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" $sizes > "$log/sizes-$t.txt"
-        status=$?
+        status=0
+        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" || status=$?
         cat "$log/sizes-$t.txt"
         [ "$status" -eq 3 ] && no_gpu "$log/check-err.txt"
         if [ "$status" -eq 2 ]; then
@@ -517,8 +502,8 @@ check() {
         ours_max=$(describe "$cur/reduce$(suffix_of "$first_type")" max_n)
         if [ "$max_n" -ge "$huge" ]; then
             for t in $passed; do
-                check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "$huge" > "$log/huge-$t.txt"
-                status=$?
+                status=0
+                check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "$huge" > "$log/huge-$t.txt" || status=$?
                 cat "$log/huge-$t.txt"
                 case $status in
                     0) echo "PASS $t n=2^31+5"; huge_note=" and n = 2^31+5" ;;
@@ -569,9 +554,9 @@ check() {
         names+=("$(describe "$name" name)")
         # each program its own CSV first: a row missing (a crash) never shifts the others'
         rm -f "$log/time-$role.csv"
+        status=0
         "$name" -n "${N:-2^26}" -r "${REPS:-20}" --seed "$seed" --device "${DEVICE:-0}" --quiet \
-            --csv "$log/time-$role.csv" 2> "$log/time-$role.txt"
-        status=$?
+            --csv "$log/time-$role.csv" 2> "$log/time-$role.txt" || status=$?
         cat "$log/time-$role.txt" >&2
         if [ -f "$log/time-$role.csv" ]; then
             if [ -f "$raw" ]; then tail -n +2 "$log/time-$role.csv" >> "$raw"; else cp "$log/time-$role.csv" "$raw"; fi
@@ -598,29 +583,26 @@ check() {
         fi
     done
     [ "$timing_failed" = 0 ] || exit 1
-    "${LAB_REPORT:-build/tools/report}" lab "$raw" "$k" "${names[@]}" | tee "$log/time.txt"
+    if ! "${LAB_REPORT:-build/tools/report}" lab "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
+        rm -f "$dest/.lab-check"
+        echo "FAIL timing: a row of the table above is missing or failed"
+        exit 1
+    fi
     local verdict
     verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     [ -n "$failed" ] && exit 1
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 
-    local spec title metric ncu yours ours
-    spec=$(metric_of "$k")
-    title=${spec%%|*}
-    metric=${spec#*|}
+    # Nsight Compute: make profile's table for yours and ours, every metric for every step
+    # (step k's README says which one its idea moves), no choice of this script's
     if [ "$grading" = 1 ]; then
         :   # lab-grade scores the time, not a profile
     elif [ "${PROFILE:-0}" != 1 ]; then
-        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's $title for yours and ours"
-    elif ! ncu=$(find_ncu); then
-        echo "PROFILE=1: $NCU_MISSING"
-    elif ! yours=$(profile_one "$ncu" "$dest/reduce$(suffix_of "$first_type")" "$metric") ||
-         ! ours=$(profile_one "$ncu" "$cur/reduce$(suffix_of "$first_type")" "$metric"); then
-        echo "PROFILE=1: ncu failed: $(grep -m1 -E 'ERR|rror' "$log/ncu.txt")"
-    elif [ "$k" = 11 ]; then
-        echo "ncu, n = 2^24: $title: yours ${yours#* }, ours ${ours#* }"
+        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
     else
-        echo "ncu, n = 2^24, first kernel: $title: yours ${yours% *}, ours ${ours% *} (kernel launches per sum: yours ${yours#* }, ours ${ours#* })"
+        echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
+        PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
+            true   # what failed is said above; the checks and the timing stand
     fi
     return 0
 }
@@ -663,7 +645,7 @@ grade() {
     mkdir -p "$dir" || exit 1
     local record_file=$dir/record.txt
     printf 'lab-grade 1\nstep %d %s\ntitle %s\ncopy %s\nseed %s\ntypes %s\n' "$k" "$cur" \
-        "$(step_field "$cur/reduce.cu" 1 2)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
+        "$(our_field "$k" title)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
     echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
@@ -672,8 +654,8 @@ grade() {
         > "$dir/check.txt" 2>&1 &
     pid=$!
     trap 'kill -TERM -- -'"$pid"' 2> /dev/null; echo "lab-grade: stopped" >&2; exit 130' INT TERM
-    wait "$pid"
-    status=$?
+    status=0
+    wait "$pid" || status=$?
     trap - INT TERM
     case $status in
         124|137) echo "timeout $limit" >> "$record_file" ;;

@@ -26,28 +26,30 @@
 # scratch copies in build/lab-grade-all/).
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded).
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 root=$PWD
 
 say() { echo "make lab-grade-all: $*" >&2; }
 submissions=${1:-}
 only=${2:-}
 if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
-    say "give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)${submissions:+; '$submissions' is not a folder}"
+    not_folder=""
+    [ -z "$submissions" ] || not_folder="; '$submissions' is not a folder"
+    say "give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)$not_folder"
     exit 2
 fi
 submissions=$(cd "$submissions" && pwd)
-step_dir() { ls -d "step$1"_*/ 2>/dev/null | head -1 | tr -d /; }
+step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 steps=()
 for d in step*_*/; do
     [ -f "$d/reduce.cu" ] || continue   # step 12 is no lab exercise
     k=${d#step}; k=${k%%_*}
-    [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ] && steps+=("$k")
+    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ]; then steps+=("$k"); fi
 done
-steps=($(printf '%s\n' "${steps[@]}" | sort -n))
+mapfile -t steps < <(printf '%s\n' "${steps[@]}" | sort -n)
 if [ -n "$only" ]; then
-    if ! [[ $only =~ ^[0-9]+$ ]] || ! printf '%s\n' "${steps[@]}" | grep -qx "$((10#$only))"; then
+    if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
         say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
         exit 2
     fi
@@ -63,12 +65,12 @@ if ! [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]]; then
     say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
     exit 2
 fi
-types=$(echo ${LAB_TYPES:-int float double})
+read -ra type_list <<< "${LAB_TYPES:-int float double}"
+types=${type_list[*]}
 for t in $types; do
     case $t in int|float|double) ;; *) say "LAB_TYPES takes int, float and double (got '$t')"; exit 2 ;; esac
 done
 first_type=${types%% *}
-suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 report=$root/build/tools/report
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 max_score=$("$report" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
@@ -131,7 +133,10 @@ exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude='./lab
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
          --exclude='./cub_reference/reduce' --exclude='./cub_reference/reduce_*')
 case $submissions/ in "$root"/*) exclude+=(--exclude="./${submissions#"$root"/}") ;; esac
-mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf - || { say "cannot copy the repository to $base"; exit 1; }
+if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; }; then
+    say "cannot copy the repository to $base"
+    exit 1
+fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
 builds=()
 for k in $graded_steps; do
@@ -140,6 +145,7 @@ for k in $graded_steps; do
     builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type")
 done
 echo "== building our steps and the starting copies ($jobs at a time)"
+# shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
 printf '%s\n' "${builds[@]}" | sort -u | xargs -P "$jobs" -L 1 sh -c \
     'make -s --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
 
@@ -164,9 +170,11 @@ while IFS=$sep read -r student k file why; do
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/$name" >> "$jobs_list"; done
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
-# checks the #include lines before anything runs. One line "TYPE DIR" per build.
+# checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
+# that fails is graded as such below (|| true: xargs says 123 when any did).
+# shellcheck disable=SC2016  # $0 and $1 are the inner sh's
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'timeout -k 10 "$0" make -s --no-print-directory -C "${1#* }" TYPE="${1%% *}" \
-    > /dev/null 2>&1' "$limit" < "$jobs_list"
+    > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time
 echo "== grading, one submission at a time on the GPU"
@@ -182,17 +190,17 @@ while IFS=$sep read -r student k file why; do
     scratch=$(scratch_of "$i" "$student" "$k")
     name=$(step_dir "$k")
     log=$work/logs/$(basename "$scratch").txt
+    status=0
     (cd "$scratch" && LAB_DIR=lab LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_REPORT="$report" \
         LAB_WEIGHTS="$weights" LAB_TIMEOUT="$limit" LAB_TYPES="$types" scripts/lab.sh grade "$k") \
-        > "$log" 2>&1 < /dev/null
-    status=$?
+        > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
     [ "$status" -eq 3 ] && no_gpu=1
     dest=$(dirname "$file")
     if [ -f "$scratch/lab/$name/results.json" ]; then
         cp "$scratch/lab/$name/results.json" "$dest/results.json" 2> /dev/null ||
             echo "  (cannot write $dest/results.json)"
-        cp "$scratch/lab/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null
+        cp "$scratch/lab/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
         result=$(sed -n 's/^score: //p' "$log")
         echo "[$i/$total] $student step $k: $result; $(sed -n 's/^correct: //p' "$log")"
     else
@@ -204,7 +212,7 @@ done < "$list"
 [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$base"
 
 echo
-"$report" class "$grades"
+"$report" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
 if [ "$no_gpu" = 1 ]; then
     echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"

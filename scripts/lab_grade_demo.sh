@@ -18,16 +18,17 @@
 # minutes more).
 # The grades go to build/lab-demo/grades.csv (results/grades.csv is left alone).
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every step, 1 to 11
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 demo=build/lab-demo
 rm -rf "$demo"
 mkdir -p "$demo/submissions" || exit 1
-step_dir() { ls -d "step$1"_*/ 2>/dev/null | head -1 | tr -d /; }
+step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # put STUDENT K FILE: FILE as STUDENT's step k
 put() {
-    local to=$demo/submissions/$1/$(step_dir "$2")
+    local to
+    to=$demo/submissions/$1/$(step_dir "$2")
     mkdir -p "$to" && cp "$3" "$to/reduce.cu"
 }
 put ours-3 3 "$(step_dir 3)/reduce.cu"
@@ -36,7 +37,7 @@ put ours-8-and-9 9 "$(step_dir 9)/reduce.cu"
 if [ "${DEMO_OURS:-}" = all ]; then
     for dir in step*_*/; do
         k=${dir#step}; k=${k%%_*}
-        [ -f "$dir/reduce.cu" ] && [ "$k" -ge 1 ] && put ours-all "$k" "$dir/reduce.cu"
+        if [ -f "$dir/reduce.cu" ] && [ "$k" -ge 1 ]; then put ours-all "$k" "$dir/reduce.cu"; fi
     done
 fi
 LAB_DIR=$demo/start scripts/lab.sh start 3 > /dev/null || exit 1
@@ -49,10 +50,11 @@ for file in tests/lab_broken/*.cu; do
     k=${name#step}
     put "$name" "${k%%_*}" "$file"
 done
-echo "lab-grade-demo: $(ls "$demo/submissions" | wc -l) students in $demo/submissions"
+students=("$demo"/submissions/*/)
+echo "lab-grade-demo: ${#students[@]} students in $demo/submissions"
+status=0
 LAB_TYPES=${LAB_TYPES:-int} LAB_HUGE=${LAB_HUGE:-0} N=${DEMO_N:-2^24} LAB_TIMEOUT=${LAB_TIMEOUT:-60} \
-    LAB_GRADES_CSV=$demo/grades.csv scripts/lab_grade_all.sh "$demo/submissions"
-status=$?
+    LAB_GRADES_CSV=$demo/grades.csv scripts/lab_grade_all.sh "$demo/submissions" || status=$?
 echo
 echo "== $demo/grades.csv"
 cat "$demo/grades.csv"

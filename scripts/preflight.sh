@@ -4,7 +4,7 @@
 # says what is missing in one line. Nothing is built for a run that cannot happen, and a
 # machine without a GPU is never reported as a step that failed.
 # Usage: scripts/preflight.sh TARGET [compute-sanitizer|ncu]
-set -u
+set -euo pipefail
 . "$(dirname "$0")/gpus.sh"
 target=$1 tool=${2:-}
 case $tool in

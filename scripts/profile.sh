@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # make profile: runs Nsight Compute on the first (largest) pass of each program at a
-# fixed size and prints one table of the metrics the steps' ideas move. Clocks are left
-# as they are (--clock-control none): the card's settings are never changed.
-# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N=2^24 by default)
-set -u
-cd "$(dirname "$0")/.."
+# fixed size and prints one table of the metrics the steps' ideas move, and how many
+# kernels one sum launches. Clocks are left as they are (--clock-control none): the
+# card's settings are never changed. make lab-check PROFILE=1 prints the same table for
+# the student's copy and ours: one list of metrics, no step's own choice, for both.
+# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N=2^24 by default; DEVICE; a
+# PROGRAM_DIR may be a path, e.g. a lab copy; PROFILE_CALLER names the caller in errors)
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 ##= PROFILE_N=2^24: the size make profile runs Nsight Compute on
 n=${PROFILE_N:-2^24}
 . scripts/gpus.sh
+caller=${PROFILE_CALLER:-make profile}
+device=${DEVICE:-0}
 if ! ncu=$(find_ncu); then
-    echo "make profile: $NCU_MISSING" >&2
+    echo "$caller: $NCU_MISSING" >&2
     exit 2
 fi
 
@@ -20,7 +25,9 @@ fi
 # into predication, so divergence shows here rather than as divergent branches),
 # branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
 # and stores, instructions executed, cycles warps wait at a barrier per instruction,
-# DRAM throughput, achieved occupancy and the kernel's time.
+# DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
+# and the kernel's time; then "Launches", the kernels of one sum (every one whose name
+# has "educe": a step's passes, CUB's kernels).
 columns=(
     "Thr/inst|smsp__average_thread_inst_executed_per_inst_executed.ratio"
     "Pred-on thr|smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"
@@ -32,37 +39,51 @@ columns=(
     "Barrier stall|smsp__average_warp_latency_issue_stalled_barrier.ratio"
     "DRAM % peak|dram__throughput.avg.pct_of_peak_sustained_elapsed"
     "Occupancy %|sm__warps_active.avg.pct_of_peak_sustained_active"
+    "Waves/SM|launch__waves_per_multiprocessor"
     "Time (us)|gpu__time_duration.sum"
 )
 metrics=$(printf '%s\n' "${columns[@]}" | cut -d'|' -f2 | paste -sd,)
 
 mkdir -p results/profile
-printf '%-24s' "Program"
+width=24   # the program column: as wide as the longest name given
+for dir in "$@"; do [ "${#dir}" -le "$width" ] || width=${#dir}; done
+printf '%-*s' "$width" "Program"
 for c in "${columns[@]}"; do printf ' %13s' "${c%%|*}"; done
-echo
+printf ' %13s\n' "Launches"
+# ncu_csv OUT.csv METRICS [NCU FLAGS...]: ncu's raw CSV of the program's kernels named
+# "educe" (the header row, the units row, a row per launch) in OUT.csv, its log beside
+ncu_csv() {
+    local out=$1 metric_list=$2
+    shift 2
+    "$ncu" --clock-control none --metrics "$metric_list" --kernel-name-base function --kernel-name regex:educe \
+        "$@" --csv --page raw "$program" -n "$n" -r 1 --warmup 0 --hot --no-gate --quiet --device "$device" \
+        > "$out.log" 2>&1 || return 1
+    grep -E '^"' "$out.log" > "$out" || true
+}
 status=0
 for dir in "$@"; do
-    csv=results/profile/$dir$suffix.csv
-    # the first launch whose name contains "educe": a step's first pass, CUB's first kernel
-    if ! "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function \
-            --kernel-name regex:educe --launch-count 1 --csv --page raw \
-            "./$dir/reduce$suffix" -n "$n" -r 1 --warmup 0 --hot --no-gate --quiet > "$csv.log" 2>&1; then
-        echo "make profile: ncu failed on $dir: $(grep -m1 -E 'ERR|rror' "$csv.log")" >&2
+    program=$dir/reduce$suffix
+    [[ $program == /* ]] || program=./$program
+    csv=results/profile/${dir//\//_}$suffix.csv
+    # the first launch: a step's first pass, CUB's first kernel; then every launch of one
+    # sum, counted (the units row and the header are not launches)
+    if ! ncu_csv "$csv" "$metrics" --launch-count 1 || ! ncu_csv "$csv.launches" gpu__time_duration.sum; then
+        echo "$caller: ncu failed on $dir: $(grep -h -m1 -E 'ERR|rror' "$csv.log" "$csv.launches.log" 2> /dev/null || true)" >&2
         status=1
         continue
     fi
-    grep -E '^"' "$csv.log" > "$csv"
     if [ "$(wc -l < "$csv")" -lt 3 ]; then
-        echo "make profile: ncu read no counters for $dir: $(grep -m1 -E 'ERR|rror|WARN' "$csv.log")" >&2
+        echo "$caller: ncu read no counters for $dir: $(grep -m1 -E 'ERR|rror|WARN' "$csv.log" || true)" >&2
         status=1
         continue
     fi
+    launches=$(($(wc -l < "$csv.launches") - 2))
     # header row, units row, then the kernel's row: pick the metric columns by name
-    awk -v dir="$dir" -v metrics="$metrics" -F'","' '
+    awk -v dir="$dir" -v width="$width" -v metrics="$metrics" -v launches="$launches" -F'","' '
         NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); column[$i] = i } }
         NR == 2 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); unit[i] = $i } }
         NR == 3 {
-            printf "%-24s", dir
+            printf "%-*s", width, dir
             m = split(metrics, names, ",")
             for (k = 1; k <= m; k++) {
                 i = column[names[k]]; v = $i; gsub(/[",]/, "", v)
@@ -73,9 +94,9 @@ for dir in "$@"; do
                 else if (v ~ /\./) v = sprintf("%.2f", v)
                 printf " %13s", v
             }
-            printf "\n"
+            printf " %13s\n", launches
         }' "$csv"
 done
 echo
-echo "n = $n, first pass of each program, ncu --clock-control none; raw CSV in results/profile/"
+echo "n = $n, first pass of each program (Launches: every kernel of one sum), ncu --clock-control none; raw CSV in results/profile/"
 exit "$status"

@@ -3,7 +3,7 @@
 # with -DLEGACY_WARP_SYNC), then on this repository's version with __syncwarp().
 # Succeeds when racecheck reports the hazard in the first and nothing in the second.
 # Usage: scripts/race_demo.sh LEGACY_PROGRAM SAFE_PROGRAM
-set -u
+set -euo pipefail
 . "$(dirname "$0")/gpus.sh"
 legacy=$1 safe=$2
 if ! sanitizer=$(find_sanitizer); then
@@ -14,19 +14,19 @@ run() {
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 1 "$1" -n 1000 -r 1 --warmup 0 --hot --no-gate --quiet 2>&1
 }
 echo "== racecheck on $legacy (volatile, no __syncwarp: Harris 2007) =="
-legacy_out=$(run "$legacy")
-legacy_status=$?
-echo "$legacy_out" | grep -E -m 12 'Warning|Error|Race|hazard|SUMMARY|Write|Read' 
+legacy_status=0
+legacy_out=$(run "$legacy") || legacy_status=$?
+echo "$legacy_out" | grep -E -m 12 'Warning|Error|Race|hazard|SUMMARY|Write|Read' || true
 echo
 echo "== racecheck on $safe (__syncwarp between every read and write) =="
-safe_out=$(run "$safe")
-safe_status=$?
-echo "$safe_out" | grep -E 'SUMMARY'
+safe_status=0
+safe_out=$(run "$safe") || safe_status=$?
+echo "$safe_out" | grep -E 'SUMMARY' || true
 echo
 if [ "$legacy_status" -ne 0 ] && [ "$safe_status" -eq 0 ]; then
     echo "race-demo: racecheck reports the hazard in the legacy code and none with __syncwarp()."
     # the harness prints "FAILED ...: expected X, got Y" for a wrong sum
-    if echo "$legacy_out" | grep -q 'FAILED.*expected'; then
+    if grep -q 'FAILED.*expected' <<< "$legacy_out"; then
         echo "The legacy result was wrong this time too: the race changed the sum."
     else
         echo "The result was still right (the harness verified it): the bug is latent, only the tool shows it."

@@ -4,8 +4,9 @@
 # (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
 # With 2+ GPUs it adds step 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv),
 # with the speedup over step 11 on one GPU; with one GPU, one line says so.
-set -u
-. "$(dirname "$0")/gpus.sh"
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh
 suffix=${SUFFIX-}
 n=${N:-2^26}
 reps=${REPS:-20}
@@ -20,8 +21,9 @@ for dir in "$@"; do
     i=$((i + 1))
     printf '[%2d/%d] %-24s ' "$i" "$#" "$dir"
     start=$(date +%s%N)
-    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> results/run-all-err.txt
-    status=$?
+    status=0
+    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> results/run-all-err.txt ||
+        status=$?
     seconds=$(( ($(date +%s%N) - start) / 1000000 ))
     case $status in
         0) printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000)) ;;
@@ -32,12 +34,17 @@ for dir in "$@"; do
     esac
 done
 echo
-build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$@" || failed=1
+# the reference every row is compared with: the program that says it is no step (number -1, CUB)
+reference=-
+for dir in "$@"; do
+    if [ "$(describe "./$dir/reduce$suffix" number)" = -1 ]; then reference=$dir; fi
+done
+build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "$@" || failed=1
 
-multi=step12_multi_gpu/reduce$suffix
+multi_program=step12_multi_gpu/reduce$suffix
 gpus=$(visible_gpus)
 echo
-if [ ! -x "$multi" ]; then
+if [ ! -x "$multi_program" ]; then
     echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
     echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
@@ -45,9 +52,10 @@ else
     multi_raw=results/run-all-multi${suffix}-rows.csv
     rm -f "$multi_raw"
     for g in $(seq 1 "$gpus"); do
-        "./$multi" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
+        "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
             { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
     done
-    build/tools/report multi "$multi_raw" "$raw" || failed=1
+    # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
+    build/tools/report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1
 fi
 exit "$failed"

@@ -3,14 +3,14 @@
 # program at small sizes (one of them not a multiple of any block size). Any error, and
 # any racecheck warning (warp-level hazards are warnings), fails: --error-exitcode makes
 # the tool exit non-zero for both.
-# Step 12 runs with --gpus 1 (nothing is built for it without NCCL, so nothing is run),
-# and memcheck does not report its API errors: NCCL asks cudaFuncGetAttributes about
-# kernels built for other GPUs and handles "no kernel image" itself (seen on H200); the
-# program checks every call of its own and exits 4 on any error, which still fails here.
+# The multi-GPU program (step 12: its --describe says multi_gpu=1) runs with --gpus 1
+# (without NCCL nothing is built for it, so nothing is run), and memcheck does not report
+# its API errors: NCCL asks cudaFuncGetAttributes about kernels built for other GPUs and
+# handles "no kernel image" itself (seen on H200); the program checks every call of its
+# own and exits 4 on any error, which still fails here.
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
-set -u
-cd "$(dirname "$0")/.."
-suffix=${SUFFIX-}
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
 if ! sanitizer=$(find_sanitizer); then
     echo "make sanitize: $SANITIZER_MISSING" >&2
@@ -22,22 +22,23 @@ for dir in "$@"; do
     for name in $(make -s --no-print-directory -C "$dir" programs); do
         program=$dir/$name
         [ -x "$program" ] || continue
+        multi_gpu=$(describe "$program" multi_gpu)
         for tool in memcheck racecheck synccheck initcheck; do
             for n in 1000 4099; do
                 runs=$((runs + 1))
                 log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
-                extra="" args=""
-                [ "$tool" = racecheck ] && extra="--racecheck-report all"
-                case $dir in step12_*)   # one GPU: step 11 + NCCL's one-rank all-reduce
-                    args="--gpus 1"
-                    [ "$tool" = memcheck ] && extra="--report-api-errors no" ;;
-                esac
-                if "$sanitizer" --tool "$tool" $extra --error-exitcode 1 \
-                        "./$program" $args -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
+                tool_flags=() args=()
+                [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
+                if [ "$multi_gpu" = 1 ]; then   # one GPU: step 11 + NCCL's one-rank all-reduce
+                    args=(--gpus 1)
+                    [ "$tool" = memcheck ] && tool_flags=(--report-api-errors no)
+                fi
+                if "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 \
+                        "./$program" "${args[@]}" -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
                     printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
                 else
                     printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \
-                        "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log")"
+                        "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log" || true)"
                     failed=$((failed + 1))
                 fi
             done

@@ -3,8 +3,8 @@
 # GPUs; a size that does not fit is skipped and said so. Prints time, GB/s in all,
 # speedup and efficiency over one GPU, the all-reduce's own time and the crossover size;
 # writes results/scaling.csv and results/scaling.svg (results/scaling_float.* for floats).
-set -u
-cd "$(dirname "$0")/.."
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
 suffix=${SUFFIX-}
 reps=${REPS:-20}
@@ -24,8 +24,8 @@ failed=0
 for n in $sizes; do
     printf 'n = %-6s' "$n"
     for g in $counts; do
-        "./$program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$raw" 2> results/scaling-err.txt
-        status=$?
+        status=0
+        "./$program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$raw" 2> results/scaling-err.txt || status=$?
         case $status in
             0) printf ' G=%s .' "$g" ;;
             2) printf ' G=%s does not fit' "$g" ;;

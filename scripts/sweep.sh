@@ -3,7 +3,9 @@
 # steps 6 to 10 (several passes; from step 10 on, two), step 11 (one kernel: last block)
 # and its two atomic finishes (block atomic, warp atomic), and CUB.
 # Writes results/sweep.csv and results/sweep.svg.
-set -u
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh   # describe
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
@@ -20,8 +22,8 @@ failed=0
 for n in $sizes; do
     printf 'n = %-6s' "$n"
     for program in "${programs[@]}"; do
-        "./$program$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw"
-        status=$?
+        status=0
+        "./$program$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" || status=$?
         case $status in
             0) printf ' .' ;;
             # no GPU, or bad input (the program said which): not the step's failure, stop
@@ -32,5 +34,10 @@ for n in $sizes; do
     echo
 done
 echo
-build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" cub_reference || failed=1
+# the reference: the program that says it is no step (--describe: number -1, CUB)
+reference=-
+for program in "${programs[@]}"; do
+    if [ "$(describe "./$program$suffix" number)" = -1 ]; then reference=$(describe "./$program$suffix" name); fi
+done
+build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" "$reference" || failed=1
 exit "$failed"

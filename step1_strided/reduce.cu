@@ -56,7 +56,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
 /** Blocks of one pass: one element per thread. */
 static size_t blocks_for(size_t count)
 {
-    return (count + THREADS - 1) / THREADS;
+    return (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
 }
 
 /** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
@@ -66,9 +66,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 1, .name = "step1_strided", .title = "strided index, bank conflicts", .source = "Harris kernel 2",
+    .number = 1, .name = "step1_strided", .title = "strided index, bank conflicts", .citation = "Harris kernel 2",
     .idea = "index 2*s*tid packs the active threads: fewer divergent warps, but bank conflicts",
     .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

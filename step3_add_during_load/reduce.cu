@@ -60,7 +60,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
 /** Blocks of one pass: two elements per thread. */
 static size_t blocks_for(size_t count)
 {
-    return (count + 2 * THREADS - 1) / (2 * THREADS);
+    return (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
 }
 
 /** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
@@ -70,9 +70,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 3, .name = "step3_add_during_load", .title = "first add during load", .source = "Harris kernel 4",
+    .number = 3, .name = "step3_add_during_load", .title = "first add during load", .citation = "Harris kernel 4",
     .idea = "each thread adds two elements while loading: half the blocks, no idle first level",
     .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = 2 * THREADS,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

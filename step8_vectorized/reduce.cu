@@ -84,7 +84,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 /** Blocks of one pass: one vector per thread, but no more than MAX_BLOCKS. */
 static size_t blocks_for(size_t count)
 {
-    size_t blocks = (count + THREADS * VEC_WIDTH - 1) / (THREADS * VEC_WIDTH);
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
@@ -95,9 +95,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .source = "beyond Harris",
+    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .citation = "beyond Harris",
     .idea = "int4 loads: one instruction reads four ints, a quarter of the load instructions",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS * VEC_WIDTH,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

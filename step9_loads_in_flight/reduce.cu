@@ -95,8 +95,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 /** Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than MAX_BLOCKS. */
 static size_t blocks_for(size_t count)
 {
-    size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
-    size_t blocks = (count + per_block - 1) / per_block;
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
@@ -107,9 +106,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 9, .name = "step9_loads_in_flight", .title = "loads in flight", .source = "beyond Harris",
+    .number = 9, .name = "step9_loads_in_flight", .title = "loads in flight", .citation = "beyond Harris",
     .idea = "four independent 16-byte loads per thread before any is added: more bytes in flight",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

@@ -6,6 +6,7 @@
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
+#   scripts   every script passes shellcheck (skipped, by name, without shellcheck)
 #   help      make help lists every target and each variable's true default; README's
 #             flags table lists every flag of --help
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
@@ -32,8 +33,9 @@
 # LAB_TESTS=0 leaves out the lab section (one SKIP line): the quick run on a GPU machine.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
-set -u
-cd "$(dirname "$0")/.."
+# No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh
 type=${TYPE:-int}
 suffix=${SUFFIX-}
@@ -49,6 +51,8 @@ mkdir -p "$log"
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); }
+# step_dir K: the folder of step K, e.g. step3_add_during_load
+step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # ---------------------------------------------------------------- unit
 if [ -x "build/$type/unit_tests" ]; then
@@ -67,27 +71,31 @@ else
 fi
 
 # ---------------------------------------------------------------- build
-programs=()
-multi=""   # step 12's program, when NCCL was found and it built
+programs=()        # the one-GPU programs
+programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
+multi_program=""   # the multi-GPU program (step 12), when NCCL was found and it built
+multi_name=""      # its name in the tests' names, built or not
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
+    # what the folder builds here: nothing for step 12 without NCCL (common/nccl.mk)
+    built=$(make --no-print-directory -s -C "$dir" TYPE="$type" programs)
     if ! make --no-print-directory -C "$dir" TYPE="$type" > "$build_log" 2>&1; then
         fail "build $dir ($type)" "see $build_log"
         tail -5 "$build_log"
-    elif grep -q "skipped, NCCL not found" "$build_log"; then
+    elif [ -z "$built" ]; then
         skip "build $dir ($type)" "$NCCL_MISSING"
+        multi_name=$dir/reduce$suffix   # the only folder that builds nothing: the multi-GPU one
     else
         pass "build $dir ($type)"
     fi
-    for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
-        case $dir in step12_*) multi=$dir/$program; continue ;; esac   # tested on its own below
+    for program in $built; do
+        if [ "$(describe "$dir/$program" multi_gpu)" = 1 ]; then   # tested on its own below
+            multi_program=$dir/$program multi_name=$dir/$program
+            continue
+        fi
         programs+=("$dir/$program")
+        if [ "$(describe "$dir/$program" index_bits)" = 64 ]; then programs_64+=("$dir/$program"); fi
     done
-done
-# the one-launch programs, whose state (a ticket counter) must survive many calls
-single_pass=()
-for p in "${programs[@]}"; do
-    case $p in step11_*) single_pass+=("$p") ;; esac
 done
 
 # ---------------------------------------------------------------- stale builds
@@ -106,7 +114,7 @@ else
     stale_make SM=80
     if grep -q "NVCC" "$log/stale.txt" && grep -q "sm_80" "$stale/build/$type/nvcc.cmd" &&
        [ "$stale/build/$type/step.o" -nt "$stale/build/$type/cc.cmd" ] &&
-       { [ -z "$cuobjdump" ] || "$cuobjdump" -lelf "$stale/reduce$suffix" | grep -q sm_80; }; then
+       { [ -z "$cuobjdump" ] || grep -q sm_80 < <("$cuobjdump" -lelf "$stale/reduce$suffix"); }; then
         pass "stale builds: make SM=80 after a default build rebuilds for sm_80${cuobjdump:+ (cuobjdump -lelf)}"
     else
         fail "stale builds: make SM=80 after a default build rebuilds for sm_80" "$(tr '\n' ' ' < "$log/stale.txt")"
@@ -128,7 +136,8 @@ for dir in "${dirs[@]}"; do
         # step 12 includes step 11's kernel file: what it adds is the whole of its own file,
         # counted without blank and comment lines (a line opening with `*` is code, e.g.
         # `*sum = *partial;`, unless a space, `/` or the line's end follows the `*`)
-        file=$(ls "$dir"/*.cu | head -1)
+        files=("$dir"/*.cu)
+        file=${files[0]}
         lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
         name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
         if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
@@ -153,6 +162,23 @@ if command -v doxygen > /dev/null 2>&1; then
     fi
 else
     skip "docs build with zero warnings" "doxygen not installed"
+fi
+
+# ---------------------------------------------------------------- scripts
+# every script (make's, the tests', CI's) passes shellcheck; .shellcheckrc lets it follow
+# the helpers they source
+scripts=(scripts/*.sh tests/*.sh .ci/run)
+if command -v shellcheck > /dev/null 2>&1; then
+    for script in "${scripts[@]}"; do
+        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
+            pass "shellcheck $script"
+        else
+            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
+        fi
+    done
+else
+    for script in "${scripts[@]}"; do skip "shellcheck $script" "shellcheck not installed"; done
+    echo "     shellcheck: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
 fi
 
 # make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
@@ -181,9 +207,9 @@ make_expect() {
 # makefiles' variables, ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
 phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' Makefile common/step.mk step4_unroll_warp/Makefile |
-        tr ' \\' '\n\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
+        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
 missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
-if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(echo $phony | wc -w) of them)"
+if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
 else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
 wrong=""
 while IFS= read -r line; do
@@ -209,11 +235,11 @@ else fail "make help shows every variable with its real default" "${wrong:-only 
 # and step 12's), the notations of -n included; and README says how to test the other
 # types and how to clean.
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -x "step12_multi_gpu/reduce$suffix" ] && "step12_multi_gpu/reduce$suffix" --help 2>&1)
+helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
-missing=$(for f in $flags; do echo "$table" | grep -qF -e "\`$f" -e ", $f" || echo "$f"; done | tr '\n' ' ')
-if [ -n "$table" ] && [ "$(echo $flags | wc -w)" -ge 17 ] && [ -z "$missing" ]; then
-    pass "README's flags table lists every flag of --help ($(echo $flags | wc -w))"
+missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
+if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
+    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
 else
     fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
 fi
@@ -246,8 +272,8 @@ case $type in   # the element 1, raw
     float)  one='\x00\x00\x80\x3f' ;;
     double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
 esac
-small=step3_add_during_load/reduce$suffix   # a 32-bit step
-large=step6_multi_add/reduce$suffix         # a 64-bit step
+small=$(for p in "${programs[@]}"; do [ "$(describe "$p" index_bits)" = 32 ] && echo "$p"; done | head -1)  # a 32-bit step
+large=${programs_64[0]:-}   # a 64-bit step
 printf 'not a whole element' > "$log/odd.bin"   # 19 bytes: no element size divides it
 if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: n = 0"                2 "at least 1"          "$small" -n 0
@@ -288,13 +314,14 @@ if [ -x "$small" ] && [ -x "$large" ]; then
         float|double)
             if [ "$type" = float ]; then nan='\x00\x00\xc0\x7f' inf='\x00\x00\x80\x7f' max='\xff\xff\x7f\x7f'
             else nan='\x00\x00\x00\x00\x00\x00\xf8\x7f' inf='\x00\x00\x00\x00\x00\x00\xf0\x7f' max='\xff\xff\xff\xff\xff\xff\xef\x7f'; fi
-            printf "$one$one$nan" > "$log/nan.bin"; printf "$inf$inf" > "$log/inf.bin"; printf "$max$max" > "$log/overflow.bin"
+            printf '%b' "$one$one$nan" > "$log/nan.bin"; printf '%b' "$inf$inf" > "$log/inf.bin"
+            printf '%b' "$max$max" > "$log/overflow.bin"
             expect "input: --input with a NaN element"    2 "element 2 is nan" "$small" --input "$log/nan.bin"
             expect "input: --input with infinity"         2 "element 0 is inf" "$small" --input "$log/inf.bin"
             expect "input: --input whose sum overflows"   2 "overflow"         "$small" --input "$log/overflow.bin" ;;
     esac
 else
-    fail "bad input tests" "$small or $large was not built"
+    fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
 
 # ---------------------------------------------------------------- gpu
@@ -364,19 +391,22 @@ missing_says() {
         fail "$name" "said '$out', expected '${text:-nothing}'"
     fi
 }
-listing='[ "$1" = -L ] && { echo "GPU 0: NVIDIA Test (UUID: GPU-0)"; exit 0; }'
+# (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
+listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
 missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
 missing_says "no GPU, said as it is: driver not answering" "not answering" \
     "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
 missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
-    '[ "$1" = -L ] && exit 6; echo "| NVIDIA-SMI 580.0  Driver Version: 580.0  CUDA Version: 13.0 |"'
+    '[ "$1" = --query-gpu=index ] && { echo "No devices were found"; exit 6; }; echo "<cuda_version>13.0</cuda_version>"'
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
-    "$listing; echo 'CUDA Version: 99.0'" CUDA_VISIBLE_DEVICES=
-missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo 'CUDA Version: 99.0'"
+    "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
+missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
 toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
 if [ "${toolkit:-0}" -ge 12 ]; then
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
-        "$listing; echo 'CUDA Version: 11.8'"
+        "$listing; echo '<cuda_version>11.8</cuda_version>'"
 else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
@@ -393,7 +423,17 @@ else
     fail "race-demo and make sanitize give the same hint" "$(cat "$log/race-demo-err.txt" "$log/lab-err.txt" | tr '\n' ' ')"
 fi
 
-# check PROGRAM SIZE...: one test per size, from the program's "check n=N: PASS" lines.
+# check_verdict NAME N: the test of size N, from the "check n=N: PASS" line of the last
+# --check run (its output in $log/check.txt and check-err.txt)
+check_verdict() {
+    if grep -q "^check n=$2: PASS" "$log/check.txt"; then
+        pass "$1"
+    else
+        fail "$1" "$(grep -h "n=${2}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
+    fi
+}
+
+# check PROGRAM SIZE...: one test per size.
 check() {
     local program=$1 list n
     shift
@@ -403,13 +443,7 @@ check() {
     fi
     list=$(IFS=,; echo "$*")
     timeout 900 "$program" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
-    for n in "$@"; do
-        if grep -q "^check n=$n: PASS" "$log/check.txt"; then
-            pass "gpu $program $type n=$n"
-        else
-            fail "gpu $program $type n=$n" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-        fi
-    done
+    for n in "$@"; do check_verdict "gpu $program $type n=$n" "$n"; done
 }
 
 # gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
@@ -420,22 +454,24 @@ gpu_expect() {
 for program in "${programs[@]}"; do
     check "$program" "${sizes[@]}"
 done
-for program in "${programs[@]}"; do
-    case $program in step[6-9]_*|step1[0-9]_*|cub_reference/*) check "$program" "$huge" ;; esac
+for program in "${programs_64[@]}"; do
+    check "$program" "$huge"
 done
-for program in "${single_pass[@]}"; do
+# every program's state (step 11's ticket counter, a cache of any kind) must survive many calls
+for program in "${programs[@]}"; do
     gpu_expect "gpu $program: 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
 done
 
 # --input: a file with a known sum, and --print-sum for scripts; then large values whose
 # sum is exact although partial sums are not (int: they wrap; floats: 2^100 - 2^100 + 1)
-for _ in $(seq 1000); do printf "$one"; done > "$log/ones.bin"
+for _ in $(seq 1000); do printf '%b' "$one"; done > "$log/ones.bin"
 case $type in
     int)    printf '\xff\xff\xff\x7f\xff\xff\xff\x7f\x01\x00\x00\x80\x01\x00\x00\x80\x05\x00\x00\x00' > "$log/large.bin"
             large_sum=5 ;;
-    float)  printf "\x00\x00\x80\x71$one\x00\x00\x80\xf1" > "$log/large.bin"; large_sum="" ;;
-    double) printf "\x00\x00\x00\x00\x00\x00\x30\x46$one\x00\x00\x00\x00\x00\x00\x30\xc6" > "$log/large.bin"; large_sum="" ;;
+    float)  printf '%b' "\x00\x00\x80\x71$one\x00\x00\x80\xf1" > "$log/large.bin"; large_sum="" ;;
+    double) printf '%b' "\x00\x00\x00\x00\x00\x00\x30\x46$one\x00\x00\x00\x00\x00\x00\x30\xc6" > "$log/large.bin"
+            large_sum="" ;;
 esac
 # gpu_sum NAME FILE SUM: step 8 --input FILE --print-sum exits 0 and prints SUM (any: any sum)
 gpu_sum() {
@@ -470,14 +506,12 @@ fi
 case $type in double) element_bytes=8 ;; *) element_bytes=4 ;; esac
 max_threads=$(sed -n 's/.* per SM at most \([0-9]*\) threads.*/\1/p' "$log/resources.txt" | head -1)
 for dir in "${dirs[@]}"; do
-    case $dir in
-        step*/*) continue ;;
-        step[0-9]_*|step[0-9][0-9]_*) [ -f "$dir/reduce.cu" ] || continue ;;   # step 12 runs step 11's kernel
-        cub_reference) ;;
-        *) continue ;;
-    esac
+    # make resources' rows: every program of its own folder but the multi-GPU one, which
+    # runs step 11's kernel (a folder of variants, step*/*, is not a step)
+    case $dir in step*/*) continue ;; esac
+    if [ ! -x "$dir/reduce$suffix" ] || [ "$(describe "$dir/reduce$suffix" multi_gpu)" != 0 ]; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
-    if [ "$dir" = cub_reference ]; then
+    if [ "$(describe "$dir/reduce$suffix" kernel)" = library ]; then
         if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
         else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
         continue
@@ -499,7 +533,6 @@ done
 # ---------------------------------------------------------------- step 12
 # multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
 # by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
-multi_name=step12_multi_gpu/reduce$suffix
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
 # size_note G N: what makes size N adversarial on G GPUs, for the test's name
 size_note() {
@@ -511,45 +544,40 @@ multi_check() {
     local g=$1 list n name reason="" args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
-    if [ -z "$multi" ]; then reason="NCCL not found"
+    if [ -z "$multi_program" ]; then reason="NCCL not found"
     elif [ -z "$gpu" ]; then reason="no GPU"
     elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
     if [ -z "$reason" ]; then
         list=$(IFS=,; echo "$*")
-        timeout 900 "$multi" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+        timeout 900 "$multi_program" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
     fi
     for n in "$@"; do
         name="gpu $multi_name $type G=$g n=$n$(size_note "$g" "$n")"
-        if [ -n "$reason" ]; then
-            skip "$name" "$reason"
-        elif grep -q "^check n=$n: PASS" "$log/check.txt"; then
-            pass "$name"
-        else
-            fail "$name" "$(grep -h "n=$n[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-        fi
+        if [ -n "$reason" ]; then skip "$name" "$reason"; else check_verdict "$name" "$n"; fi
     done
 }
 multi_check 1 "${sizes[@]}" "$huge"
 multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "$huge"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
-if [ -z "$multi" ]; then
+if [ -z "$multi_program" ]; then
     for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device 0" "--device 1" "--resources" \
                 "one GPU at a time: 100 calls"; do
         skip "input/gpu $multi_name: $name" "NCCL not found"
     done
 else
-    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi" --gpus 0 -n 1000
-    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi" --gpus 99 -n 1000
-    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi" --device 0 -n 1000
-    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi" --device 1 -n 1000
-    expect "input: $multi_name --resources" 2 "step11_single_pass/reduce --resources" "$multi" --resources
+    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi_program" --gpus 0 -n 1000
+    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
+    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 0 -n 1000
+    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
+    expect "input: $multi_name --resources" 2 "$(describe "$multi_program" shard_step)/reduce --resources" \
+        "$multi_program" --resources
     gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
-        "$multi" --gpus $((visible + 1)) -n 1000
+        "$multi_program" --gpus $((visible + 1)) -n 1000
     gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
-        "$multi" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
+        "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 fi
-expect "input: --gpus on a one-GPU step" 2 "step12_multi_gpu" "$large" --gpus 2 -n 1000
+expect "input: --gpus on a one-GPU step" 2 "multi-GPU program" "$large" --gpus 2 -n 1000
 
 # ---------------------------------------------------------------- lab
 if [ "${LAB_TESTS:-1}" = 0 ]; then
@@ -585,17 +613,16 @@ else pass "lab: bad input leaves no folder behind"; fi
 # every exercise starts: the README's exercise in the header, TODOs, and it builds
 copies=()
 for k in "${lab_steps[@]}"; do
-    step=$(ls -d "step${k}_"*/ | head -1)
-    step=${step%/}
+    step=$(step_dir "$k")
     copy=$lab_root/start/$step
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
     # every line of the README's exercise section, in the copy's header comment
-    missing=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" |
-              while IFS= read -r line; do
+    exercise=$(awk -f scripts/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
+    missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
-              done | head -1)
-    lines=$(awk '/^## / { inside = ($0 ~ /^## Exercise/); next } inside && /[^ \t]/' "$step/README.md" | wc -l)
+              done <<< "$exercise" | head -1)
+    lines=$(grep -c . <<< "$exercise")
     if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ]; then
         pass "lab: step $k's copy has the README's exercise ($lines lines) and $todos TODOs"
     else
@@ -607,6 +634,7 @@ done
 # build_all DIR...: make every copy for $type at once (one job per core); one test each
 build_all() {
     local dir
+    # shellcheck disable=SC2016  # $1 and $2 are the inner sh's: the copy and the type
     printf '%s\n' "$@" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
         'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
     for dir in "$@"; do
@@ -621,8 +649,7 @@ build_all() {
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
 if [ -n "$gpu" ]; then
     for k in "${lab_steps[@]}"; do
-        step=$(ls -d "step${k}_"*/ | head -1)
-        step=${step%/}
+        step=$(step_dir "$k")
         make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
             cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
     done
@@ -633,8 +660,7 @@ broken=()
 for file in tests/lab_broken/*.cu; do
     name=$(basename "$file" .cu)
     k=${name#step}; k=${k%%_*}
-    step=$(ls -d "step${k}_"*/ | head -1)
-    step=${step%/}
+    step=$(step_dir "$k")
     if ! make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/$name" > "$log/lab-out.txt" 2>&1 ||
        ! cp "$file" "$lab_root/$name/$step/reduce.cu"; then
         fail "lab: broken copy $name set up" "$(head -c 300 "$log/lab-out.txt")"
@@ -649,7 +675,7 @@ done
 build_all "${copies[@]}"
 
 # a copy that exists is never overwritten without FORCE=1
-copy=$lab_root/start/$(ls -d step3_*/ | head -1 | tr -d /)
+copy=$lab_root/start/$(step_dir 3)
 echo "// the student's work" >> "$copy/reduce.cu"
 make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
@@ -680,7 +706,7 @@ fi
 # the lab table takes its three rows in the order lab-check ran them: a student who pasted
 # our kernel has a copy with our name, and must still see their own time, not ours
 row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
-{ echo "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms,ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms"
+{ build/tools/report header
   row step2_x "step2 start" 2.000000; row step3_x "step3 (yours)" 1.500000; row step3_x "step3 ours" 1.000000
 } > "$log/lab-rows.csv"
 build/tools/report lab "$log/lab-rows.csv" 3 step2_x step3_x step3_x > "$log/lab-table.txt" 2>&1
@@ -689,6 +715,12 @@ if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.00
 else
     fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
 fi
+# report field: a CSV read by column name, the scripts' way (make latency, lab-check's times)
+name="report field reads a column of the rows by its name, and refuses a name it has not"
+if [ "$(build/tools/report field "$log/lab-rows.csv" median_ms | paste -sd' ')" = "2.000000 1.500000 1.000000" ] &&
+   [ "$(build/tools/report field "$log/lab-rows.csv" label | sed -n 2p)" = "step3 (yours)" ] &&
+   ! build/tools/report field "$log/lab-rows.csv" no_such_column > /dev/null 2>&1; then pass "$name"
+else fail "$name" "$(build/tools/report field "$log/lab-rows.csv" median_ms 2>&1 | tr '\n' ' ')"; fi
 
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: scripts/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only)
@@ -801,19 +833,19 @@ build/tools/report weights lab/weights.conf > "$log/weights.txt" 2>&1
 if grep -q "total 100.00$" "$log/weights.txt"; then pass "lab-grade: lab/weights.conf is valid and adds up to 100"
 else fail "lab-grade: lab/weights.conf is valid and adds up to 100" "$(cat "$log/weights.txt")"; fi
 printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
-lab_make "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
+make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
-lab_make "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
-lab_make "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
-lab_make "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
-lab_make "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
-lab_make "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
+make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
+make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
+make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
 mkdir -p "$lab_root/empty-class/nobody"
-lab_make "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
+make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
-step3=$(ls -d step3_*/ | head -1 | tr -d /)
-step7=$(ls -d step7_*/ | head -1 | tr -d /)
+step3=$(step_dir 3)
+step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
 # the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
 # is correct and gets no performance points (it is step 2, not yet step 3)
@@ -911,10 +943,12 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/$step7/results.json" \
     "^ok 0.00 100.00$"
-if [ -z "$(ls build/lab-grade-all 2>/dev/null | grep -vxE 'logs|submissions.txt|builds.txt')" ]; then
+left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
+       -printf '%f ' 2>/dev/null)
+if [ -z "$left" ]; then
     pass "lab-grade-all: the scratch copies are gone"
 else
-    fail "lab-grade-all: the scratch copies are gone" "$(ls build/lab-grade-all | head -3 | tr '\n' ' ')"
+    fail "lab-grade-all: the scratch copies are gone" "$left"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -170,7 +170,11 @@ static void test_options(void)
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
 }
 
-/** check_program_flags() for one command line: 0 if accepted; else its line holds `text`. */
+/**
+ * check_program_flags() for one command line of the multi-GPU program (multi_gpu, which
+ * runs a step called "stepK_shard" on every GPU) or a one-GPU one: 0 if accepted; else
+ * its line holds `text`.
+ */
 static int program_flags(int multi_gpu, const char *text, const char *word, ...)
 {
     char *argv[32], error[512];
@@ -181,7 +185,7 @@ static int program_flags(int multi_gpu, const char *text, const char *word, ...)
     options opt;
     if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
         return -2;
-    if (check_program_flags(&opt, multi_gpu, error, sizeof error) == 0)
+    if (check_program_flags(&opt, multi_gpu ? "stepK_shard" : NULL, error, sizeof error) == 0)
         return 0;
     return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
 }
@@ -192,12 +196,14 @@ static void test_program_flags(void)
     TEST("step 12 refuses --device 1 alike", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
     TEST("step 12 refuses --input", program_flags(1, "--input", "--input", "f", NULL) == -1);
     TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
-    TEST("one-GPU program refuses --gpus", program_flags(0, "step12_multi_gpu", "--gpus", "2", NULL) == -1);
-    TEST("one-GPU program refuses --latency", program_flags(0, "step12_multi_gpu", "--latency", NULL) == -1);
+    TEST("step 12 refuses --resources, naming the step it runs",
+         program_flags(1, "stepK_shard/reduce --resources", "--resources", NULL) == -1);
+    TEST("one-GPU program refuses --gpus", program_flags(0, "multi-GPU program", "--gpus", "2", NULL) == -1);
+    TEST("one-GPU program refuses --latency", program_flags(0, "multi-GPU program", "--latency", NULL) == -1);
     TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
 
     const char *narrow = max_n_reason(INT32_MAX), *wide = max_n_reason(INT64_MAX);
-    TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "step6"));
+    TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "index_bits=64"));
     TEST("64-bit maximum: says why, never 'use step6'", strstr(wide, "64-bit") && !strstr(wide, "step6"));
 
     char error[512];
@@ -346,6 +352,13 @@ static size_t one_per_thread(size_t count)
     return (count + 255) / 256;
 }
 
+/** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
+static size_t no_grid(size_t count)
+{
+    (void)count;
+    return 0;
+}
+
 static void test_depth(void)
 {
     TEST("pass depth one element per thread", pass_depth(256, 1, 256) == 1 + 8);
@@ -354,6 +367,8 @@ static void test_depth(void)
     TEST("depth of passes 2^16", depth_of_passes(1 << 16, 256, one_per_thread) == 18);
     TEST("depth of passes n = 1", depth_of_passes(1, 256, one_per_thread) == 9);
     TEST("depth of passes 2^24", depth_of_passes(1 << 24, 256, one_per_thread) == 27);
+    TEST("pass depth without a grid does not divide by 0", pass_depth(1000, 0, 256) == 1000);
+    TEST("depth of passes ends when blocks_for() says 0", depth_of_passes(1 << 20, 256, no_grid) == (1 << 20));
 }
 
 static void test_stats(void)

@@ -11,7 +11,6 @@
  * call, and *out must be zeroed before the launch.
  */
 #include "data.h"
-#include "gpu.h"
 #include "step.h"
 
 #define BLOCK_ATOMIC 1
@@ -105,6 +104,9 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 #endif
 }
 
+/** The occupancy query's error, if it failed: step_reduce() returns it (no step exits). */
+static cudaError_t query_error = cudaSuccess;
+
 /**
  * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
  * GPU at once (occupancy API x SMs), so the grid is one full wave on any GPU.
@@ -112,15 +114,16 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 static size_t blocks_for(size_t count)
 {
     static int resident = 0;
-    if (resident == 0) {
-        int device, sms;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0));
+    if (resident == 0 && query_error == cudaSuccess) {
+        int device = 0, sms = 0;
+        query_error = cudaGetDevice(&device);
+        if (query_error == cudaSuccess)
+            query_error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (query_error == cudaSuccess)
+            query_error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0);
         resident *= sms;
     }
-    size_t per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT;
-    size_t blocks = (count + per_block - 1) / per_block;
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < (size_t)resident ? blocks : (size_t)resident;
 }
 
@@ -145,15 +148,17 @@ static uint64_t addition_depth(size_t n)
 #endif
 
 extern "C" const step_info STEP = {
-    .number = 11, .name = VARIANT_NAME, .title = VARIANT_TITLE, .source = "beyond Harris",
+    .number = 11, .name = VARIANT_NAME, .title = VARIANT_TITLE, .citation = "beyond Harris",
     .idea = "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = addition_depth,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
                                    element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
 {
+    if (blocks_for(n) == 0) return query_error;  // the occupancy query failed: no exit, its error
     (void)scratch_a;  /* no partial sums in memory: they go straight into *out */
     (void)scratch_b;
     cudaError_t err = cudaMemsetAsync(out, 0, sizeof(element_t), stream);

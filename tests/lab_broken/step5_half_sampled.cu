@@ -91,7 +91,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, unsigned int n)
 /** Blocks of one pass: two elements per thread. */
 static size_t blocks_for(size_t count)
 {
-    return (count + 2 * THREADS - 1) / (2 * THREADS);
+    return (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
 }
 
 /** Launches one pass; the passes driver (common/passes.c) repeats it until one sum is left. */
@@ -101,9 +101,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 5, .name = "step5_template_unroll", .title = "completely unrolled", .source = "Harris kernel 6",
+    .number = 5, .name = "step5_template_unroll", .title = "completely unrolled", .citation = "Harris kernel 6",
     .idea = "block size as a template parameter: the whole tree unrolled at compile time",
     .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = 2 * THREADS,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

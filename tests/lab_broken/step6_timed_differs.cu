@@ -98,7 +98,7 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 /** Blocks of one pass: two elements per thread, but no more than MAX_BLOCKS. */
 static size_t blocks_for(size_t count)
 {
-    size_t blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
@@ -109,9 +109,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 6, .name = "step6_multi_add", .title = "multiple elements per thread", .source = "Harris kernel 7",
+    .number = 6, .name = "step6_multi_add", .title = "multiple elements per thread", .citation = "Harris kernel 7",
     .idea = "a grid-stride loop: each thread adds many elements before the tree (64-bit indices)",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = 2 * THREADS,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

@@ -95,7 +95,7 @@ static size_t cub_scratch(size_t n)
 /** Blocks of one pass: two elements per thread, but no more than MAX_BLOCKS. */
 static size_t blocks_for(size_t count)
 {
-    size_t blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
@@ -106,9 +106,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 7, .name = "step7_shuffle", .title = "warp shuffle", .source = "beyond Harris",
+    .number = 7, .name = "step7_shuffle", .title = "warp shuffle", .citation = "beyond Harris",
     .idea = "__shfl_down_sync() sums the last warp in registers instead of shared memory",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = 2 * THREADS,
     .blocks_for = blocks_for, .scratch_elements = cub_scratch, .addition_depth = NULL,
 };
 

@@ -93,7 +93,7 @@ __global__ void give_kept(element_t *out) { *out = kept_sum; }
 
 static size_t blocks_for(size_t count)
 {
-    size_t blocks = (count + THREADS * VEC_WIDTH - 1) / (THREADS * VEC_WIDTH);
+    size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
     return blocks < MAX_BLOCKS ? blocks : MAX_BLOCKS;
 }
 
@@ -104,9 +104,10 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 }
 
 extern "C" const step_info STEP = {
-    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .source = "beyond Harris",
+    .number = 8, .name = "step8_vectorized", .title = "16-byte loads", .citation = "beyond Harris",
     .idea = "int4 loads: one instruction reads four ints, a quarter of the load instructions",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
+    .elements_per_block = THREADS * VEC_WIDTH,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 

@@ -1,0 +1,95 @@
+/**
+ * @file gpu_slot.h
+ * @brief One GPU's part of a run, the same for every driver: its buffers, stream, events
+ * and timing gate, allocated, run around the timed work and freed in one place.
+ *
+ * The one-GPU driver (main.c) has one slot; step 12's (multi_main.c) has one per GPU and
+ * puts its shards in them. A driver adds only what is its own: main.c the step and its
+ * checks, multi_main.c the shards, NCCL and the combine; the MPI step's driver would add
+ * its ranks. A run on slots goes: slot_begin() on each (flush, poison, gate closed, start
+ * event), the driver queues the timed work, slot_end() on each (stop event), slots_go()
+ * (every gate open at once), slot_wait() on each (its time).
+ */
+#ifndef REDUCE_GPU_SLOT_H
+#define REDUCE_GPU_SLOT_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "element.h"
+#include "gate.h"
+#include "gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One GPU's buffers and timing tools for a run of the step. */
+typedef struct gpu_slot {
+    int device;              /**< CUDA device index */
+    element_t *in;           /**< the input on this GPU (all of it, or this GPU's shard) */
+    element_t *out;          /**< the step's result, one element */
+    element_t *scratch[2];   /**< the step's two scratch buffers */
+    size_t scratch_count;    /**< elements each scratch buffer holds (at least 1) */
+    void *flush;             /**< written before each timed run to evict L2; NULL with --hot */
+    size_t flush_bytes;      /**< its size: FLUSH_L2_MULTIPLE x the GPU's L2 */
+    gpu_gate gate;           /**< holds the GPU until a run is queued (gate.h) */
+    int gated;               /**< 0 with --no-gate, and in --check */
+    cudaStream_t stream;     /**< everything of this GPU is queued here */
+    cudaEvent_t start, stop; /**< around the timed work */
+    cudaEvent_t ready;       /**< flush and poisoning done: the GPU waits at its gate */
+} gpu_slot;
+
+/**
+ * Device bytes slot_allocate() takes on `gpu` for up to max_n input elements and
+ * `scratch` elements in each scratch buffer, plus `extra_bytes` the driver allocates
+ * beside them (step 12: its 64-bit sum), with an L2 flush buffer when `flush`.
+ */
+size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, const gpu_info *gpu);
+
+/**
+ * 1 if `need` bytes (slot_bytes()) and `slack` more (the context's own, NCCL's) fit in
+ * the GPU's free memory, and max_n elements in a size_t; the driver says why not.
+ */
+int slot_fits(size_t max_n, size_t need, size_t slack, const gpu_info *gpu);
+
+/**
+ * Makes `device` current and allocates the slot there: the buffers of slot_bytes(), a
+ * stream, the events, and the gate when `gated`. Every call is checked (exit 4).
+ */
+void slot_allocate(gpu_slot *s, int device, size_t max_n, size_t scratch, int flush, int gated,
+                   const gpu_info *gpu);
+
+/** Frees what slot_allocate() took (its device made current). */
+void slot_release(gpu_slot *s);
+
+/**
+ * Queues what comes before the timed work on the slot's stream (its device made
+ * current): the L2 flush (unless --hot; `pass` varies what it writes), the result
+ * poisoned (POISON_BYTE, so a run that writes nothing fails), the ready event, the gate
+ * closed (unless --no-gate), the start event.
+ */
+void slot_begin(gpu_slot *s, int pass);
+
+/** Queues the stop event after the timed work (its device made current). */
+void slot_end(gpu_slot *s);
+
+/**
+ * Lets `count` slots run: with several, once every one has reached its gate (its flush
+ * done), so that all start together (a GPU let go first would time its wait for the
+ * others); then opens every gate. With one, at once: there is nothing to wait for.
+ */
+void slots_go(gpu_slot *slots, int count);
+
+/**
+ * Waits for the slot's stop event and returns its time from start to stop in ms. Exits 4
+ * when its gate gave up waiting: the timed work waited for the host (it must only queue
+ * work, never synchronize), so the time would be meaningless.
+ */
+float slot_wait(gpu_slot *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
