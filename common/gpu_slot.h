@@ -5,10 +5,11 @@
  *
  * The one-GPU driver (main.c) has one slot; step 12's (multi_main.c) has one per GPU and
  * puts its shards in them. A driver adds only what is its own: main.c the step and its
- * checks, multi_main.c the shards, NCCL and the combine; the MPI step's driver would add
- * its ranks. A run on slots goes: slot_begin() on each (flush, poison, gate closed, start
- * event), the driver queues the timed work, slot_end() on each (stop event), slots_go()
- * (every gate open at once), slot_wait() on each (its time).
+ * checks, multi_main.c the shards, NCCL, the combine and the ranks (ranks.h: one
+ * process, or one MPI rank per GPU). A run on slots goes: slot_begin() on each (flush,
+ * poison, gate closed, start event), the driver queues the timed work, slot_end() on each
+ * (stop event), slots_ready() when the run spans GPUs, slots_go() (every gate open at
+ * once), slot_wait() on each (its time).
  */
 #ifndef REDUCE_GPU_SLOT_H
 #define REDUCE_GPU_SLOT_H
@@ -75,10 +76,14 @@ void slot_begin(gpu_slot *s, int pass);
 void slot_end(gpu_slot *s);
 
 /**
- * Lets `count` slots run: with several, once every one has reached its gate (its flush
- * done), so that all start together (a GPU let go first would time its wait for the
- * others); then opens every gate. With one, at once: there is nothing to wait for.
+ * Waits until every one of `count` slots has reached its gate (its flush done). A run on
+ * several GPUs calls it before slots_go(), so that all of them start together: a GPU let
+ * go first would time its wait for the others (with MPI, the ranks then meet at a
+ * barrier, and only then open their gates).
  */
+void slots_ready(gpu_slot *slots, int count);
+
+/** Opens every gate of `count` slots: the timed work starts. */
 void slots_go(gpu_slot *slots, int count);
 
 /**

@@ -44,7 +44,9 @@ int check_max_n(const step_info *info, size_t n, const char *what)
  * program rather than read its source: every field of step_info but the functions, and
  * what follows from them. index_bits: 32 or 64, the width of the kernel's indices (its
  * max_n). kernel=own: --resources can report the step's kernel; library: its kernels are
- * CUB's. multi_gpu=1: step 12's program, which runs `shard_step` (step 11) on each GPU.
+ * CUB's. multi_gpu=1: a multi-GPU program, which runs `shard_step` (step 11) on each GPU;
+ * processes=one (step 12: one process drives every GPU) or one_per_gpu (step 13: start it
+ * with mpiexec, one rank per GPU).
  */
 static void describe(const step_info *info, int multi_gpu)
 {
@@ -52,9 +54,14 @@ static void describe(const step_info *info, int multi_gpu)
            "elements_per_block=%zu\nmax_n=%llu\nindex_bits=%d\nkernel=%s\nmulti_gpu=%d\n", info->number,
            info->name, info->title, info->citation, info->idea, ELEMENT_NAME, info->threads, info->elements_per_block,
            (unsigned long long)info->max_n, info->max_n > MAX_N_32BIT ? 64 : 32, info->kernel ? "own" : "library",
-           multi_gpu);
+           multi_gpu != 0);
     if (multi_gpu)
-        printf("shard_step=%s\n", STEP.name);
+        printf("shard_step=%s\nprocesses=%s\n", STEP.name, multi_gpu == MULTI_RANK_PER_GPU ? "one_per_gpu" : "one");
+}
+
+void load_kernels_eagerly(void)
+{
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
 }
 
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu)
@@ -71,7 +78,7 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     case PARSE_OK:
         break;
     }
-    if (check_program_flags(opt, multi_gpu ? STEP.name : NULL, error, sizeof error) != 0) {
+    if (check_program_flags(opt, multi_gpu ? STEP.name : NULL, multi_gpu, error, sizeof error) != 0) {
         say_error(error);
         return EXIT_USAGE;
     }
@@ -90,13 +97,11 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     }
 
     /*
-     * Load every kernel when the context is created: with lazy loading (CUDA's default)
-     * a kernel's first launch behind a closed gate would wait for the gate to finish,
-     * which waits for the host, which waits for the launch. Under compute-sanitizer or
-     * ncu (they inject themselves through CUDA_INJECTION64_PATH) each launch waits for
-     * the one before it to finish, so the gate would deadlock the same way: no gate there.
+     * Under compute-sanitizer or ncu (they inject themselves through
+     * CUDA_INJECTION64_PATH) each launch waits for the one before it to finish, so the
+     * gate would deadlock the program: no gate there.
      */
-    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+    load_kernels_eagerly();
     if (getenv("CUDA_INJECTION64_PATH"))
         opt->no_gate = 1;
     return HARNESS_GO_ON;

@@ -36,6 +36,14 @@ extern const char *harness_program;
 /** Prints one error line prefixed with the program name. */
 void say_error(const char *message);
 
+/**
+ * Makes CUDA load every kernel when the context is created: with lazy loading (CUDA's
+ * default) a kernel's first launch behind a closed gate would wait for the gate to
+ * finish, which waits for the host, which waits for the launch. Must run before anything
+ * initializes CUDA: harness_begin() calls it, and MPI's start-up before MPI_Init.
+ */
+void load_kernels_eagerly(void);
+
 /** What harness_begin() returns when the program should go on (any other value: exit with it). */
 #define HARNESS_GO_ON (-1)
 
@@ -45,9 +53,10 @@ void say_error(const char *message);
  * written (all before the GPU is touched), and prepares the CUDA environment for the
  * gate (eager module loading; no gate under compute-sanitizer or ncu). Returns
  * HARNESS_GO_ON when the program should go on, or the exit code to return now.
- * `multi_gpu`: the program is step 12's (its --help differs, --gpus / --latency are
- * accepted only there, and --resources only elsewhere: the one-GPU driver answers it
- * after opening the GPU, with print_resources()).
+ * `multi_gpu`: a program_kind (options.h): ONE_GPU, or a multi-GPU program, whose --help
+ * differs; --gpus / --latency are accepted only there (--gpus not with one rank per GPU),
+ * and --resources only elsewhere: the one-GPU driver answers it after opening the GPU,
+ * with print_resources().
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
 

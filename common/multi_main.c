@@ -1,7 +1,9 @@
 /**
  * @file multi_main.c
- * @brief Step 12's program: one process drives G GPUs; each holds a shard of the input,
- * reduces it with step 11, and NCCL adds the G partial sums on every GPU.
+ * @brief The multi-GPU steps' program: G GPUs each hold a shard of the input, reduce it
+ * with step 11, and NCCL adds the G partial sums on every GPU. Step 12 links it with
+ * ranks_one.c (one process drives every GPU), step 13 with ranks_mpi.c (one MPI rank per
+ * GPU): what the processes must agree on goes through ranks.h, the rest is the same.
  *
  * The same method as main.c, on every GPU at once: each GPU fills its own shard (the
  * input never goes through one GPU), the L2 of every GPU is flushed and a gate holds
@@ -19,6 +21,7 @@
 #include "harness.h"
 #include "multi_step.h"
 #include "options.h"
+#include "ranks.h"
 #include "results.h"
 #include "step.h"
 
@@ -28,20 +31,23 @@
  * slots for the step file, the 64-bit sums and the communicators.
  */
 typedef struct gpu_group {
-    int count;                     /**< G, the GPUs used: 0 .. G-1 */
+    ranks world;                   /**< the processes of the run, and this one's place */
+    int count;                     /**< the GPUs this process drives: 0 .. count-1 (1 per MPI rank) */
+    int total;                     /**< G, the GPUs of the run: world.size x count */
+    int base;                      /**< the run's index of this process's GPU 0: world.rank x count */
     gpu_slot slots[MAX_GPUS];      /**< one per GPU */
     shard shards[MAX_GPUS];        /**< one per GPU: its slot's buffers and stream, its sum, its rank */
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
     size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
-    ncclComm_t comms[MAX_GPUS];    /**< one communicator of G ranks (ncclCommInitAll) */
+    ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
 } gpu_group;
 
 /** What the timed region of run_once() holds. */
 typedef enum work {
     WORK_EMPTY,        /**< nothing: what the gate and the events cost */
     WORK_STEP11,       /**< step 11 on each shard, no combine */
-    WORK_STEP12,       /**< the whole step: shard_reduce() on every GPU, then combine() */
+    WORK_WHOLE_STEP,   /**< the whole step: shard_reduce() on every GPU, then combine() */
     WORK_COMBINE,      /**< combine() alone: the all-reduce of one value */
     WORK_REDUCE,       /**< ncclReduce of one value to GPU 0 instead of an all-reduce */
     WORK_REGISTERED,   /**< the all-reduce on buffers from ncclMemAlloc, registered with NCCL */
@@ -71,48 +77,89 @@ static size_t shard_first(size_t n, int gpus, int g)
     return (size_t)g * q + ((size_t)g < r ? (size_t)g : r);
 }
 
-/** Spreads n elements over the shards (sizes and first indices). */
+/** Spreads n elements over the run's G shards: this process's sizes and first indices. */
 static void set_sizes(gpu_group *m, size_t n)
 {
     for (int g = 0; g < m->count; g++) {
-        m->first[g] = shard_first(n, m->count, g);
-        m->shards[g].n = shard_first(n, m->count, g + 1) - m->first[g];
+        m->first[g] = shard_first(n, m->total, m->base + g);
+        m->shards[g].n = shard_first(n, m->total, m->base + g + 1) - m->first[g];
     }
 }
 
+/** Says `message` on stderr, with the rank and node when there are several processes. */
+static void say_rank_error(const gpu_group *m, const char *message)
+{
+    char line[768];
+    if (m->world.size > 1)
+        snprintf(line, sizeof line, "rank %d of %d (%s): %s", m->world.rank, m->world.size, m->world.host, message);
+    else
+        snprintf(line, sizeof line, "%s", message);
+    say_error(line);
+}
+
 /**
- * Opens GPUs 0 .. G-1 (G: --gpus, or every GPU visible), with one stream each and one
- * NCCL communicator over them all. Returns 0, EXIT_USAGE for a --gpus above what the
- * machine has, or EXIT_NO_GPU (one line said either way).
+ * One process per GPU: opens the GPU of this rank's place on its node (ranks_pick_gpu()).
+ * Returns 0, or the exit status after one line in `error`.
+ */
+static int open_rank_gpu(gpu_group *m, int visible, char *error, size_t error_size)
+{
+    int device = 0;
+    int status = ranks_pick_gpu(&m->world, visible, &device, error, error_size);
+    if (status == 0)
+        status = gpu_open(device, &m->info[0], error, error_size);
+    m->count = 1;
+    m->shards[0].device = device;
+    return status;
+}
+
+/**
+ * Opens this process's GPUs: GPUs 0 .. G-1 (G: --gpus, or every GPU visible) when it
+ * drives them all, its own when it is one rank per GPU; then one NCCL communicator over
+ * every GPU of the run (connect_gpus(), the step's). Every rank agrees on the outcome
+ * before the communicator, so that none waits there for a rank that gave up. Returns 0,
+ * EXIT_USAGE (--gpus above what the machine has, more ranks than GPUs) or EXIT_NO_GPU,
+ * the lowest failing rank's one line said.
  */
 static int open_gpus(gpu_group *m, const options *opt)
 {
     char error[512];
-    memset(m, 0, sizeof *m);
-    int status = gpu_open(0, &m->info[0], error, sizeof error);
-    if (status != 0) {
-        say_error(error);
-        return status;
-    }
-    int visible = 0;
-    CUDA_CHECK(cudaGetDeviceCount(&visible));
-    if (opt->gpus > visible) {
+    int status = 0, visible = 0;
+    /* no context yet: a rank opens its own GPU only, never GPU 0 on the way */
+    if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0)
+        status = gpu_open(0, &m->info[0], error, sizeof error);   /* says why there is none */
+    if (status == 0 && m->world.one_gpu_each) {
+        status = open_rank_gpu(m, visible, error, sizeof error);
+    } else if (status == 0 && opt->gpus > visible) {
         snprintf(error, sizeof error, "--gpus %d: this machine has %d GPU%s; give 1 to %d", opt->gpus,
                  visible, visible == 1 ? "" : "s", visible);
-        say_error(error);
-        return EXIT_USAGE;
-    }
-    m->count = opt->gpus ? opt->gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
-    int devices[MAX_GPUS];
-    for (int g = 0; g < m->count; g++) {
-        if (g > 0 && (status = gpu_open(g, &m->info[g], error, sizeof error)) != 0) {
-            say_error(error);
-            return status;
+        status = EXIT_USAGE;
+    } else if (status == 0) {
+        m->count = opt->gpus ? opt->gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
+        for (int g = 0; g < m->count; g++) {
+            if (status == 0)
+                status = gpu_open(g, &m->info[g], error, sizeof error);
+            m->shards[g].device = g;
         }
-        devices[g] = g;
-        m->shards[g].device = g;
     }
-    NCCL_CHECK(ncclCommInitAll(m->comms, m->count, devices));
+    if (status != 0)
+        say_rank_error(m, error);
+    if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+        return status;
+    if (m->world.one_gpu_each) {   /* two ranks of a node on one GPU: NCCL would refuse them later */
+        char bus[32];
+        CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, m->shards[0].device));
+        ranks_hold_errors(&m->world);
+        if ((status = ranks_check_distinct_gpus(&m->world, bus, error, sizeof error)) != 0)
+            say_error(error);
+        if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+            return status;
+    }
+    m->total = m->world.size * m->count;
+    m->base = m->world.rank * m->count;
+    int devices[MAX_GPUS];
+    for (int g = 0; g < m->count; g++)
+        devices[g] = m->shards[g].device;
+    NCCL_CHECK(connect_gpus(m->comms, devices, m->count));
     for (int g = 0; g < m->count; g++)
         m->shards[g].comm = m->comms[g];
     return 0;
@@ -120,17 +167,19 @@ static int open_gpus(gpu_group *m, const options *opt)
 
 /**
  * Allocates every GPU's buffers for inputs of up to max_n elements in all, after checking
- * that each shard fits in its GPU's free memory. Then runs one combine without the gate,
- * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
+ * that each shard fits in its GPU's free memory (on every rank: all agree). Then runs one
+ * combine without the gate, so that NCCL connects its ranks before anything is timed.
+ * Returns 0 or EXIT_USAGE.
  */
 static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 {
-    m->max_shard = shard_first(max_n, m->count, 1);   /* the largest shard: the first */
+    m->max_shard = shard_first(max_n, m->total, 1);   /* the largest shard: the first */
     m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
     size_t scratch = scratch_for(m->max_shard);
     scratch = scratch > 0 ? scratch : 1;
-    for (int g = 0; g < m->count; g++) {
-        shard *s = &m->shards[g];
+    int status = 0;
+    ranks_hold_errors(&m->world);
+    for (int g = 0; g < m->count && status == 0; g++) {
         const gpu_info *gpu = &m->info[g];
         size_t need = slot_bytes(m->max_shard, scratch, sizeof(combine_t), flush, gpu);
         size_t slack = (size_t)256 << 20;  /* the context's and NCCL's own needs */
@@ -139,10 +188,16 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
             format_bytes(asked, sizeof asked, (unsigned long long)need);
             format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
             snprintf(message, sizeof message, "n = %zu on %d GPUs needs %s on GPU %d but %s has %s free; "
-                     "use a smaller -n or more GPUs", max_n, m->count, asked, g, gpu->name, free_text);
-            say_error(message);
-            return EXIT_USAGE;
+                     "use a smaller -n or more GPUs", max_n, m->total, asked, m->base + g, gpu->name, free_text);
+            say_rank_error(m, message);
+            status = EXIT_USAGE;
         }
+    }
+    if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+        return status;
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        const gpu_info *gpu = &m->info[g];
         gpu_slot *slot = &m->slots[g];
         slot_allocate(slot, s->device, m->max_shard, scratch, flush, gated, gpu);
         s->in = slot->in;
@@ -198,7 +253,7 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
             CUDA_CHECK(step_reduce(s->in, s->n, s->partial, s->scratch_a, s->scratch_b, s->stream));
         }
         break;
-    case WORK_STEP12:
+    case WORK_WHOLE_STEP:
         for (int g = 0; g < G; g++)
             CUDA_CHECK(shard_reduce(&m->shards[g]));
         NCCL_CHECK(combine(m->shards, G));
@@ -235,8 +290,10 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
  * gates once every GPU has finished its flush, so that all of them start together: the
  * host queues GPU 1's flush after GPU 0's, and a GPU 0 let go first would time its wait
  * for GPU 1 in the all-reduce (measured on 2 x H200: 20-25 us of combine instead of 8).
- * Returns GPU 0's time from start to stop in ms: GPU 0's stop waits for the all-reduce,
- * which waits for every GPU's shard.
+ * With one rank per GPU the ranks meet at a barrier after their flushes, and each then
+ * opens its own gate. Returns the time from start to stop in ms of this process's GPU 0,
+ * whose stop waits for the all-reduce, which waits for every GPU's shard; with several
+ * processes, the slowest process's (each one's events see only its own GPU).
  */
 static float run_once(gpu_group *m, work what, int pass, const variant_resources *res)
 {
@@ -252,11 +309,14 @@ static float run_once(gpu_group *m, work what, int pass, const variant_resources
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         slot_end(&m->slots[g]);
     }
+    if (m->total > 1)
+        slots_ready(m->slots, m->count);
+    ranks_barrier(&m->world);
     slots_go(m->slots, m->count);
     float ms = slot_wait(&m->slots[0]);
     for (int g = 1; g < m->count; g++)
         slot_wait(&m->slots[g]);
-    return ms;
+    return ranks_slowest(&m->world, ms);
 }
 
 /** Copies every GPU's combined sum back (cudaMemcpy with unified addressing: any GPU). */
@@ -269,7 +329,7 @@ static void fetch_sums(const gpu_group *m, combine_t *got)
 /** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
 static uint64_t total_depth(const gpu_group *m)
 {
-    return depth_for(m->max_shard) + (uint64_t)m->count + 1;
+    return depth_for(m->max_shard) + (uint64_t)m->total + 1;
 }
 
 /** Compares a combined sum with the reference: exact in 64 bits for int, else the float bound. */
@@ -298,42 +358,56 @@ static void format_total(char *buf, size_t size, combine_t value)
 }
 
 /**
- * Runs the reduction once and checks the sum on every GPU; prints the first mismatch
- * (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum.
+ * Runs the reduction once and checks the sum on every GPU; prints the first mismatch of
+ * this process (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum
+ * (every rank returns the same).
  */
 static int verify_once(gpu_group *m, const reference *ref, const char *what, size_t n, int call)
 {
     combine_t got[MAX_GPUS];
-    run_once(m, WORK_STEP12, call, NULL);
+    run_once(m, WORK_WHOLE_STEP, call, NULL);
     fetch_sums(m, got);
-    for (int g = 0; g < m->count; g++) {
+    int ok = 1;
+    for (int g = 0; g < m->count && ok; g++) {
         verdict v = check_total(got[g], ref, total_depth(m));
         if (!v.ok) {
             char got_text[64], expected_text[64];
             format_total(got_text, sizeof got_text, got[g]);
             format_reference(expected_text, sizeof expected_text, ref);
             fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, %s, call %d: GPU %d holds %s, expected %s%s\n",
-                    harness_program, n, m->count, what, call + 1, g, got_text, expected_text,
+                    harness_program, n, m->total, what, call + 1, m->base + g, got_text, expected_text,
                     is_poison(&got[g], sizeof got[g]) ? " (nothing was written)" : "");
-            return 0;
+            ok = 0;
         }
     }
-    return 1;
+    return ranks_all(&m->world, ok);
 }
 
-/** Each GPU makes its own shard of the random input (seed) and the sum of their references. */
+/**
+ * Each GPU makes its own shard of the random input (seed); returns the sum of every
+ * shard's reference, the same on every rank (each rank's added in rank order).
+ */
 static reference load_random(gpu_group *m, element_t *host, uint64_t seed)
 {
-    reference total = { .fits_element = 1 };
+    reference mine = { .fits_element = 1 }, total = mine;
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         if (s->n == 0)
             continue;
         fill_random_from(host, s->n, seed, m->first[g]);
         reference part = cpu_reference(host, s->n);
-        reference_add(&total, &part);
+        reference_add(&mine, &part);
         CUDA_CHECK(cudaMemcpy((void *)s->in, host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
     }
+    reference *parts = malloc((size_t)m->world.size * sizeof *parts);
+    if (!parts) {
+        say_rank_error(m, "out of host memory for the references");
+        exit(EXIT_USAGE);   /* with MPI: the exit handler aborts every rank */
+    }
+    ranks_gather(&m->world, &mine, parts, sizeof mine);
+    for (int r = 0; r < m->world.size; r++)
+        reference_add(&total, &parts[r]);
+    free(parts);
     return total;
 }
 
@@ -360,8 +434,13 @@ static int run_checks(gpu_group *m, const options *opt)
     if (status != 0)
         return status;
     element_t *host = host_alloc(m->max_shard);
-    if (!host)
-        return EXIT_USAGE;
+    if ((status = ranks_agree(&m->world, !host, host ? 0 : EXIT_USAGE)) != 0)
+        return status;
+    size_t *positions = malloc((MAX_ONE_HOT + 2 * (size_t)m->total) * sizeof *positions);
+    if (!positions) {
+        say_rank_error(m, "out of host memory");
+        exit(EXIT_USAGE);   /* with MPI: the exit handler aborts every rank */
+    }
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
@@ -371,13 +450,14 @@ static int run_checks(gpu_group *m, const options *opt)
         reference ref = load_random(m, host, opt->seed + n);
         int ok = verify_once(m, &ref, what, n, 0) && verify_once(m, &ref, what, n, 1);
 
-        size_t positions[MAX_ONE_HOT + 2 * MAX_GPUS];
         int count = one_hot_positions(n, positions);
-        for (int g = 1; g < m->count; g++)   /* both sides of every shard edge */
-            if (m->first[g] > 0 && m->first[g] < n) {
-                positions[count++] = m->first[g] - 1;
-                positions[count++] = m->first[g];
+        for (int k = 1; k < m->total; k++) {   /* both sides of every shard edge, on every rank */
+            size_t edge = shard_first(n, m->total, k);
+            if (edge > 0 && edge < n) {
+                positions[count++] = edge - 1;
+                positions[count++] = edge;
             }
+        }
         for (int g = 0; g < m->count; g++)
             if (m->shards[g].n > 0)
                 CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
@@ -389,10 +469,11 @@ static int run_checks(gpu_group *m, const options *opt)
             set_element(m, positions[c], 0);
         }
         printf("check n=%zu: %s (random data and %d one-hot positions on %d GPU%s, each reduced twice)\n", n,
-               ok ? "PASS" : "FAIL", count, m->count, m->count == 1 ? "" : "s");
+               ok ? "PASS" : "FAIL", count, m->total, m->total == 1 ? "" : "s");
         fflush(stdout);
         failures += !ok;
     }
+    free(positions);
     free(host);
     release(m);
     return failures ? EXIT_WRONG : EXIT_OK;
@@ -425,10 +506,11 @@ static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const 
                            const timing_stats *t, const timing_stats *combine, double rel_error, int ok)
 {
     fill_row(row, &MULTI_STEP, n, &m->info[0], opt, t, rel_error, ok);
-    row->gpus = m->count;
-    row->peak_gbs = m->count * m->info[0].peak_gbs;
+    row->gpus = m->total;
+    row->peak_gbs = m->total * m->info[0].peak_gbs;
     row->combine_ms = combine->median_ms;
-    snprintf(row->label, sizeof row->label, "step12 %d GPU%s, NCCL all-reduce", m->count, m->count == 1 ? "" : "s");
+    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s", MULTI_STEP.number, m->total,
+             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank each" : "NCCL all-reduce");
 }
 
 /** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */
@@ -440,29 +522,32 @@ static int run_benchmark(gpu_group *m, const options *opt)
         return status;
     set_sizes(m, n);
     element_t *host = host_alloc(m->max_shard);
-    if (!host)
-        return EXIT_USAGE;
+    double *times = malloc((size_t)opt->reps * sizeof *times);
+    if (host && !times)
+        say_error("out of host memory for the timings");
+    int failed = !host || !times;
+    if ((status = ranks_agree(&m->world, failed, failed ? EXIT_USAGE : 0)) != 0) {
+        free(host);
+        free(times);
+        return status;
+    }
     reference ref = load_random(m, host, opt->seed);
     free(host);
 
-    double *times = malloc((size_t)opt->reps * sizeof *times);
-    if (!times) {
-        say_error("out of host memory for the timings");
-        return EXIT_USAGE;
-    }
     combine_t got[MAX_GPUS];
     verdict v = { 1, 0.0, 0.0, 0.0 };
-    int ok = 1, failed_run = 0, failed_gpu = 0;
+    int ok = 1, mine_ok = 1, failed_run = 0, failed_gpu = 0;
     for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
-        float ms = run_once(m, WORK_STEP12, r, NULL);
+        float ms = run_once(m, WORK_WHOLE_STEP, r, NULL);
         if (r >= opt->warmup)
             times[r - opt->warmup] = ms;
         fetch_sums(m, got);
-        for (int g = 0; g < m->count && ok; g++) {
+        for (int g = 0; g < m->count && mine_ok; g++) {
             v = check_total(got[g], &ref, total_depth(m));
-            ok = v.ok;
+            mine_ok = v.ok;
             failed_gpu = g;
         }
+        ok = ranks_all(&m->world, mine_ok);   /* every rank checks; all stop at the first wrong run */
         failed_run = r + 1;
     }
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 }, c = t;
@@ -477,11 +562,11 @@ static int run_benchmark(gpu_group *m, const options *opt)
     char got_text[64], expected_text[64];
     format_total(got_text, sizeof got_text, got[failed_gpu]);
     format_reference(expected_text, sizeof expected_text, &ref);
-    if (!ok) {
+    if (!mine_ok) {
         fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, run %d of %d: GPU %d holds %s, expected %s\n",
-                harness_program, n, m->count, failed_run, opt->warmup + opt->reps, failed_gpu, got_text,
-                expected_text);
-    } else if (!opt->quiet) {
+                harness_program, n, m->total, failed_run, opt->warmup + opt->reps, m->base + failed_gpu,
+                got_text, expected_text);
+    } else if (ok && !opt->quiet) {
         char n_text[32], bytes_text[32], shard_text[32], l2_text[32], nccl_text[32];
         format_nccl_version(nccl_text, sizeof nccl_text);
         format_count(n_text, sizeof n_text, n);
@@ -490,15 +575,18 @@ static int run_benchmark(gpu_group *m, const options *opt)
         format_bytes(l2_text, sizeof l2_text, m->info[0].l2_bytes);
         printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.citation);
         printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU\n", n_text,
-               ELEMENT_NAME, bytes_text, random_data_description(), m->count, m->count == 1 ? "" : "s",
+               ELEMENT_NAME, bytes_text, random_data_description(), m->total, m->total == 1 ? "" : "s",
                shard_text);
-        printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %s\n", m->count,
+        printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %s\n", m->total,
                m->info[0].name, m->info[0].sm_count, l2_text, m->info[0].peak_gbs, nccl_text);
+        if (m->world.one_gpu_each)
+            printf("  ranks    %d, one per GPU (%s); rank 0's GPU above; times: the slowest rank's\n",
+                   m->world.size, ranks_describe());
         print_timing(&row, opt);
         printf("  combine  %.4f ms median: the all-reduce of one value alone, [%.4f, %.4f] ms with 95%% "
                "confidence\n", c.median_ms, c.ci_low_ms, c.ci_high_ms);
         printf("  speed    %.1f GB/s in all (input bytes / time), %.1f%% of %d x peak\n", row.gbs,
-               100.0 * row.gbs / row.peak_gbs, m->count);
+               100.0 * row.gbs / row.peak_gbs, m->total);
         if (ELEMENT_IS_INTEGER)
             printf("  result   %s on every GPU, expected %s: PASSED (every run verified)\n", got_text,
                    expected_text);
@@ -508,7 +596,7 @@ static int run_benchmark(gpu_group *m, const options *opt)
     }
     if (ok && opt->print_sum)
         printf("%s\n", got_text);
-    if (!append_csv(opt, &row))
+    if (m->world.rank == 0 && !append_csv(opt, &row))
         ok = 0;
     release(m);
     return ok ? EXIT_OK : EXIT_WRONG;
@@ -528,33 +616,38 @@ static void print_latency(const char *what, const timing_stats *t)
 /**
  * --latency: what combining costs, with one element per GPU (n = G), L2 warm. Each
  * variant is timed like a run (gate, events on GPU 0, median): the gate and the events
- * alone (this method's floor), step 11 alone, the whole step 12, the all-reduce alone,
+ * alone (this method's floor), step 11 alone, the whole step, the all-reduce alone,
  * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
  * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
- * With --csv, the row of step 12 at n = G (its sum verified on every GPU), whose
+ * With several processes, each time is the slowest rank's (run_once()).
+ * With --csv, the row of the step at n = G (its sum verified on every GPU), whose
  * combine_ms is the all-reduce alone: what scripts read (make latency), not the table.
  */
 static int run_latency(gpu_group *m, options *opt)
 {
     opt->hot = 1;
-    int status = allocate(m, (size_t)m->count, 0, !opt->no_gate);
+    int status = allocate(m, (size_t)m->total, 0, !opt->no_gate);
     if (status != 0)
         return status;
-    set_sizes(m, (size_t)m->count);
+    set_sizes(m, (size_t)m->total);
     element_t *host = host_alloc(1);
-    if (!host)
-        return EXIT_USAGE;
+    if ((status = ranks_agree(&m->world, !host, host ? 0 : EXIT_USAGE)) != 0)
+        return status;
     reference ref = load_random(m, host, opt->seed);
     free(host);
 
     char nccl_text[32];
     format_nccl_version(nccl_text, sizeof nccl_text);
     const char *proto = getenv("NCCL_PROTO"), *algo = getenv("NCCL_ALGO");
-    printf("Combine latency on %d x %s, NCCL %s, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->count,
+    printf("Combine latency on %d x %s, NCCL %s, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->total,
            m->info[0].name, nccl_text, proto ? proto : "(NCCL's choice)", algo ? algo : "(NCCL's choice)",
            ELEMENT_NAME);
-    printf("median of %d runs after %d warm-up, microseconds, GPU 0's events; 95%% confidence interval\n",
-           opt->reps, opt->warmup);
+    if (m->world.one_gpu_each)
+        printf("%d processes, one MPI rank per GPU (%s)\n", m->world.size, ranks_describe());
+    else
+        printf("one process drives every GPU\n");
+    printf("median of %d runs after %d warm-up, microseconds, %s; 95%% confidence interval\n", opt->reps,
+           opt->warmup, m->world.size > 1 ? "each run the slowest rank's events" : "GPU 0's events");
     printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
     variant_resources res;
     memset(&res, 0, sizeof res);
@@ -562,19 +655,22 @@ static int run_latency(gpu_group *m, options *opt)
     print_latency("nothing: the gate and the events alone (floor of the method)", &t);
     t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &res);
     print_latency("step 11 alone on each GPU's element, no combine", &t);
-    timing_stats whole = time_work(m, WORK_STEP12, opt->warmup, opt->reps, &res);
-    print_latency(ELEMENT_IS_INTEGER ? "step 12: step 11, widen to 64 bits, ncclAllReduce"
-                                     : "step 12: step 11, ncclAllReduce", &whole);
+    timing_stats whole = time_work(m, WORK_WHOLE_STEP, opt->warmup, opt->reps, &res);
+    char label[LATENCY_LABEL_WIDTH + 1];
+    snprintf(label, sizeof label, "step %d: step 11, %sncclAllReduce", MULTI_STEP.number,
+             ELEMENT_IS_INTEGER ? "widen to 64 bits, " : "");
+    print_latency(label, &whole);
     timing_stats alone = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
-    print_latency("ncclAllReduce of one value alone (step 12's combine)", &alone);
+    snprintf(label, sizeof label, "ncclAllReduce of one value alone (step %d's combine)", MULTI_STEP.number);
+    print_latency(label, &alone);
     if (opt->csv_path) {
         combine_t got[MAX_GPUS];
-        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->count, 0);
+        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->total, 0);
         fetch_sums(m, got);
         result_row row;
-        fill_multi_row(&row, m, (size_t)m->count, opt, &whole, &alone,
+        fill_multi_row(&row, m, (size_t)m->total, opt, &whole, &alone,
                        check_total(got[0], &ref, total_depth(m)).rel_error, ok);
-        if (!append_csv(opt, &row) || !ok)
+        if ((m->world.rank == 0 && !append_csv(opt, &row)) || !ok)
             status = EXIT_WRONG;
     }
     if (algo && strcmp(algo, "Ring") != 0) {
@@ -623,24 +719,35 @@ static int run_latency(gpu_group *m, options *opt)
     return status;
 }
 
-/** Parses, validates, opens the GPUs and runs the benchmark, the checks or --latency. */
+/**
+ * Starts the processes (one, or the MPI ranks), parses and validates the flags, opens the
+ * GPUs and runs the benchmark, the checks or --latency; every rank exits with the same
+ * status.
+ */
 int main(int argc, char **argv)
 {
+    ranks world;
+    ranks_begin(&argc, &argv, &world);
     options opt;
-    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, 1);
-    if (status != HARNESS_GO_ON)
-        return status;
-    gpu_group *m = calloc(1, sizeof *m);
-    if (!m) {
+    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, world.one_gpu_each ? MULTI_RANK_PER_GPU
+                                                                                  : MULTI_ONE_PROCESS);
+    gpu_group *m = status == HARNESS_GO_ON ? calloc(1, sizeof *m) : NULL;
+    if (status == HARNESS_GO_ON && !m) {
         say_error("out of host memory");
-        return EXIT_USAGE;
+        status = EXIT_USAGE;
     }
-    if ((status = open_gpus(m, &opt)) == 0) {
-        if (opt.latency)
-            status = run_latency(m, &opt);
-        else
-            status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+    status = ranks_agree(&world, status != HARNESS_GO_ON, status);   /* a bad flag: every rank stops */
+    if (status == HARNESS_GO_ON) {
+        m->world = world;
+        ranks_hold_errors(&world);
+        if ((status = open_gpus(m, &opt)) == 0) {
+            if (opt.latency)
+                status = run_latency(m, &opt);
+            else
+                status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+        }
+        status = ranks_agree(&world, status != 0, status);
     }
     free(m);
-    return status;
+    return ranks_end(&world, status);
 }

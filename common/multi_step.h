@@ -1,11 +1,11 @@
 /**
  * @file multi_step.h
- * @brief The contract between the multi-GPU driver (multi_main.c) and step 12: what the
- * step file provides on top of step 11's STEP and step_reduce().
+ * @brief The contract between the multi-GPU driver (multi_main.c) and steps 12 and 13:
+ * what the step file provides on top of step 11's STEP and step_reduce().
  *
- * The driver owns the GPUs, the shards, the NCCL communicators, the timing and the
- * verification; the step file holds only its idea: reduce each shard, then combine the
- * partial sums with NCCL.
+ * The driver owns the GPUs, the shards, the processes, the timing and the verification;
+ * the step file holds only its idea: connect the GPUs in one NCCL communicator, reduce
+ * each shard, then combine the partial sums with NCCL.
  */
 #ifndef REDUCE_MULTI_STEP_H
 #define REDUCE_MULTI_STEP_H
@@ -55,7 +55,7 @@ typedef struct shard {
     ncclComm_t comm;         /**< this GPU's rank in the communicator */
 } shard;
 
-/** Step 12's metadata (number, name, title, idea, ...), as STEP is a step's. */
+/** The multi-GPU step's metadata (number, name, title, idea, ...), as STEP is a step's. */
 extern const step_info MULTI_STEP;
 
 /**
@@ -66,8 +66,16 @@ extern const step_info MULTI_STEP;
 cudaError_t shard_reduce(const shard *s);
 
 /**
+ * Makes the NCCL communicator of the run: one rank for each of this process's `gpus` GPUs
+ * (their CUDA indices in `devices`), in `comms`. Step 12 makes every rank at once in its
+ * one process; step 13, one rank per process, shares a unique id through MPI. Returns
+ * NCCL's first error (the driver exits on it; with MPI that aborts every rank).
+ */
+ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus);
+
+/**
  * Queues the combine: one all-reduce over the G GPUs adds their s->sum values, and every
- * GPU gets the total in its own s->sum. Only queues: never waits for the GPU. Returns
+ * GPU gets the total in its own s->sum. `shards` and `gpus`: this process's GPUs. Only queues: never waits for the GPU. Returns
  * NCCL's first error; the driver decides what it means (NCCL_CHECK: exit 4).
  */
 ncclResult_t combine(const shard *shards, int gpus);

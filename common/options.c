@@ -219,8 +219,13 @@ const char *max_n_reason(uint64_t max_n)
            "the device's memory runs out long before";
 }
 
-int check_program_flags(const options *opt, const char *shard_step, char *error, size_t error_size)
+int check_program_flags(const options *opt, const char *shard_step, int kind, char *error, size_t error_size)
 {
+    if (kind == MULTI_RANK_PER_GPU && opt->gpus) {
+        fail(error, error_size, "--gpus belongs to the program of one process for every GPU; this one runs one "
+             "MPI rank per GPU: start G ranks (mpiexec -n G)");
+        return -1;
+    }
     if (shard_step && opt->resources) {
         fail(error, error_size, "--resources belongs to the one-GPU programs; this one runs %s's kernel "
              "on every GPU: %s/reduce --resources", shard_step, shard_step);
@@ -251,7 +256,9 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
            "      --seed S     seed of the random data (default 1)\n",
            program, step_name, multi_gpu ? "s" : "", (unsigned long long)max_n, max_n_reason(max_n),
            DEFAULT_REPS, DEFAULT_WARMUP);
-    if (multi_gpu)
+    if (multi_gpu == MULTI_RANK_PER_GPU)
+        printf("      --latency    time the combine alone (and its variants), no input\n");
+    else if (multi_gpu)
         printf("      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
                "      --latency    time the combine alone (and its variants), no input\n");
     else
@@ -269,7 +276,11 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
     printf("  -h, --help       this text\n\n");
-    if (multi_gpu)
+    if (multi_gpu == MULTI_RANK_PER_GPU)
+        printf("One MPI rank per GPU, as many ranks as GPUs: mpiexec -n G %s [flags] (srun on a cluster).\n"
+               "Each rank takes the GPU of its place on its node; --device, --input, --resources and\n"
+               "--gpus belong to the other programs.\n", program);
+    else if (multi_gpu)
         printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
                "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
     else

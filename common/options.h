@@ -83,18 +83,27 @@ int parse_size(const char *text, uint64_t *value);
  */
 const char *max_n_reason(uint64_t max_n);
 
+/** What kind of program the harness runs: the `multi_gpu` of harness_begin() and print_usage(). */
+enum program_kind {
+    ONE_GPU = 0,              /**< steps 0-11 and CUB: one GPU, --device D */
+    MULTI_ONE_PROCESS = 1,    /**< step 12: one process drives GPUs 0 .. G-1, --gpus G */
+    MULTI_RANK_PER_GPU = 2    /**< step 13: one MPI rank per GPU, as many ranks as GPUs */
+};
+
 /**
- * Refuses the flags that belong to the other kind of program, whatever their value:
- * --device, --input and --resources on the multi-GPU program (it uses GPUs 0 .. G-1,
- * makes its input on each and runs `shard_step`'s kernel on every GPU), --gpus and
- * --latency on the one-GPU programs (`shard_step` NULL). Returns 0, or -1 with one line
- * in `error`.
+ * Refuses the flags that belong to another kind of program, whatever their value:
+ * --device, --input and --resources on the multi-GPU programs (they use GPUs 0 .. G-1,
+ * make their input on each and run `shard_step`'s kernel on every GPU), --gpus and
+ * --latency on the one-GPU programs (`shard_step` NULL), and --gpus on the program of one
+ * rank per GPU (`kind` MULTI_RANK_PER_GPU: the ranks are the GPUs). Returns 0, or -1 with
+ * one line in `error`.
  */
-int check_program_flags(const options *opt, const char *shard_step, char *error, size_t error_size);
+int check_program_flags(const options *opt, const char *shard_step, int kind, char *error, size_t error_size);
 
 /**
  * Prints the usage text for `program`, naming the step and its largest n; `multi_gpu`
- * (step 12) lists --gpus and --latency instead of the one-GPU flags --device and --input.
+ * (a program_kind) lists --gpus and --latency (step 12), or --latency and how to start
+ * one rank per GPU (step 13), instead of the one-GPU flags --device and --input.
  */
 void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu);
 

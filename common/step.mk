@@ -31,10 +31,11 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-# A step's Makefile may name another driver (step 12: HARNESS_MAIN := multi_main) and
+# A step's Makefile may name another driver (steps 12, 13: HARNESS_MAIN := multi_main, with
+# HARNESS_RANKS := ranks_one or ranks_mpi, its processes: ranks.h) and
 # more libraries (EXTRA_LIBS) before the include.
 HARNESS_MAIN ?= main
-HARNESS    := $(HARNESS_MAIN) harness gpu_slot options data results gpu passes diagnose
+HARNESS    := $(HARNESS_MAIN) $(HARNESS_RANKS) harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU := gate resources
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 

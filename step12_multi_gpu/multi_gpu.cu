@@ -37,6 +37,11 @@ extern "C" cudaError_t shard_reduce(const shard *s)
     return err;
 }
 
+extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus)
+{
+    return ncclCommInitAll(comms, gpus, devices);  // every rank at once, in this process: one node only
+}
+
 extern "C" ncclResult_t combine(const shard *shards, int gpus)
 {
     ncclResult_t result = ncclGroupStart();  // one thread drives every GPU: G calls, one collective

@@ -171,8 +171,9 @@ static void test_options(void)
 }
 
 /**
- * check_program_flags() for one command line of the multi-GPU program (multi_gpu, which
- * runs a step called "stepK_shard" on every GPU) or a one-GPU one: 0 if accepted; else
+ * check_program_flags() for one command line of a multi-GPU program (multi_gpu: its
+ * program_kind; it runs a step called "stepK_shard" on every GPU) or a one-GPU one
+ * (multi_gpu 0): 0 if accepted; else
  * its line holds `text`.
  */
 static int program_flags(int multi_gpu, const char *text, const char *word, ...)
@@ -185,7 +186,7 @@ static int program_flags(int multi_gpu, const char *text, const char *word, ...)
     options opt;
     if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
         return -2;
-    if (check_program_flags(&opt, multi_gpu ? "stepK_shard" : NULL, error, sizeof error) == 0)
+    if (check_program_flags(&opt, multi_gpu ? "stepK_shard" : NULL, multi_gpu, error, sizeof error) == 0)
         return 0;
     return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
 }
@@ -198,6 +199,11 @@ static void test_program_flags(void)
     TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
     TEST("step 12 refuses --resources, naming the step it runs",
          program_flags(1, "stepK_shard/reduce --resources", "--resources", NULL) == -1);
+    TEST("one rank per GPU refuses --gpus, saying how to start G ranks",
+         program_flags(MULTI_RANK_PER_GPU, "mpiexec -n G", "--gpus", "2", NULL) == -1);
+    TEST("one rank per GPU takes --latency", program_flags(MULTI_RANK_PER_GPU, "", "--latency", NULL) == 0);
+    TEST("one rank per GPU refuses --device too",
+         program_flags(MULTI_RANK_PER_GPU, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
     TEST("one-GPU program refuses --gpus", program_flags(0, "multi-GPU program", "--gpus", "2", NULL) == -1);
     TEST("one-GPU program refuses --latency", program_flags(0, "multi-GPU program", "--latency", NULL) == -1);
     TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);

@@ -1,0 +1,45 @@
+# Finds MPI for step 13, then NCCL (nccl.mk), then builds the step with step.mk; or says
+# in one line that the step is skipped and how to get MPI. MPI is optional, like NCCL:
+# nothing else needs it.
+#
+# Where it looks, in this order: $(MPI_HOME)/bin/mpicc, mpicc on PATH (Debian's
+# libopenmpi-dev or libmpich-dev, a cluster's module), build/mpich/bin/mpicc (what
+# `make mpich` installs from MPICH's PyPI wheel). The compiler wrapper says where its
+# headers and libraries are: `mpicc -show` (MPICH), `mpicc --showme` (Open MPI).
+#
+#   make                     build ./reduce (or print the skip line)
+#   make MPI_HOME=/opt/mpi   MPI from elsewhere
+#   make mpiexec-path        print the mpiexec of the MPI found (empty: none), for scripts
+
+##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
+MPI_COMMON := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+MPI_TOP    := $(abspath $(MPI_COMMON)/..)
+MPICC := $(firstword $(if $(MPI_HOME),$(wildcard $(MPI_HOME)/bin/mpicc)) $(shell command -v mpicc 2>/dev/null) \
+                     $(wildcard $(MPI_TOP)/build/mpich/bin/mpicc))
+MPI_SHOW := $(if $(MPICC),$(shell $(MPICC) -show 2>/dev/null || $(MPICC) --showme 2>/dev/null))
+MPI_SKIP_LINE := $(notdir $(CURDIR)): skipped, MPI not found (install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich)
+
+ifneq ($(strip $(MPI_SHOW)),)
+MPIEXEC      := $(dir $(MPICC))mpiexec
+# The wrapper's own folders: /usr/include is the compiler's already (and -I on it would put
+# every header there ahead of the toolkit's). No C++ bindings: MPI's C interface is used.
+MPI_INCLUDES := $(filter-out /usr/include,$(patsubst -I%,%,$(filter -I%,$(MPI_SHOW))))
+MPI_LIBDIRS  := $(patsubst -L%,%,$(filter -L%,$(MPI_SHOW)))
+EXTRA_NVCC_FLAGS += $(MPI_INCLUDES:%=-I%) -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX
+EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
+# rpath: the program finds the same libmpi at run time, wherever it was found
+EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) $(filter -l%,$(MPI_SHOW))
+include $(MPI_COMMON)/nccl.mk
+
+.PHONY: mpiexec-path
+mpiexec-path:
+	@echo $(MPIEXEC)
+else
+.PHONY: all programs clean nccl-include run mpiexec-path
+all run:
+	@echo "$(MPI_SKIP_LINE)"
+programs nccl-include mpiexec-path:
+	@true
+clean:
+	@rm -rf build reduce reduce_*
+endif

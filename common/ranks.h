@@ -1,0 +1,92 @@
+/**
+ * @file ranks.h
+ * @brief The processes of a multi-GPU run, for the driver both multi-GPU steps share
+ * (multi_main.c): one process that drives every GPU (step 12, ranks_one.c), or one MPI
+ * rank per GPU (step 13, ranks_mpi.c).
+ *
+ * The driver is written once for both: it spreads the input over `size` processes times
+ * the GPUs each drives, and at the few points where the processes must agree (did anyone
+ * fail? how long did the slowest take? what is the whole input's sum?) it asks this
+ * interface. With one process every answer is this process's own; with MPI each is one
+ * collective, which every rank reaches in the same order.
+ *
+ * Never hang: a rank that fails before the collectives says so through ranks_agree(),
+ * which every rank calls, so that all of them stop together; a rank that fails later
+ * exits (CUDA_CHECK, NCCL_CHECK), and ranks_mpi.c then aborts the whole job
+ * (MPI_Abort), rather than leaving the others waiting in an all-reduce.
+ */
+#ifndef REDUCE_RANKS_H
+#define REDUCE_RANKS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where this process stands among the processes of the run. */
+typedef struct ranks {
+    int rank;          /**< this process, 0 .. size-1 (0 without MPI) */
+    int size;          /**< processes in the run (1 without MPI) */
+    int local_rank;    /**< this process among those on its node */
+    int local_size;    /**< processes on its node */
+    int one_gpu_each;  /**< 1: one process per GPU (MPI); 0: this process drives every GPU */
+    char host[64];     /**< this node's name, for error lines */
+} ranks;
+
+/**
+ * Starts the processes (MPI_Init) and fills `w`. With MPI, every rank but 0 prints nothing
+ * on stdout (rank 0 prints the report), and error lines are held until ranks_agree(), so
+ * that an error every rank makes (a bad flag) prints once.
+ */
+void ranks_begin(int *argc, char ***argv, ranks *w);
+
+/**
+ * Every rank says whether it `failed`, with the exit `status` it would return. Returns, on
+ * every rank, the status of the lowest failed rank (whose held error lines alone are
+ * printed, the others' dropped), or this rank's own `status` when none failed. Collective:
+ * every rank calls it at the same point. Ends the holding of error lines.
+ */
+int ranks_agree(const ranks *w, int failed, int status);
+
+/** Holds error lines again until the next ranks_agree() (no-op without MPI). */
+void ranks_hold_errors(const ranks *w);
+
+/**
+ * One process per GPU: the CUDA device of this rank among `visible`, by its place on the
+ * node. Returns 0, or EXIT_USAGE with one line in `error` when the node has more ranks
+ * than GPUs. Without MPI: device 0.
+ */
+int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t error_size);
+
+/**
+ * Refuses two ranks of a node on one GPU (a launcher that gives each rank one GPU of its
+ * own through CUDA_VISIBLE_DEVICES, as `srun --gpus-per-task=1` does, makes every rank
+ * see "device 0": what tells them apart is the PCI bus id). Collective. Returns 0, or
+ * EXIT_USAGE with one line in `error` on the ranks that share.
+ */
+int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *error, size_t error_size);
+
+/** Waits until every rank has reached it (MPI_Barrier). */
+void ranks_barrier(const ranks *w);
+
+/** The largest of every rank's `ms`: a run ends when its slowest process ends. */
+float ranks_slowest(const ranks *w, float ms);
+
+/** 1 on every rank when `ok` is 1 on every rank. */
+int ranks_all(const ranks *w, int ok);
+
+/** Gathers `bytes` from every rank into `all` (rank r's at r x bytes), on every rank. */
+void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes);
+
+/** Finishes (MPI_Finalize) and returns `status`, which every rank then exits with. */
+int ranks_end(const ranks *w, int status);
+
+/** The transport the processes use to start and agree: "none" or "mpi (LIBRARY VERSION)". */
+const char *ranks_describe(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
