@@ -13,11 +13,12 @@ include common/config.mk
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
-# Step 12 spreads the input over the GPUs with NCCL; without NCCL its build says it is
-# skipped (common/nccl.mk). Programs that are not steps: step 11's atomic finishes (for
-# make sweep) and CUB.
-MULTI_STEP   := step12_multi_gpu
-PROGRAM_DIRS := $(STEPS) $(MULTI_STEP) step11_single_pass/atomic_finish cub_reference
+# Steps 12 and 13 spread the input over the GPUs with NCCL, from one process (12) or one
+# MPI rank per GPU (13); without NCCL, or MPI, their builds say they are skipped
+# (common/nccl.mk, common/mpi.mk). Programs that are not steps: step 11's atomic
+# finishes (for make sweep) and CUB.
+MULTI_STEPS  := step12_multi_gpu step13_rank_per_gpu
+PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_reference
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
@@ -42,9 +43,9 @@ export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help \
-        lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo
+        lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo mpich
 
-## all: build every program (the steps, step 12 when NCCL is here, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
+## all: build every program (the steps, step 12 when NCCL is here, step 13 when MPI is too, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
 
 ## step3_add_during_load (any program's directory): build that program alone
@@ -150,6 +151,10 @@ docs:
 check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
 
+## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
+mpich:
+	@scripts/get_mpich.sh
+
 ## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
 check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
@@ -163,7 +168,7 @@ clean:
 	@rm -rf build docs/html
 
 # The files whose "##= " lines document the variables, each next to where its default is set.
-HELP_FILES := Makefile common/config.mk common/nccl.mk $(wildcard scripts/*.sh)
+HELP_FILES := Makefile common/config.mk common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:

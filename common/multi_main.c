@@ -720,6 +720,22 @@ static int run_latency(gpu_group *m, options *opt)
 }
 
 /**
+ * A hash of the flags (FNV-1a over argv[1..], each ended by a 0 byte): ranks started with
+ * other flags would run other collectives, or wait in different ones.
+ */
+static unsigned long long hash_flags(int argc, char **argv)
+{
+    unsigned long long hash = 14695981039346656037ULL;
+    for (int i = 1; i < argc; i++)
+        for (const char *c = argv[i];; c++) {
+            hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
+            if (!*c)
+                break;
+        }
+    return hash;
+}
+
+/**
  * Starts the processes (one, or the MPI ranks), parses and validates the flags, opens the
  * GPUs and runs the benchmark, the checks or --latency; every rank exits with the same
  * status.
@@ -731,6 +747,10 @@ int main(int argc, char **argv)
     options opt;
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, world.one_gpu_each ? MULTI_RANK_PER_GPU
                                                                                   : MULTI_ONE_PROCESS);
+    if (!ranks_same(&world, hash_flags(argc, argv)) && status == HARNESS_GO_ON) {
+        say_error("the ranks were started with different flags: give every rank the same ones");
+        status = EXIT_USAGE;
+    }
     gpu_group *m = status == HARNESS_GO_ON ? calloc(1, sizeof *m) : NULL;
     if (status == HARNESS_GO_ON && !m) {
         say_error("out of host memory");

@@ -67,6 +67,9 @@ int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t
  */
 int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *error, size_t error_size);
 
+/** 1 on every rank when every rank gave the same `value` (a hash of its flags). Collective. */
+int ranks_same(const ranks *w, unsigned long long value);
+
 /** Waits until every rank has reached it (MPI_Barrier). */
 void ranks_barrier(const ranks *w);
 

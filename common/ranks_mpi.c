@@ -151,6 +151,15 @@ int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *erro
     return status;
 }
 
+int ranks_same(const ranks *w, unsigned long long value)
+{
+    (void)w;
+    unsigned long long low = value, high = value;
+    MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return low == high;
+}
+
 void ranks_barrier(const ranks *w)
 {
     (void)w;

@@ -47,6 +47,13 @@ int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *erro
     return 0;
 }
 
+int ranks_same(const ranks *w, unsigned long long value)
+{
+    (void)w;
+    (void)value;
+    return 1;
+}
+
 void ranks_barrier(const ranks *w)
 {
     (void)w;
