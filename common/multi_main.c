@@ -499,8 +499,10 @@ static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, con
 }
 
 /**
- * Fills step 12's CSV row: fill_row()'s, on G GPUs, the G cards' peaks together, and the
- * median of the combine alone (`combine`).
+ * Fills the step's CSV row: fill_row()'s, on G GPUs, the G cards' peaks together, the
+ * median of the combine alone (`combine`), and a label that names the setup (scaling_setup():
+ * one process, or one MPI rank per GPU; ", network transport" when NCCL_P2P_DISABLE=1 and
+ * NCCL_SHM_DISABLE=1 keep NCCL off NVLink and shared memory, as between nodes).
  */
 static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const options *opt,
                            const timing_stats *t, const timing_stats *combine, double rel_error, int ok)
@@ -509,8 +511,11 @@ static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const 
     row->gpus = m->total;
     row->peak_gbs = m->total * m->info[0].peak_gbs;
     row->combine_ms = combine->median_ms;
-    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s", MULTI_STEP.number, m->total,
-             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank each" : "NCCL all-reduce");
+    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
+    int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
+    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
+             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
+             network ? ", network transport" : "");
 }
 
 /** The timed run: warm-up and repetitions (each verified on every GPU), then the combine alone. */

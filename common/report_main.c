@@ -6,7 +6,7 @@
  *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
- *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: step 12 over n and G)
+ *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: steps 12, 13 over n and G)
  *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
  *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
  *     report weights WEIGHTS                              (the points of lab/weights.conf)
@@ -147,8 +147,9 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
 }
 
 /**
- * `report scaling`: step 12's rows over n (outer) and G (inner): the table, its CSV, and
- * the sweep chart with one line per G (bandwidth in all against n).
+ * `report scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the
+ * table, its CSV, and the sweep chart with one line per step, setup and G (bandwidth in
+ * all against n).
  */
 static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
 {
@@ -159,11 +160,12 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
     print_scaling_table(stdout, rows, count);
     if (write_scaling_csv(csv_path, rows, count) != 0)
         return cannot_write(csv_path);
-    for (int i = 0; i < count; i++) {   /* one line of the chart per G */
+    for (int i = 0; i < count; i++) {   /* one line of the chart per step, setup and G */
         lines[i] = rows[i];
-        snprintf(lines[i].step, sizeof lines[i].step, "gpus%d", rows[i].gpus);
-        snprintf(lines[i].label, sizeof lines[i].label, "step12 on %d GPU%s", rows[i].gpus,
-                 rows[i].gpus == 1 ? "" : "s");
+        snprintf(lines[i].step, sizeof lines[i].step, "%.20s %.38s %d", rows[i].step, scaling_setup(&rows[i]),
+                 rows[i].gpus);
+        snprintf(lines[i].label, sizeof lines[i].label, "%.6s, %d GPU%s, %.60s", rows[i].step, rows[i].gpus,
+                 rows[i].gpus == 1 ? "" : "s", scaling_setup(&rows[i]));
     }
     return finish_outputs(svg_write_sweep_chart(svg_path, lines, count), csv_path, svg_path,
                           any_failed(rows, count));

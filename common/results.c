@@ -464,18 +464,28 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
     return NULL;
 }
 
-/** Speedup of row r over one GPU at its n (0 when r failed or there is no passed 1-GPU row). */
+/**
+ * Speedup of row r over one GPU at its n: the first passed 1-GPU row at that n (make
+ * scaling runs step 12 --gpus 1 first), the same baseline for every setup. 0 when r failed
+ * or there is no such row.
+ */
 static double speedup_over_one(const result_row *rows, int count, const result_row *r)
 {
     const result_row *one = row_with(rows, count, r->n, 1);
     return (one && row_passed(r)) ? one->median_ms / r->median_ms : 0.0;
 }
 
-unsigned long long scaling_crossover(const result_row *rows, int count, int gpus)
+const char *scaling_setup(const result_row *r)
+{
+    const char *comma = strstr(r->label, ", ");
+    return comma ? comma + 2 : "";
+}
+
+unsigned long long scaling_crossover(const result_row *rows, int count, int gpus, const char *setup)
 {
     unsigned long long crossover = 0;
     for (int i = 0; i < count; i++) {   /* sizes in increasing order, as make scaling runs them */
-        if (rows[i].gpus != gpus || !row_passed(&rows[i]))
+        if (rows[i].gpus != gpus || !row_passed(&rows[i]) || (setup && strcmp(scaling_setup(&rows[i]), setup) != 0))
             continue;
         const result_row *one = row_with(rows, count, rows[i].n, 1);
         if (!one)
@@ -497,18 +507,17 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
         return;
     }
     const result_row *head = &rows[first_passed(rows, count)];
-    fprintf(out, "Scaling of step 12 (%s sums), %s, median of %d runs, %s; speedup and efficiency over 1 GPU\n",
-            head->type, head->device, head->reps, cache_state(head));
-    fprintf(out, "%-8s %4s %11s %10s %8s %10s %12s\n", "n", "GPUs", "Time (us)", "GB/s", "speedup", "efficiency",
-            "combine (us)");
-    int max_gpus = 1;
+    fprintf(out, "Scaling (%s sums), %s, median of %d runs, %s; speedup and efficiency over 1 GPU (the first "
+            "1-GPU row at each n)\n", head->type, head->device, head->reps, cache_state(head));
+    fprintf(out, "%-8s %-7s %-38s %4s %11s %10s %8s %10s %12s\n", "n", "step", "setup", "GPUs", "Time (us)", "GB/s",
+            "speedup", "efficiency", "combine (us)");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        char size_text[32];
+        char size_text[32], step_text[8];
         format_size_cell(size_text, sizeof size_text, rows, i);
-        max_gpus = r->gpus > max_gpus ? r->gpus : max_gpus;
+        snprintf(step_text, sizeof step_text, "%.6s", r->step);
         if (!row_passed(r)) {
-            fprintf(out, "%-8s %4d %11s\n", size_text, r->gpus, "FAILED");
+            fprintf(out, "%-8s %-7s %-38.38s %4d %11s\n", size_text, step_text, scaling_setup(r), r->gpus, "FAILED");
             continue;
         }
         char speedup[16] = "-", efficiency[16] = "-";
@@ -517,35 +526,38 @@ void print_scaling_table(FILE *out, const result_row *rows, int count)
             snprintf(speedup, sizeof speedup, "%.2fx", s);
             snprintf(efficiency, sizeof efficiency, "%.0f%%", 100.0 * s / r->gpus);
         }
-        fprintf(out, "%-8s %4d %11.1f %10.1f %8s %10s %12.1f\n", size_text, r->gpus, r->median_ms * 1e3, r->gbs,
-                speedup, efficiency, r->combine_ms * 1e3);
+        fprintf(out, "%-8s %-7s %-38.38s %4d %11.1f %10.1f %8s %10s %12.1f\n", size_text, step_text, scaling_setup(r),
+                r->gpus, r->median_ms * 1e3, r->gbs, speedup, efficiency, r->combine_ms * 1e3);
     }
-    for (int g = 2; g <= max_gpus; g++) {
-        int any = 0;
-        for (int i = 0; i < count; i++)
-            any |= rows[i].gpus == g;
-        if (!any)
+    /* one crossover line per setup and G > 1, in the order they first appear */
+    for (int i = 0; i < count; i++) {
+        int seen = rows[i].gpus < 2;
+        for (int j = 0; j < i && !seen; j++)
+            seen = rows[j].gpus == rows[i].gpus && strcmp(scaling_setup(&rows[j]), scaling_setup(&rows[i])) == 0;
+        if (seen)
             continue;
-        unsigned long long c = scaling_crossover(rows, count, g);
+        unsigned long long c = scaling_crossover(rows, count, rows[i].gpus, scaling_setup(&rows[i]));
         char size_text[32];
         format_size(size_text, sizeof size_text, c);
         if (c)
-            fprintf(out, "crossover: %d GPUs beat 1 from n = %s on (and at every larger n measured)\n", g, size_text);
+            fprintf(out, "crossover: %d GPUs, %s, beat 1 from n = %s on (and at every larger n measured)\n",
+                    rows[i].gpus, scaling_setup(&rows[i]), size_text);
         else
-            fprintf(out, "crossover: %d GPUs do not stay ahead of 1 at any n measured\n", g);
+            fprintf(out, "crossover: %d GPUs, %s, do not stay ahead of 1 at any n measured\n", rows[i].gpus,
+                    scaling_setup(&rows[i]));
     }
 }
 
 int write_scaling_csv(const char *path, const result_row *rows, int count)
 {
-    FILE *out = create_csv(path, "n,gpus,median_us,gbs,speedup,efficiency,combine_us,status");
+    FILE *out = create_csv(path, "step,setup,n,gpus,median_us,gbs,speedup,efficiency,combine_us,status");
     if (!out)
         return -1;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         double s = speedup_over_one(rows, count, r);
-        fprintf(out, "%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
-                r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
+        fprintf(out, "%s,\"%s\",%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->step, scaling_setup(r), r->n, r->gpus,
+                r->median_ms * 1e3, r->gbs, s, r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
     }
     return close_csv(out);
 }

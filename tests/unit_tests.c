@@ -501,11 +501,16 @@ static void test_scaling(void)
         rows[2 * i].gpus = 1;
         rows[2 * i + 1].gpus = 2;
     }
+    for (int i = 0; i < 10; i++)
+        snprintf(rows[i].label, sizeof rows[i].label, "step12 %d GPUs, one process", rows[i].gpus);
+    TEST("scaling setup: the label after the GPU count", strcmp(scaling_setup(&rows[1]), "one process") == 0);
     TEST("scaling crossover: the first n from which 2 GPUs stay ahead",
-         scaling_crossover(rows, 10, 2) == (1ull << 26));
-    TEST("scaling crossover of 1 GPU is none", scaling_crossover(rows, 10, 1) == 0);
+         scaling_crossover(rows, 10, 2, NULL) == (1ull << 26));
+    TEST("scaling crossover of one setup", scaling_crossover(rows, 10, 2, "one process") == (1ull << 26));
+    TEST("scaling crossover of a setup with no rows is none", scaling_crossover(rows, 10, 2, "one MPI rank per GPU") == 0);
+    TEST("scaling crossover of 1 GPU is none", scaling_crossover(rows, 10, 1, NULL) == 0);
     rows[9].median_ms = 700;
-    TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2) == 0);
+    TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2, NULL) == 0);
 }
 
 static void test_format(void)
