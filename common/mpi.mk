@@ -10,6 +10,7 @@
 #   make                     build ./reduce (or print the skip line)
 #   make MPI_HOME=/opt/mpi   MPI from elsewhere
 #   make mpiexec-path        print the mpiexec of the MPI found (empty: none), for scripts
+#   make mpi-include         print the include folders it found (check-archs)
 
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 MPI_COMMON := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -31,14 +32,16 @@ EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
 EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) $(filter -l%,$(MPI_SHOW))
 include $(MPI_COMMON)/nccl.mk
 
-.PHONY: mpiexec-path
+.PHONY: mpiexec-path mpi-include
 mpiexec-path:
 	@echo $(MPIEXEC)
+mpi-include:
+	@echo $(MPI_INCLUDES)
 else
-.PHONY: all programs clean nccl-include run mpiexec-path
+.PHONY: all programs clean nccl-include run mpiexec-path mpi-include
 all run:
 	@echo "$(MPI_SKIP_LINE)"
-programs nccl-include mpiexec-path:
+programs nccl-include mpiexec-path mpi-include:
 	@true
 clean:
 	@rm -rf build reduce reduce_*

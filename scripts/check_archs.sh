@@ -20,18 +20,23 @@ out=build/check-archs
 mkdir -p "$out"
 echo "check-archs: $archs"
 
-# one job per (program, type, variant): the -D flags that select it. Step 12 needs NCCL's
-# header: the folder its Makefile finds (none: it is skipped, by name).
+# one job per (program, type, variant): the -D flags that select it. Steps 12 and 13 need
+# NCCL's header, step 13 MPI's too: the folders their Makefiles find (none: skipped, by name).
 jobs=()
 skipped=""
 for dir in "$@"; do
     case $dir in
-        step12_*)
+        step12_*|step13_*)
             nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null) || nccl=""
             if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi
             # nccl.h alone (see common/nccl.mk): no other toolkit's headers come with it
             mkdir -p "$out/nccl-include" && ln -sf "$nccl/nccl.h" "$out/nccl-include/nccl.h"
-            nccl=$(pwd)/$out/nccl-include ;;
+            nccl=$(pwd)/$out/nccl-include
+            # step 13: MPI's headers too, as common/mpi.mk finds them (none: mpi.h is the compiler's)
+            mpi_flags=""
+            for include in $(make -s --no-print-directory -C "$dir" mpi-include 2>/dev/null); do
+                mpi_flags="$mpi_flags -I$include"
+            done ;;
     esac
     for type in $types; do
         # no blank at the end of a job: xargs -L would join the next line to it
@@ -44,6 +49,7 @@ for dir in "$@"; do
         case $dir in
             step4_*) jobs+=("$job" "$job -DLEGACY_WARP_SYNC") ;;
             step12_*) jobs+=("$job -I$nccl") ;;
+            step13_*) jobs+=("$job -I$nccl$mpi_flags -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX") ;;
             */atomic_finish) jobs+=("$job -DGRID_FINISH=BLOCK_ATOMIC" "$job -DGRID_FINISH=WARP_ATOMIC") ;;
             *) jobs+=("$job") ;;
         esac
@@ -71,7 +77,7 @@ export nvcc gencode out
 status=0
 # one job a line; xargs splits it into compile's arguments
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'compile "$@"' compile || status=$?
-if [ -n "$skipped" ]; then echo "skip  $skipped ($NCCL_MISSING)"; fi
+if [ -n "$skipped" ]; then echo "skip  $skipped (not built here: $NCCL_MISSING; step 13 needs MPI too: $MPI_MISSING)"; fi
 if [ "$status" -eq 0 ]; then
     echo "check-archs: ${#jobs[@]} builds, every architecture, no warnings"
 else

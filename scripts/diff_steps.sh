@@ -3,7 +3,7 @@
 # changed), in colour on a terminal. make diffs: every consecutive diff into
 # results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
 # of changing a copy (step 12 includes step 11's reduce.cu) shows as a new file: that
-# file is its whole diff.
+# file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 steps=(step*_*/)
@@ -14,9 +14,14 @@ kernel_of() {
     local files=("step$1"_*/*.cu)
     if [ -f "${files[0]}" ]; then echo "${files[0]}"; fi
 }
-# what step k's file is compared with: step k-1's file, or nothing for an including step
+# what step k's file is compared with: step k-1's file when it has the same name (a
+# changed copy: reduce.cu, or step 13's multi_gpu.cu of step 12's), or nothing for an
+# including step
 before_of() {
-    case $(kernel_of "$1") in */reduce.cu) kernel_of $(($1 - 1)) ;; *) echo /dev/null ;; esac
+    local mine before
+    mine=$(kernel_of "$1") before=$(kernel_of $(($1 - 1)))
+    if [ -n "$before" ] && [ "$(basename "$mine")" = "$(basename "$before")" ]; then echo "$before"
+    else echo /dev/null; fi
 }
 
 case ${1:-} in

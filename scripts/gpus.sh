@@ -89,6 +89,35 @@ step12_program() {
     echo "$program"
 }
 
+# What to do where step 13 was not built (common/mpi.mk skips it without MPI)
+# shellcheck disable=SC2034  # read by the scripts that source this file
+MPI_MISSING="MPI not found: install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich"
+# step13_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
+# or no NCCL); step 13 is optional beside step 12, so the scripts go on without it
+step13_program() {
+    local program=step13_rank_per_gpu/reduce${SUFFIX-}
+    if [ -x "$program" ]; then echo "$program"; fi
+}
+# mpi_launcher: the mpiexec of the MPI that step 13 was built with (common/mpi.mk), or
+# nothing: another MPI's mpiexec would start N programs that each think they are alone
+mpi_launcher() { make -s --no-print-directory -C step13_rank_per_gpu mpiexec-path 2> /dev/null || true; }
+# mpi_run LAUNCHER RANKS PROGRAM ARGS...: RANKS ranks of PROGRAM on this machine. Open MPI
+# refuses to run as root and to start more ranks than there are cores unless told (CI
+# runs as root on two cores); MPICH ignores these variables.
+MPI_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+mpi_run() {
+    local launcher=$1 ranks=$2
+    shift 2
+    env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@"
+}
+# network_run LAUNCHER RANKS PROGRAM ARGS...: mpi_run with NCCL kept off NVLink and shared
+# memory (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1): it then takes its network transport
+# (sockets or InfiniBand), the path between nodes, on one box
+network_run() (
+    export NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1
+    mpi_run "$@"
+)
+
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"

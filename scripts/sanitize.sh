@@ -3,7 +3,8 @@
 # program at small sizes (one of them not a multiple of any block size). Any error, and
 # any racecheck warning (warp-level hazards are warnings), fails: --error-exitcode makes
 # the tool exit non-zero for both.
-# The multi-GPU program (step 12: its --describe says multi_gpu=1) runs with --gpus 1
+# The multi-GPU programs (steps 12, 13: their --describe says multi_gpu=1) run on one GPU:
+# step 12 with --gpus 1, step 13 as a single MPI rank
 # (without NCCL nothing is built for it, so nothing is run), and memcheck does not report
 # its API errors: NCCL asks cudaFuncGetAttributes about kernels built for other GPUs and
 # handles "no kernel image" itself (seen on H200); the program checks every call of its
@@ -22,7 +23,7 @@ for dir in "$@"; do
     for name in $(make -s --no-print-directory -C "$dir" programs); do
         program=$dir/$name
         [ -x "$program" ] || continue
-        multi_gpu=$(describe "$program" multi_gpu)
+        multi_gpu=$(describe "$program" multi_gpu) processes=$(describe "$program" processes)
         for tool in memcheck racecheck synccheck initcheck; do
             for n in 1000 4099; do
                 runs=$((runs + 1))
@@ -30,7 +31,8 @@ for dir in "$@"; do
                 tool_flags=() args=()
                 [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
                 if [ "$multi_gpu" = 1 ]; then   # one GPU: step 11 + NCCL's one-rank all-reduce
-                    args=(--gpus 1)
+                    # (step 13 runs as one MPI rank, started without mpiexec: its GPUs are its ranks)
+                    [ "$processes" = one ] && args=(--gpus 1)
                     [ "$tool" = memcheck ] && tool_flags=(--report-api-errors no)
                 fi
                 if "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 \

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# make scaling: step 12 over SCALING_SIZES (2^20 ... 2^30) on G = 1, 2, 4 ... all visible
-# GPUs; a size that does not fit is skipped and said so. Prints time, GB/s in all,
-# speedup and efficiency over one GPU, the all-reduce's own time and the crossover size;
-# writes results/scaling.csv and results/scaling.svg (results/scaling_float.* for floats).
+# make scaling: over SCALING_SIZES (2^20 ... 2^30), step 12 (one process) on G = 1, 2, 4
+# ... all visible GPUs, then, where it was built (MPI), step 13 (one MPI rank per GPU) on
+# the same G, and on G >= 2 over NCCL's network transport (NCCL_P2P_DISABLE=1
+# NCCL_SHM_DISABLE=1: the path between nodes, on one box). A size that does not fit is
+# skipped and said so. Prints time, GB/s in all, speedup and efficiency over one GPU, the
+# all-reduce's own time and the crossover of each setup; writes results/scaling.csv and
+# results/scaling.svg (results/scaling_float.* for floats).
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
@@ -10,6 +13,8 @@ suffix=${SUFFIX-}
 reps=${REPS:-20}
 sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
 program=$(step12_program scaling) || exit 2
+ranks_program=$(step13_program)
+launcher=$(mpi_launcher)
 all=$(visible_gpus)
 if [ "$all" -lt 1 ]; then
     echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2
@@ -20,19 +25,34 @@ mkdir -p results
 raw=results/scaling${suffix}-rows.csv
 rm -f "$raw"
 echo "step12 on G = $counts GPUs, n = $sizes"
+if [ -n "$ranks_program" ]; then
+    echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
+else
+    echo "step13: not built ($MPI_MISSING), so only step 12"
+fi
 failed=0
+# measure LABEL COMMAND...: one run, its row appended to $raw; says how it went in a word
+measure() {
+    local label=$1 status=0
+    shift
+    "$@" -n "$n" -r "$reps" --quiet --csv "$raw" 2> results/scaling-err.txt || status=$?
+    case $status in
+        0) printf ' %s .' "$label" ;;
+        2) printf ' %s does not fit' "$label" ;;
+        3) echo; cat results/scaling-err.txt >&2; exit 3 ;;
+        *) printf ' %s FAILED (exit %d: %s)' "$label" "$status" "$(head -c 200 results/scaling-err.txt)"; failed=1 ;;
+    esac
+}
 for n in $sizes; do
     printf 'n = %-6s' "$n"
-    for g in $counts; do
-        status=0
-        "./$program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$raw" 2> results/scaling-err.txt || status=$?
-        case $status in
-            0) printf ' G=%s .' "$g" ;;
-            2) printf ' G=%s does not fit' "$g" ;;
-            3) echo; cat results/scaling-err.txt >&2; exit 3 ;;
-            *) printf ' G=%s FAILED (exit %d: %s)' "$g" "$status" "$(head -c 200 results/scaling-err.txt)"; failed=1 ;;
-        esac
-    done
+    for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
+    if [ -n "$ranks_program" ]; then
+        for g in $counts; do measure "ranks=$g" mpi_run "$launcher" "$g" "./$ranks_program"; done
+        for g in $counts; do
+            [ "$g" -ge 2 ] || continue
+            measure "ranks=$g,network" network_run "$launcher" "$g" "./$ranks_program"
+        done
+    fi
     echo
 done
 echo

@@ -75,20 +75,30 @@ programs=()        # the one-GPU programs
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
 multi_program=""   # the multi-GPU program (step 12), when NCCL was found and it built
 multi_name=""      # its name in the tests' names, built or not
+rank_program=""    # the program of one MPI rank per GPU (step 13), when MPI and NCCL were found
+rank_name=""       # its name in the tests' names, built or not
+rank_missing=""    # why it was not built: its build's skip line
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
-    # what the folder builds here: nothing for step 12 without NCCL (common/nccl.mk)
+    # what the folder builds here: nothing for step 12 without NCCL (common/nccl.mk), nor
+    # for step 13 without MPI or NCCL (common/mpi.mk); their build says which, in one line
     built=$(make --no-print-directory -s -C "$dir" TYPE="$type" programs)
     if ! make --no-print-directory -C "$dir" TYPE="$type" > "$build_log" 2>&1; then
         fail "build $dir ($type)" "see $build_log"
         tail -5 "$build_log"
     elif [ -z "$built" ]; then
-        skip "build $dir ($type)" "$NCCL_MISSING"
-        multi_name=$dir/reduce$suffix   # the only folder that builds nothing: the multi-GPU one
+        reason=$(sed -n 's/^[^ ]*: skipped, //p' "$build_log" | head -1)
+        skip "build $dir ($type)" "${reason:-it built nothing}"
+        if grep -q 'mpi\.mk' "$dir/Makefile"; then rank_name=$dir/reduce$suffix rank_missing=${reason:-not built}
+        else multi_name=$dir/reduce$suffix; fi   # the folders that may build nothing: the multi-GPU ones
     else
         pass "build $dir ($type)"
     fi
     for program in $built; do
+        if [ "$(describe "$dir/$program" processes)" = one_per_gpu ]; then   # tested on its own below
+            rank_program=$dir/$program rank_name=$dir/$program
+            continue
+        fi
         if [ "$(describe "$dir/$program" multi_gpu)" = 1 ]; then   # tested on its own below
             multi_program=$dir/$program multi_name=$dir/$program
             continue
@@ -129,15 +139,24 @@ else
 fi
 
 # ---------------------------------------------------------------- diff
-previous=""
+previous="" previous_multi=""
 for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
+    files=("$dir"/*.cu)
+    file=${files[0]}
+    if [ -n "$previous_multi" ] && [ "$(basename "$file")" = "$(basename "$previous_multi")" ]; then
+        # step 13 is step 12's file changed, as the one-GPU steps change their predecessor's
+        lines=$(diff "$previous_multi" "$file" | grep -c '^[<>]')
+        name="diff ${previous_multi%%_*} -> ${dir%%_*} changes $lines lines"
+        if [ "$lines" -le 40 ]; then pass "$name (at most 40)"; else fail "$name" "more than 40"; fi
+        previous_multi=$file
+        continue
+    fi
     if [ ! -f "$dir/reduce.cu" ]; then
         # step 12 includes step 11's kernel file: what it adds is the whole of its own file,
         # counted without blank and comment lines (a line opening with `*` is code, e.g.
         # `*sum = *partial;`, unless a space, `/` or the line's end follows the `*`)
-        files=("$dir"/*.cu)
-        file=${files[0]}
+        previous_multi=$file
         lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
         name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
         if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
@@ -222,7 +241,7 @@ while IFS= read -r line; do
         *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
            [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
     esac
-done < <(grep -H '^##= ' Makefile common/config.mk common/nccl.mk scripts/*.sh)
+done < <(grep -H '^##= ' Makefile common/config.mk common/nccl.mk common/mpi.mk scripts/*.sh)
 count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
 for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME LAB_DIR LAB_TYPES; do
     grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
@@ -578,6 +597,111 @@ else
         "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 fi
 expect "input: --gpus on a one-GPU step" 2 "multi-GPU program" "$large" --gpus 2 -n 1000
+
+# ---------------------------------------------------------------- step 13
+# One MPI rank per GPU, started with the mpiexec of the MPI it was built with. Never hang:
+# every run here is ended after 60 s (a hang fails), and the runs that must fail do so in
+# one line, with the same exit code on every rank, in seconds. Without MPI: every test
+# SKIPs by name. Exactness on GPUs: G = 1, 2 (over NVLink, and over NCCL's network
+# transport) and all, on the adversarial sizes (n < G and n % G != 0 among them).
+rank_tests=("--bogus" "-n 0" "--gpus 2" "ranks given different flags" "a rank without a GPU" "no GPU: every rank stops"
+            "more ranks than GPUs" "G=1: 100 calls" "G=2: a rank killed during a run")
+launcher=$( [ -n "$rank_program" ] && mpi_launcher)
+# ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks of step 13 (ARGS: its program and
+# flags) exit CODE in under 30 s (ended at 60); when CODE is not 0, the program says one
+# line (lines opening with its name; a launcher's own notices, such as Open MPI's on a
+# non-zero exit, are not the program's) holding TEXT
+ranks_expect() {
+    local name=$1 code=$2 text=$3 ranks=$4 start=$SECONDS status took lines
+    shift 4
+    timeout 60 env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@" > "$log/out.txt" 2> "$log/err.txt"
+    status=$? took=$((SECONDS - start))
+    lines=$(grep -c "^$rank_program: " "$log/err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status after $took s, expected $code: $(head -c 300 "$log/err.txt")"
+    elif [ "$took" -ge 30 ]; then
+        fail "$name" "took $took s"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line from the program, got $lines: $(head -c 300 "$log/err.txt")"
+    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/err.txt" "$log/out.txt"; then
+        fail "$name" "no '$text' in the output: $(head -c 300 "$log/err.txt")"
+    else
+        pass "$name ($took s)"
+    fi
+}
+# rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over the network transport)
+rank_check() {
+    local g=$1 list n name reason="" how=""
+    shift
+    [ "${NETWORK:-0}" = 1 ] && how=", network transport"
+    if [ -z "$rank_program" ]; then reason=$rank_missing
+    elif [ -z "$gpu" ]; then reason="no GPU"
+    elif [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
+    if [ -z "$reason" ]; then
+        list=$(IFS=,; echo "$*")
+        if [ "${NETWORK:-0}" = 1 ]; then
+            timeout 900 env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 "${MPI_ENV[@]}" "$launcher" -n "$g" \
+                "$rank_program" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+        else
+            timeout 900 env "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" --check "$list" \
+                > "$log/check.txt" 2> "$log/check-err.txt"
+        fi
+    fi
+    for n in "$@"; do
+        name="gpu $rank_name $type ranks=$g$how n=$n$(size_note "$g" "$n")"
+        if [ -n "$reason" ]; then skip "$name" "$reason"; else check_verdict "$name" "$n"; fi
+    done
+}
+if [ -z "$rank_program" ]; then
+    for name in "${rank_tests[@]}"; do skip "input/gpu $rank_name: $name" "$rank_missing"; done
+else
+    ranks_expect "input: $rank_name 2 ranks --bogus" 2 "--bogus" 2 "$rank_program" --bogus
+    ranks_expect "input: $rank_name 2 ranks -n 0" 2 "at least 1" 2 "$rank_program" -n 0
+    ranks_expect "input: $rank_name 2 ranks --gpus 2" 2 "mpiexec -n G" 2 "$rank_program" --gpus 2 -n 1000
+    ranks_expect "input: $rank_name ranks given different flags" 2 "different flags" 1 "$rank_program" -n 1000 \
+        : -n 1 "$rank_program" -n 2000
+    # rank 0 sees no GPU (CUDA_VISIBLE_DEVICES empty), rank 1 every GPU: both stop, one line
+    # shellcheck disable=SC2016  # the script written expands its own variables
+    printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
+        '[ "$rank" = 0 ] && export CUDA_VISIBLE_DEVICES=' 'exec "$@"' > "$log/rank0_without_gpu.sh"
+    chmod +x "$log/rank0_without_gpu.sh"
+    ranks_expect "input/gpu $rank_name: a rank without a GPU stops every rank" 3 "rank 0 of 2" 2 \
+        "$log/rank0_without_gpu.sh" "$rank_program" -n 1000
+    if [ -z "$gpu" ]; then
+        ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 "$rank_program" -n 1000
+    else
+        skip "input $rank_name: no GPU: every rank stops, one line" "a GPU is here"
+    fi
+    if [ -n "$gpu" ]; then
+        ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) \
+            "$rank_program" -n 1000
+        ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
+            "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
+    else
+        skip "gpu input: $rank_name more ranks than GPUs" "no GPU"
+        skip "gpu $rank_name 1 rank: 100 calls in a row, every result verified" "no GPU"
+    fi
+    name="gpu $rank_name: a rank killed during a run ends every rank"
+    if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
+    else
+        # rank 1 is killed (SIGKILL) 5 s into a run of about a minute: rank 0, waiting for it in
+        # an all-reduce, must not stay there: the launcher ends the job, non-zero, well before
+        # shellcheck disable=SC2016  # the script written expands its own variables
+        printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
+            'if [ "$rank" = 1 ]; then exec timeout -s KILL 5 "$@"; else exec "$@"; fi' > "$log/kill_rank1.sh"
+        chmod +x "$log/kill_rank1.sh"
+        start=$SECONDS
+        timeout 60 env "${MPI_ENV[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^24 -r 2000000 \
+            --quiet > "$log/kill.txt" 2>&1
+        status=$? took=$((SECONDS - start))
+        if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -lt 50 ]; then pass "$name (exit $status, $took s)"
+        else fail "$name" "exit $status after $took s (124: still running at 60 s)"; fi
+    fi
+fi
+rank_check 1 "${sizes[@]}" "$huge"
+rank_check 2 "${sizes[@]}"
+NETWORK=1 rank_check 2 "${sizes[@]}"
+if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
 
 # ---------------------------------------------------------------- lab
 if [ "${LAB_TESTS:-1}" = 0 ]; then
