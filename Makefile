@@ -79,13 +79,13 @@ sweep:
 	@$(MAKE) --no-print-directory all
 	@scripts/sweep.sh
 
-## scaling: step12 over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: speedup, efficiency, the all-reduce, the crossover (results/scaling.csv, .svg)
+## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
 	@scripts/scaling.sh
 
-## latency: step12's combine alone on all GPUs, its variants, under each NCCL_PROTO and NCCL_ALGO (results/latency.txt)
+## latency: the combine alone on all GPUs and its variants: step12 under each NCCL_PROTO and NCCL_ALGO, step13 (when built) and step13 over the network transport; a summary, plain and CUDA graph (results/latency.txt)
 latency:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all

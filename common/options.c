@@ -233,8 +233,9 @@ int check_program_flags(const options *opt, const char *shard_step, int kind, ch
     }
     if (shard_step && (opt->device_given || opt->input_path)) {
         fail(error, error_size, "%s belongs to the one-GPU programs: this one makes its input on each GPU "
-             "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, G with --gpus)",
-             opt->device_given ? "--device" : "--input");
+             "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, %s)",
+             opt->device_given ? "--device" : "--input",
+             kind == MULTI_RANK_PER_GPU ? "G with mpiexec -n G: one rank per GPU" : "G with --gpus");
         return -1;
     }
     if (!shard_step && (opt->gpus || opt->latency)) {

@@ -85,7 +85,7 @@ void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes);
 /** Finishes (MPI_Finalize) and returns `status`, which every rank then exits with. */
 int ranks_end(const ranks *w, int status);
 
-/** The transport the processes use to start and agree: "none" or "mpi (LIBRARY VERSION)". */
+/** How the processes started, for the report: "one process", or "MPI, " and the MPI library's version line. */
 const char *ranks_describe(void);
 
 #ifdef __cplusplus

@@ -203,7 +203,7 @@ static void test_program_flags(void)
          program_flags(MULTI_RANK_PER_GPU, "mpiexec -n G", "--gpus", "2", NULL) == -1);
     TEST("one rank per GPU takes --latency", program_flags(MULTI_RANK_PER_GPU, "", "--latency", NULL) == 0);
     TEST("one rank per GPU refuses --device too",
-         program_flags(MULTI_RANK_PER_GPU, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
+         program_flags(MULTI_RANK_PER_GPU, "mpiexec -n G", "--device", "0", NULL) == -1);
     TEST("one-GPU program refuses --gpus", program_flags(0, "multi-GPU program", "--gpus", "2", NULL) == -1);
     TEST("one-GPU program refuses --latency", program_flags(0, "multi-GPU program", "--latency", NULL) == -1);
     TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
