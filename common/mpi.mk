@@ -28,8 +28,13 @@ MPI_INCLUDES := $(filter-out /usr/include,$(patsubst -I%,%,$(filter -I%,$(MPI_SH
 MPI_LIBDIRS  := $(patsubst -L%,%,$(filter -L%,$(MPI_SHOW)))
 EXTRA_NVCC_FLAGS += $(MPI_INCLUDES:%=-I%) -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX
 EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
-# rpath: the program finds the same libmpi at run time, wherever it was found
-EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) $(filter -l%,$(MPI_SHOW))
+# rpath: the program finds the same libmpi at run time, wherever it was found. rpath-link:
+# the linker finds libmpi's own libraries where libmpi keeps them (the wheel's libfabric in
+# lib/mpich), before another -rpath folder that may hold older ones (NCCL's /usr/lib/<arch>
+# can hold an older libfabric: undefined references to fi_getinfo@FABRIC_1.9)
+MPI_LINK_DIRS := $(MPI_LIBDIRS) $(wildcard $(MPI_LIBDIRS:%=%/mpich))
+EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) \
+                    $(filter -l%,$(MPI_SHOW))
 include $(MPI_COMMON)/nccl.mk
 
 .PHONY: mpiexec-path mpi-include
