@@ -649,7 +649,8 @@ static int run_latency(gpu_group *m, options *opt)
            m->info[0].name, nccl_text, proto ? proto : "(NCCL's choice)", algo ? algo : "(NCCL's choice)",
            ELEMENT_NAME);
     if (m->world.one_gpu_each)
-        printf("%d processes, one MPI rank per GPU (%s)\n", m->world.size, ranks_describe());
+        printf("%d process%s, one MPI rank per GPU (%s)\n", m->world.size, m->world.size == 1 ? "" : "es",
+               ranks_describe());
     else
         printf("one process drives every GPU\n");
     printf("median of %d runs after %d warm-up, microseconds, %s; 95%% confidence interval\n", opt->reps,

@@ -206,6 +206,11 @@ const char *ranks_describe(void)
     int length = 0;
     MPI_Get_library_version(version, &length);
     version[strcspn(version, "\n,")] = '\0';   /* its first line, up to the first comma */
+    char *out = version;
+    for (const char *in = version; *in; in++)   /* blanks squeezed: "MPICH Version:\t5.0.2" */
+        if (!((*in == ' ' || *in == '\t') && (out == version || out[-1] == ' ')))
+            *out++ = *in == '\t' ? ' ' : *in;
+    *out = '\0';
     snprintf(text, sizeof text, "MPI, %.80s", version);
     return text;
 }
