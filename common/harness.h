@@ -33,6 +33,13 @@ extern "C" {
 /** The program's name (argv[0]) for error lines; set by harness_begin(). */
 extern const char *harness_program;
 
+/**
+ * 1 (the default) where this process writes the --csv file; 0 on MPI ranks other than 0,
+ * which must not probe or touch it: ranks creating and removing the same new file at once
+ * could leave it without its header line.
+ */
+extern int harness_writes_files;
+
 /** Prints one error line prefixed with the program name. */
 void say_error(const char *message);
 

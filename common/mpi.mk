@@ -21,7 +21,10 @@ MPI_SHOW := $(if $(MPICC),$(shell $(MPICC) -show 2>/dev/null || $(MPICC) --showm
 MPI_SKIP_LINE := $(notdir $(CURDIR)): skipped, MPI not found (install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich)
 
 ifneq ($(strip $(MPI_SHOW)),)
-MPIEXEC      := $(dir $(MPICC))mpiexec
+# The launcher of the same MPI: on Debian, mpicc and mpiexec are separate alternatives, so
+# /usr/bin/mpiexec may be another MPI's; mpiexec.openmpi or mpiexec.mpich beside mpicc is not
+MPI_FLAVOUR  := $(if $(findstring openmpi,$(MPI_SHOW)),openmpi,mpich)
+MPIEXEC      := $(firstword $(wildcard $(dir $(MPICC))mpiexec.$(MPI_FLAVOUR) $(dir $(MPICC))mpiexec))
 # The wrapper's own folders: /usr/include is the compiler's already (and -I on it would put
 # every header there ahead of the toolkit's). No C++ bindings: MPI's C interface is used.
 MPI_INCLUDES := $(filter-out /usr/include,$(patsubst -I%,%,$(filter -I%,$(MPI_SHOW))))

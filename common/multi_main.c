@@ -7,8 +7,9 @@
  *
  * The same method as main.c, on every GPU at once: each GPU fills its own shard (the
  * input never goes through one GPU), the L2 of every GPU is flushed and a gate holds
- * every GPU until the whole run is queued; events on GPU 0 time from the start of the
- * shard reductions until the combined sum is on GPU 0 (an all-reduce: on every GPU).
+ * every GPU until the whole run is queued; events on each process's first GPU time from
+ * the start of the shard reductions until the combined sum is there (an all-reduce: on
+ * every GPU); with several processes, each run's time is the slowest process's.
  * --latency times the combine alone, and the variants of it that might be cheaper.
  */
 #include <stdio.h>
@@ -289,14 +290,17 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
  * each gate, record the start events, queue `what`, record the stop events, open the
  * gates once every GPU has finished its flush, so that all of them start together: the
  * host queues GPU 1's flush after GPU 0's, and a GPU 0 let go first would time its wait
- * for GPU 1 in the all-reduce (measured on 2 x H200: 20-25 us of combine instead of 8).
- * With one rank per GPU the ranks meet at a barrier after their flushes, and each then
- * opens its own gate. Returns the time from start to stop in ms of this process's GPU 0,
+ * for GPU 1 in the all-reduce (measured on 2 x H200: 20-25 us of combine instead of 9).
+ * With one rank per GPU the ranks meet at a barrier before they close their gates (a rank
+ * still busy elsewhere would otherwise hold the others at their gates past the gate's
+ * one-second limit), and again after their flushes; each then opens its own gate. Returns the time from start to stop in ms of this process's GPU 0,
  * whose stop waits for the all-reduce, which waits for every GPU's shard; with several
  * processes, the slowest process's (each one's events see only its own GPU).
  */
 static float run_once(gpu_group *m, work what, int pass, const variant_resources *res)
 {
+    if (m->world.size > 1)
+        ranks_barrier(&m->world);
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
@@ -733,18 +737,22 @@ static int run_latency(gpu_group *m, options *opt)
 }
 
 /**
- * A hash of the flags (FNV-1a over argv[1..], each ended by a 0 byte): ranks started with
- * other flags would run other collectives, or wait in different ones.
+ * A hash of the flags and of the NCCL settings the program branches on (FNV-1a over
+ * argv[1..], NCCL_ALGO and NCCL_PROTO, each ended by a 0 byte): ranks started with other
+ * ones would run other collectives, or wait in different ones.
  */
 static unsigned long long hash_flags(int argc, char **argv)
 {
     unsigned long long hash = 14695981039346656037ULL;
-    for (int i = 1; i < argc; i++)
-        for (const char *c = argv[i];; c++) {
+    const char *nccl[] = { getenv("NCCL_ALGO"), getenv("NCCL_PROTO") };
+    for (int i = 1; i < argc + 2; i++) {
+        const char *text = i < argc ? argv[i] : nccl[i - argc];
+        for (const char *c = text ? text : "";; c++) {
             hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
             if (!*c)
                 break;
         }
+    }
     return hash;
 }
 
@@ -757,11 +765,13 @@ int main(int argc, char **argv)
 {
     ranks world;
     ranks_begin(&argc, &argv, &world);
+    harness_writes_files = world.rank == 0;
     options opt;
     int status = harness_begin(argc, argv, &opt, &MULTI_STEP, world.one_gpu_each ? MULTI_RANK_PER_GPU
                                                                                   : MULTI_ONE_PROCESS);
     if (!ranks_same(&world, hash_flags(argc, argv)) && status == HARNESS_GO_ON) {
-        say_error("the ranks were started with different flags: give every rank the same ones");
+        say_error("the ranks were started with different flags, or NCCL_ALGO or NCCL_PROTO: give every rank "
+                  "the same ones");
         status = EXIT_USAGE;
     }
     gpu_group *m = status == HARNESS_GO_ON ? calloc(1, sizeof *m) : NULL;

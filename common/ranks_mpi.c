@@ -81,7 +81,8 @@ void ranks_begin(int *argc, char ***argv, ranks *w)
 {
     memset(w, 0, sizeof *w);
     load_kernels_eagerly();   /* before MPI_Init, which may initialize CUDA itself */
-    MPI_Init(argc, argv);
+    int provided = 0;   /* NCCL's and CUDA's own threads never call MPI: only this one does */
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     on_exit(abort_unless_finalized, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);

@@ -684,11 +684,12 @@ else
     name="gpu $rank_name: a rank killed during a run ends every rank"
     if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
     else
-        # rank 1 is killed (SIGKILL) 5 s into a run of about a minute: rank 0, waiting for it in
-        # an all-reduce, must not stay there: the launcher ends the job, non-zero, well before
+        # rank 1 is killed (SIGKILL, the process the launcher started) 5 s into a run of about
+        # a minute: rank 0, waiting for it in an all-reduce, must not stay there: the launcher
+        # ends the job, non-zero, well before
         # shellcheck disable=SC2016  # the script written expands its own variables
         printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
-            'if [ "$rank" = 1 ]; then exec timeout -s KILL 5 "$@"; else exec "$@"; fi' > "$log/kill_rank1.sh"
+            'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi' 'exec "$@"' > "$log/kill_rank1.sh"
         chmod +x "$log/kill_rank1.sh"
         start=$SECONDS
         timeout 60 env "${MPI_ENV[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^24 -r 2000000 \
