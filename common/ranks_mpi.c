@@ -74,6 +74,7 @@ static void abort_unless_finalized(int code, void *unused)
     if (!initialized || finalized)
         return;
     release_errors(1);
+    fflush(NULL);   /* MPI_Abort ends the process before exit would flush what it printed */
     MPI_Abort(MPI_COMM_WORLD, code != 0 ? code : EXIT_CUDA_ERROR);
 }
 
