@@ -110,13 +110,15 @@ mpi_run() {
     shift 2
     env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@"
 }
-# network_run LAUNCHER RANKS PROGRAM ARGS...: mpi_run with NCCL kept off NVLink and shared
-# memory (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1): it then takes its network transport
-# (sockets or InfiniBand), the path between nodes, on one box
-network_run() (
-    export NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1
-    mpi_run "$@"
-)
+# NCCL kept off NVLink and shared memory: it then takes its network transport (sockets or
+# InfiniBand), the path between nodes, on one box
+NETWORK_ENV=(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1)
+# network_run LAUNCHER RANKS PROGRAM ARGS...: mpi_run over the network transport
+network_run() {
+    local launcher=$1 ranks=$2
+    shift 2
+    env "${NETWORK_ENV[@]}" "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@"
+}
 
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file

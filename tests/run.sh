@@ -95,12 +95,12 @@ for dir in "${dirs[@]}"; do
         pass "build $dir ($type)"
     fi
     for program in $built; do
-        if [ "$(describe "$dir/$program" processes)" = one_per_gpu ]; then   # tested on its own below
-            rank_program=$dir/$program rank_name=$dir/$program
-            continue
-        fi
         if [ "$(describe "$dir/$program" multi_gpu)" = 1 ]; then   # tested on its own below
-            multi_program=$dir/$program multi_name=$dir/$program
+            if [ "$(describe "$dir/$program" processes)" = one_per_gpu ]; then
+                rank_program=$dir/$program rank_name=$dir/$program
+            else
+                multi_program=$dir/$program multi_name=$dir/$program
+            fi
             continue
         fi
         programs+=("$dir/$program")
@@ -631,21 +631,16 @@ ranks_expect() {
 }
 # rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over the network transport)
 rank_check() {
-    local g=$1 list n name reason="" how=""
+    local g=$1 list n name reason="" how="" network=()
     shift
-    [ "${NETWORK:-0}" = 1 ] && how=", network transport"
+    if [ "${NETWORK:-0}" = 1 ]; then how=", network transport" network=("${NETWORK_ENV[@]}"); fi
     if [ -z "$rank_program" ]; then reason=$rank_missing
     elif [ -z "$gpu" ]; then reason="no GPU"
     elif [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
     if [ -z "$reason" ]; then
         list=$(IFS=,; echo "$*")
-        if [ "${NETWORK:-0}" = 1 ]; then
-            timeout 900 env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 "${MPI_ENV[@]}" "$launcher" -n "$g" \
-                "$rank_program" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
-        else
-            timeout 900 env "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" --check "$list" \
-                > "$log/check.txt" 2> "$log/check-err.txt"
-        fi
+        timeout 900 env "${network[@]}" "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" --check "$list" \
+            > "$log/check.txt" 2> "$log/check-err.txt"
     fi
     for n in "$@"; do
         name="gpu $rank_name $type ranks=$g$how n=$n$(size_note "$g" "$n")"
