@@ -20,6 +20,12 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 MULTI_STEPS  := step12_multi_gpu step13_rank_per_gpu
 PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_reference
 
+# Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
+# and each removable: its .mk file, included here on one line, adds its programs to
+# PROGRAM_DIRS, its targets (and their "## " help lines), its variables' files to
+# HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own).
+TEST_SUITES :=
+
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
 ##= REPS=20: timed runs per program and size, the median reported (run-all, sweep, scaling, lab-check)
@@ -93,7 +99,7 @@ latency:
 
 ## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(UNIT_TESTS)
-	@tests/run.sh $(PROGRAM_DIRS)
+	@TEST_SUITES="$(TEST_SUITES)" tests/run.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile:

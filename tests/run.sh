@@ -51,10 +51,21 @@ mkdir -p "$log"
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); }
+# section NAME: starts a section; the one before it ends with a line giving its time, so a
+# slow suite shows where its minutes go (section_times at the end lists them all again)
+section_name="" section_start=$SECONDS section_times=""
+section() {
+    if [ -n "$section_name" ]; then
+        echo "-- $section_name: $((SECONDS - section_start)) s"
+        section_times+="$section_name $((SECONDS - section_start))s; "
+    fi
+    section_name=$1 section_start=$SECONDS
+}
 # step_dir K: the folder of step K, e.g. step3_add_during_load
 step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # ---------------------------------------------------------------- unit
+section unit
 if [ -x "build/$type/unit_tests" ]; then
     build/"$type"/unit_tests > "$log/unit.txt" 2>&1
     status=$?
@@ -71,6 +82,7 @@ else
 fi
 
 # ---------------------------------------------------------------- build
+section build
 programs=()        # the one-GPU programs
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
 multi_program=""   # the multi-GPU program (step 12), when NCCL was found and it built
@@ -109,6 +121,7 @@ for dir in "${dirs[@]}"; do
 done
 
 # ---------------------------------------------------------------- stale builds
+section stale
 # Objects depend on the command line they were built with: a copy of step 0 built for
 # sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
 # second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
@@ -139,6 +152,7 @@ else
 fi
 
 # ---------------------------------------------------------------- diff
+section diff
 previous="" previous_multi=""
 for dir in "${dirs[@]}"; do
     case $dir in step*/*|cub_*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
@@ -172,6 +186,7 @@ for dir in "${dirs[@]}"; do
 done
 
 # ---------------------------------------------------------------- docs
+section docs
 if command -v doxygen > /dev/null 2>&1; then
     if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
         pass "docs build with zero warnings"
@@ -184,6 +199,7 @@ else
 fi
 
 # ---------------------------------------------------------------- scripts
+section scripts
 # every script (make's, the tests', CI's) passes shellcheck; .shellcheckrc lets it follow
 # the helpers they source
 scripts=(scripts/*.sh tests/*.sh .ci/run)
@@ -220,6 +236,7 @@ make_expect() {
 }
 
 # ---------------------------------------------------------------- make help
+section help
 # Every target a user runs is in make help (the top Makefile's .PHONY list, step.mk's and
 # step 4's but the internal `programs`), and every variable's default that help shows is
 # the one in force: make's own value (print-VAR, from an empty environment) for the
@@ -250,6 +267,7 @@ if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every vari
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
 # ---------------------------------------------------------------- README
+section readme
 # README's flags table lists every flag the programs' --help names (the one-GPU programs'
 # and step 12's), the notations of -n included; and README says how to test the other
 # types and how to clean.
@@ -269,6 +287,7 @@ else
 fi
 
 # ---------------------------------------------------------------- bad input
+section input
 # expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
 expect() {
     local name=$1 code=$2 text=$3 program=$4
@@ -344,6 +363,7 @@ else
 fi
 
 # ---------------------------------------------------------------- gpu
+section gpu
 sizes=(1 2 3 31 32 33 63 255 256 257 511 512 513 1023 1024 1025 2047 2048 2049
        65535 65536 65537 $((2**20 + 7)) $((2**24)) $((2**26)))
 huge=$((2**31 + 5))   # above 32-bit indices, and not a multiple of the vector width
@@ -507,6 +527,7 @@ gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n
 gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
 
 # ---------------------------------------------------------------- resources
+section resources
 # make resources: a row per step and one for CUB. Everywhere: registers > 0 and shared
 # memory = threads x element size (every step's block_sum() holds one THREADS-sized
 # array); without a GPU, the compiler's figures and one line saying the rest needs a GPU;
@@ -550,6 +571,7 @@ for dir in "${dirs[@]}"; do
 done
 
 # ---------------------------------------------------------------- step 12
+section step12
 # multi_check G SIZE...: step 12 on G GPUs (G = all: every GPU), one test per size; SKIP
 # by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
@@ -599,6 +621,7 @@ fi
 expect "input: --gpus on a one-GPU step" 2 "multi-GPU program" "$large" --gpus 2 -n 1000
 
 # ---------------------------------------------------------------- step 13
+section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with. Never hang:
 # every run here is ended after 60 s (a hang fails), and the runs that must fail do so in
 # one line, with the same exit code on every rank, in seconds. Without MPI: every test
@@ -700,6 +723,7 @@ NETWORK=1 rank_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
 
 # ---------------------------------------------------------------- lab
+section lab
 if [ "${LAB_TESTS:-1}" = 0 ]; then
     skip "lab: every lab test" "LAB_TESTS=0"
     echo "$passed passed, $failed failed, $skipped skipped"
@@ -923,6 +947,7 @@ for name in "${broken[@]}"; do
 done
 
 # ---------------------------------------------------------------- lab-grade
+section lab-grade
 # The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
 # whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
 # json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
@@ -1071,5 +1096,14 @@ else
     fail "lab-grade-all: the scratch copies are gone" "$left"
 fi
 
+# the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
+# sourced here with the functions above, each its own section
+for suite in ${TEST_SUITES:-}; do
+    section "$suite"
+    # shellcheck disable=SC1090  # the suites are named by the Makefile
+    . "$suite"
+done
+section ""
+echo "time per section: ${section_times%; }"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
