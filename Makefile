@@ -22,9 +22,10 @@ PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_ref
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
-# PROGRAM_DIRS, its targets (and their "## " help lines), its variables' files to
-# HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own).
-TEST_SUITES :=
+# PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files
+# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own).
+TARGET_FILES := Makefile
+TEST_SUITES  :=
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
@@ -174,12 +175,12 @@ clean:
 	@rm -rf build docs/html
 
 # The files whose "##= " lines document the variables, each next to where its default is set.
-HELP_FILES := Makefile common/config.mk common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
+HELP_FILES += Makefile common/config.mk common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:
 	@echo "Targets (make TARGET):"
-	@sed -n 's/^## /  /p' Makefile
+	@sed -n 's/^## /  /p' $(TARGET_FILES)
 	@echo "Variables (make VAR=value), each with its default after the =:"
 	@sed -n 's/^##= /  /p' $(HELP_FILES)
 

@@ -242,7 +242,9 @@ section help
 # the one in force: make's own value (print-VAR, from an empty environment) for the
 # makefiles' variables, ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
-phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' Makefile common/step.mk step4_unroll_warp/Makefile |
+read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
+read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
+phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk step4_unroll_warp/Makefile |
         tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
 missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
 if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
@@ -258,7 +260,7 @@ while IFS= read -r line; do
         *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
            [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
     esac
-done < <(grep -H '^##= ' Makefile common/config.mk common/nccl.mk common/mpi.mk scripts/*.sh)
+done < <(grep -H '^##= ' "${help_files[@]}")
 count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
 for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME LAB_DIR LAB_TYPES; do
     grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
