@@ -10,6 +10,15 @@
 COMMON := common
 include common/config.mk
 
+# Without nvcc every build fails, so a target that builds says so once, first, and stops
+# (exit 2); the targets that need no compiler still answer.
+NO_NVCC_GOALS := help clean distclean diff diffs docs lint lab-status lab-clean print-%
+ifeq ($(NVCC_FOUND),)
+ifneq ($(filter-out $(NO_NVCC_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error no nvcc found (not on PATH, not in CUDA_HOME, not at $(NVCC)): install the CUDA Toolkit, or give its folder, make CUDA_PATH=/path/to/cuda)
+endif
+endif
+
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass

@@ -12,9 +12,15 @@ TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
 # Programs of the int build are plain ./reduce; other types carry the type in the name.
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
-##= CUDA_PATH=/usr/local/cuda: the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
-CUDA_PATH ?= /usr/local/cuda
-NVCC      ?= $(CUDA_PATH)/bin/nvcc
+# The toolkit is found where a user expects it: the nvcc on PATH (its folder's parent),
+# else CUDA_HOME, else /usr/local/cuda. NVCC_FOUND is empty when no nvcc answers there: the
+# top Makefile then says so in one line before building anything.
+##= CUDA_PATH=(the nvcc on PATH's toolkit, else CUDA_HOME, else /usr/local/cuda): the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
+ifndef CUDA_PATH
+CUDA_PATH := $(or $(patsubst %/bin/nvcc,%,$(filter %/bin/nvcc,$(shell command -v nvcc 2>/dev/null))),$(CUDA_HOME),/usr/local/cuda)
+endif
+NVCC       ?= $(CUDA_PATH)/bin/nvcc
+NVCC_FOUND := $(shell command -v $(firstword $(NVCC)) 2>/dev/null)
 CC        := gcc
 
 # -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in

@@ -151,6 +151,27 @@ else
     fi
 fi
 
+# ---------------------------------------------------------------- toolkit
+# The toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME, else
+# /usr/local/cuda), and without one a build says so in one line before anything else.
+section toolkit
+mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
+printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
+ln -sf "$(type -P make)" "$log/no-nvcc/make"
+for tool in sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
+found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
+if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: the nvcc on PATH gives CUDA_PATH"
+else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
+found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
+if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
+else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
+make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
+if [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"; then
+    pass "toolkit: make all without nvcc says so in one line, exit 2"
+else
+    fail "toolkit: make all without nvcc says so in one line, exit 2" "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
+fi
+
 # ---------------------------------------------------------------- diff
 section diff
 previous="" previous_multi=""
