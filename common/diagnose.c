@@ -61,7 +61,8 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
     }
     if (n > INT32_LIMIT) {
         snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: an int index or count "
-                 "(or a 32-bit product such as blockIdx.x * blockDim.x) wraps; index with size_t and set "
+                 "(or a 32-bit product such as blockIdx.x * blockDim.x) wraps (an unsigned one wraps only "
+                 "above 2^32 - 1); index with size_t and set "
                  "STEP.max_n to MAX_N_64BIT", n);
         return DIAG_INDEX_32BIT;
     }

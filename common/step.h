@@ -37,7 +37,7 @@ extern "C" {
  * has); C++20 also wants them in declaration order, which is why the order is fixed.
  */
 typedef struct step_info {
-    int number;            /**< 0..12 for the steps, -1 for the CUB reference */
+    int number;            /**< the step's number, -1 for the CUB reference */
     const char *name;      /**< directory name, e.g. "step3_add_during_load" */
     const char *title;     /**< table label after "stepN", e.g. "first add during load" */
     const char *citation;  /**< where the idea comes from, e.g. "Harris kernel 4" */

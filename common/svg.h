@@ -29,7 +29,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
 
 /**
  * Writes the line chart of `make sweep` to `path`: bandwidth against the number of
- * elements n (log2 scale, since the sweep doubles n), one line per design (rows grouped
+ * elements n (log2 scale: the sweep's sizes are powers of two, 4x apart by default), one line per design (rows grouped
  * by `step` in order of first appearance, legend from `label`), with the peak as a dashed
  * line. It shows where each design stops being limited by launch overhead and starts
  * being limited by memory, which a single size cannot show. Failed rows are left out.
