@@ -32,9 +32,12 @@ PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_ref
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
 # PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files
-# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own).
+# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own),
+# and its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test
+# checks that a copy without them (and without its include line) still builds and passes.
 TARGET_FILES := Makefile
 TEST_SUITES  :=
+EXTENSIONS   :=
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26

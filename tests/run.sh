@@ -1119,6 +1119,43 @@ else
     fail "lab-grade-all: the scratch copies are gone" "$left"
 fi
 
+# ---------------------------------------------------------------- removable
+# Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
+# out of a course: in a scratch copy of this tree without its folders and without its one
+# include line in the Makefile, `make all` and `make test` pass. The scratch test runs with
+# no GPU visible and without the lab's section (the layout is what is tested, and the GPU
+# checks already ran here); TYPE=int only, since no folder depends on the type.
+section removable
+read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
+if [ "${REMOVABLE_TESTS:-1}" = 0 ]; then
+    skip "removable: each extension taken out" "REMOVABLE_TESTS=0 (a scratch copy's own run)"
+elif [ "$type" != int ]; then
+    skip "removable: each extension taken out" "TYPE=int only: no folder depends on the type"
+elif [ ${#extensions[@]} -eq 0 ]; then
+    fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"
+fi
+for ext in "${extensions[@]}"; do
+    [ "${REMOVABLE_TESTS:-1}" = 0 ] || [ "$type" != int ] && break
+    name="removable: without $ext (git rm -r $(make --no-print-directory -s "print-${ext}_FOLDERS"), one Makefile line)"
+    scratch=build/removable/$ext
+    rm -rf "$scratch"; mkdir -p "$scratch"
+    git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+        tar --null -T - -cf - | tar -xf - -C "$scratch"
+    read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
+    ( cd "$scratch" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
+      sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
+      make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
+      CUDA_VISIBLE_DEVICES="" LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 )
+    status=$?
+    last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
+    if [ "$status" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
+        pass "$name: make all and make test pass ($last)"
+        rm -rf "$scratch"
+    else
+        fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
+    fi
+done
+
 # the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
 # sourced here with the functions above, each its own section
 for suite in ${TEST_SUITES:-}; do
