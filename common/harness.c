@@ -100,7 +100,8 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     /*
      * Under compute-sanitizer or ncu (they inject themselves through
      * CUDA_INJECTION64_PATH) each launch waits for the one before it to finish, so the
-     * gate would deadlock the program: no gate there.
+     * gate's spinning kernel would hold every run until it gave up (after a second,
+     * gate.h) and the run would be reported as timed out: no gate there.
      */
     load_kernels_eagerly();
     if (getenv("CUDA_INJECTION64_PATH"))
