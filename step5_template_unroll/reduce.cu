@@ -16,15 +16,6 @@
  */
 #define THREADS 256
 
-#ifdef LEGACY_WARP_SYNC
-/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
-__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
-{
-    for (unsigned int s = 32; s > 0; s >>= 1)
-        partial[tid] += partial[tid + s];
-    return partial[tid];
-}
-#else
 /**
  * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
  * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
@@ -42,7 +33,6 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
     }
     return sum;
 }
-#endif
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.

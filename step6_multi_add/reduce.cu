@@ -18,15 +18,6 @@
 /** Blocks of the first pass at most: 0.97 of a wave on a 132-SM H100 (8 per SM, 1,056). */
 #define MAX_BLOCKS 1024
 
-#ifdef LEGACY_WARP_SYNC
-/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
-__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
-{
-    for (unsigned int s = 32; s > 0; s >>= 1)
-        partial[tid] += partial[tid + s];
-    return partial[tid];
-}
-#else
 /**
  * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
  * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
@@ -44,7 +35,6 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
     }
     return sum;
 }
-#endif
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
