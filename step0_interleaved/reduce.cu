@@ -1,5 +1,5 @@
 /**
- * @file step0_interleaved/reduce.cu
+ * @file
  * @brief Step 0 (Harris kernel 1): a tree in shared memory with interleaved addressing.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step10_full_wave/reduce.cu
+ * @file
  * @brief Step 10: the grid from the occupancy API: one full wave on any GPU.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step11_single_pass/reduce.cu
+ * @file
  * @brief Step 11: one launch for the whole reduction; the last block adds the partials.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

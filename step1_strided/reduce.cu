@@ -1,5 +1,5 @@
 /**
- * @file step1_strided/reduce.cu
+ * @file
  * @brief Step 1 (Harris kernel 2): interleaved addressing with a strided index.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step2_sequential/reduce.cu
+ * @file
  * @brief Step 2 (Harris kernel 3): sequential addressing.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

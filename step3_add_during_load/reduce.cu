@@ -1,5 +1,5 @@
 /**
- * @file step3_add_during_load/reduce.cu
+ * @file
  * @brief Step 3 (Harris kernel 4): first add during load.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

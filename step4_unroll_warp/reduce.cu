@@ -1,5 +1,5 @@
 /**
- * @file step4_unroll_warp/reduce.cu
+ * @file
  * @brief Step 4 (Harris kernel 5): the last warp unrolled, safe on Volta and newer.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

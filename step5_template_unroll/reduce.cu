@@ -1,5 +1,5 @@
 /**
- * @file step5_template_unroll/reduce.cu
+ * @file
  * @brief Step 5 (Harris kernel 6): block size as a template parameter, all unrolled.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

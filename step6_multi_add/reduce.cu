@@ -1,5 +1,5 @@
 /**
- * @file step6_multi_add/reduce.cu
+ * @file
  * @brief Step 6 (Harris kernel 7): many elements per thread, a grid-stride loop.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step7_shuffle/reduce.cu
+ * @file
  * @brief Step 7: warp shuffles replace shared memory inside the last warp.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step8_vectorized/reduce.cu
+ * @file
  * @brief Step 8: 16-byte loads: the same bytes in fewer, wider load instructions.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()

@@ -1,5 +1,5 @@
 /**
- * @file step9_loads_in_flight/reduce.cu
+ * @file
  * @brief Step 9: several independent 16-byte loads in flight per thread.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
