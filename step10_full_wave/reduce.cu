@@ -1,5 +1,5 @@
 /**
- * @file step10_full_wave/reduce.cu
+ * @file
  * @brief Step 10: the grid from the occupancy API: one full wave on any GPU.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -40,10 +40,9 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
- * threads stay contiguous: whole warps down to s = 64 (the constants below), then
- * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
- * the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). Half the
+ * threads idle from the first level on (step 3 makes up for it while loading).
+ * Busy threads stay contiguous: whole warps down to s = 64, then all of warp 0 in warp_reduce().
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)

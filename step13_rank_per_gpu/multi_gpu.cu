@@ -1,6 +1,6 @@
 /**
  * @file step13_rank_per_gpu/multi_gpu.cu
- * @brief Step 13: step 12 with one process per GPU, started by MPI: the path past one node.
+ * @brief Step 13: step 12 with one process per GPU, started by MPI, so the ranks may span nodes.
  *
  * Step 11's kernel file is included as it is, not copied: its kernel, its STEP and its
  * step_reduce() reduce each GPU's shard. This file adds only what G processes need.

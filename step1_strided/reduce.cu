@@ -1,5 +1,5 @@
 /**
- * @file step1_strided/reduce.cu
+ * @file
  * @brief Step 1 (Harris kernel 2): interleaved addressing with a strided index.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -67,7 +67,7 @@ static void launch_pass(const element_t *in, element_t *out, size_t count, size_
 
 extern "C" const step_info STEP = {
     .number = 1, .name = "step1_strided", .title = "strided index, bank conflicts", .citation = "Harris kernel 2",
-    .idea = "index 2*s*tid packs the active threads: fewer divergent warps, but bank conflicts",
+    .idea = "index 2*s*tid packs the busy threads, no modulo, but bank conflicts",
     .max_n = MAX_N_32BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
     .elements_per_block = THREADS,
     .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,

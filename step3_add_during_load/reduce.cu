@@ -1,5 +1,5 @@
 /**
- * @file step3_add_during_load/reduce.cu
+ * @file
  * @brief Step 3 (Harris kernel 4): first add during load.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -21,10 +21,9 @@
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
- * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
- * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
- * the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). Half the
+ * threads idle from the first level on (step 3 makes up for it while loading).
+ * Busy threads stay contiguous: whole warps down to s = 32, then part of warp 0 (step 4).
  */
 __device__ element_t block_sum(element_t value)
 {

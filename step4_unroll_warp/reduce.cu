@@ -1,5 +1,5 @@
 /**
- * @file step4_unroll_warp/reduce.cu
+ * @file
  * @brief Step 4 (Harris kernel 5): the last warp unrolled, safe on Volta and newer.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -27,8 +27,8 @@ __device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
 #else
 /**
  * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
- * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
- * writes that follow it, and each write before the next read.
+ * Lanes are not guaranteed to run in lockstep (Volta on): __syncwarp() orders each read
+ * before the writes that follow it, and each write before the next read.
  */
 __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 {
@@ -49,10 +49,9 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
- * threads stay contiguous: whole warps work or idle down to s = 32, then only part of
- * warp 0 (step 4 gives those levels to one whole warp). Half the threads are idle from
- * the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). Half the
+ * threads idle from the first level on (step 3 makes up for it while loading).
+ * Busy threads stay contiguous: whole warps down to s = 64, then all of warp 0 in warp_reduce().
  */
 __device__ element_t block_sum(element_t value)
 {

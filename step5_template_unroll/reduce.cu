@@ -1,5 +1,5 @@
 /**
- * @file step5_template_unroll/reduce.cu
+ * @file
  * @brief Step 5 (Harris kernel 6): block size as a template parameter, all unrolled.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -16,19 +16,10 @@
  */
 #define THREADS 256
 
-#ifdef LEGACY_WARP_SYNC
-/** Harris's 2007 last warp, for `make race-demo`: no __syncwarp(), a race since Volta. */
-__device__ element_t warp_reduce(volatile element_t *partial, unsigned int tid)
-{
-    for (unsigned int s = 32; s > 0; s >>= 1)
-        partial[tid] += partial[tid + s];
-    return partial[tid];
-}
-#else
 /**
  * The last six levels, in the first warp alone: no __syncthreads(), no `if (tid < s)`.
- * Lanes are not in lockstep since Volta: __syncwarp() orders each read before the
- * writes that follow it, and each write before the next read.
+ * Lanes are not guaranteed to run in lockstep (Volta on): __syncwarp() orders each read
+ * before the writes that follow it, and each write before the next read.
  */
 __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
 {
@@ -42,7 +33,6 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
     }
     return sum;
 }
-#endif
 
 /**
  * Sums one value per thread over the block; the result is valid in thread 0.
@@ -51,10 +41,9 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
- * threads stay contiguous: whole warps down to s = 64 (the constants below), then
- * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
- * the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). Half the
+ * threads idle from the first level on (step 3 makes up for it while loading).
+ * Busy threads stay contiguous: whole warps down to s = 64, then all of warp 0 in warp_reduce().
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)

@@ -1,5 +1,5 @@
 /**
- * @file step7_shuffle/reduce.cu
+ * @file
  * @brief Step 7: warp shuffles replace shared memory inside the last warp.
  *
  * A kernel is two parts: each thread loads its share of the input, then block_sum()
@@ -40,10 +40,9 @@ __device__ element_t warp_reduce(element_t *partial, unsigned int tid)
  *
  * The stride starts at half the block and halves: thread tid adds partial[tid + s] to
  * partial[tid]. A warp's 32 threads touch 32 consecutive words, one per bank, so there
- * are no bank conflicts (4-byte elements; for doubles see step 2's README). The active
- * threads stay contiguous: whole warps down to s = 64 (the constants below), then
- * warp_reduce() does s = 32 ... 1 with all of warp 0. Half the threads are idle from
- * the first level on (step 3 makes up for it while loading).
+ * are no bank conflicts (4-byte elements; for doubles see step 2's README). Half the
+ * threads idle from the first level on (step 3 makes up for it while loading).
+ * Busy threads stay contiguous: whole warps down to s = 64, then all of warp 0 in warp_reduce().
  */
 template <unsigned int block_size>
 __device__ element_t block_sum(element_t value)
@@ -61,9 +60,9 @@ __device__ element_t block_sum(element_t value)
 }
 
 /**
- * One pass of at most MAX_BLOCKS blocks: each thread adds about n / (blocks x threads)
- * elements, a grid apart (a grid-stride loop), before the tree: one tree per 256 of them
- * at 2^26, 64 at 2^24, instead of one per two (algorithm cascading). 64-bit indices.
+ * One pass of at most MAX_BLOCKS blocks, 64-bit indices: each thread adds about
+ * n / (blocks x threads) elements (256 at 2^26) a grid apart, then its block makes one
+ * tree: one per n / blocks elements (65,536 at 2^26), not per 512 (algorithm cascading).
  */
 __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
 {
