@@ -141,8 +141,18 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g);
 /** The header of results/grades.csv. */
 void write_grades_csv_header(FILE *f);
 
-/** One row of results/grades.csv for `student`. */
+/**
+ * One row of results/grades.csv for `student`. Text cells are quoted (the core's
+ * csv_write_field()); one that begins with =, +, - or @ gets a ' first (see lab_grade.c).
+ */
 void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g);
+
+/**
+ * The row of a submission that could not be graded (nothing handed in, no results.json):
+ * 0 points of `max_score` (hundredths), correct "no", `why` as its first failure; `step`
+ * may be empty (a student who handed in no step at all).
+ */
+void write_grades_csv_missing(FILE *f, const char *student, const char *step, const char *why, long max_score);
 
 /**
  * Prints the class table from results/grades.csv and a closing line (how many graded,

@@ -552,16 +552,27 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
     fprintf(f, "score: %s / %s\n", points, max);
 }
 
-/** Writes a CSV text field, always quoted. */
+/**
+ * Writes a text cell of results/grades.csv through the core's CSV writer. A cell that
+ * begins with =, +, - or @ would be a formula to a spreadsheet that opens the file (a
+ * student's name or a compiler message is the student's text): it gets a ' before it,
+ * inside the quotes, which the spreadsheet shows as text; print_class_table() drops it.
+ */
 static void csv_text(FILE *f, const char *text)
 {
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@') {
+        char escaped[2048];
+        snprintf(escaped, sizeof escaped, "'%s", text);
+        csv_write_field(f, escaped);
+    } else {
+        csv_write_field(f, text);
     }
-    fputc('"', f);
+}
+
+/** A cell as read back: without the ' that csv_text() put before a formula's first character. */
+static const char *cell_text(const char *cell)
+{
+    return cell[0] == '\'' && strchr("=+-@", cell[1]) && cell[1] ? cell + 1 : cell;
 }
 
 static const char *csv_header =
@@ -589,36 +600,16 @@ void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, c
     fprintf(f, ",%s,%s,%s,%s,%llu\n", speedup, ours, points, max, r->seed);
 }
 
-/** Splits one CSV line into fields in place (quoted fields, "" for a quote); returns how many. */
-static int split_csv(char *line, char **fields, int max)
+void write_grades_csv_missing(FILE *f, const char *student, const char *step, const char *why, long max_score)
 {
-    int count = 0;
-    char *in = line;
-    for (;;) {
-        char *out = in;
-        if (count == max)
-            return max + 1;
-        fields[count++] = out;
-        if (*in == '"') {
-            for (in++; *in; in++) {
-                if (*in == '"' && in[1] == '"')
-                    in++;
-                else if (*in == '"')
-                    break;
-                *out++ = *in;
-            }
-            if (*in == '"')
-                in++;
-        } else {
-            while (*in && *in != ',')
-                *out++ = *in++;
-        }
-        char next = *in;
-        *out = '\0';
-        if (next != ',')
-            return count;
-        in++;
-    }
+    char max[32];
+    format_points(max, sizeof max, max_score);
+    csv_text(f, student);
+    fprintf(f, ",%s,", step);
+    csv_text(f, "no");
+    fputc(',', f);
+    csv_text(f, why);
+    fprintf(f, ",,,0.00,%s,\n", max);
 }
 
 int print_class_table(FILE *out, FILE *csv)
@@ -646,8 +637,10 @@ int print_class_table(FILE *out, FILE *csv)
         if (line[0] == '\0')
             continue;
         char *field[9];
-        if (split_csv(line, field, 9) != 9)
+        if (csv_split(line, field, 9) != 9)
             continue;
+        for (int i = 0; i < 9; i++)
+            field[i] = (char *)cell_text(field[i]);
         char speedup[16] = "", ours[16] = "", failure[64];
         if (field[4][0])
             snprintf(speedup, sizeof speedup, "%sx", field[4]);
