@@ -198,22 +198,25 @@ start() {
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
     echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
-    note_line nogpu
+    note_item nogpu
     exit 3
 }
 
 
 # ------------------------------------------------------------------ the record
-# lab-grade's record of what the checks found (format: lab/lab_grade.h), appended as
-# they go, so that what ran before a time limit killed them still counts. LAB_RECORD
-# names it; lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the
-# lines on stdin as its detail; note_line TEXT: any other item (time, nogpu, device).
+# lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
+# the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
+# that what ran before a time limit killed them still counts. LAB_RECORD names it;
+# lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the lines on stdin
+# as the detail of the test noted last; note_item ITEM [ID] [TEXT]: any other item (time,
+# built, device, nogpu).
 record=${LAB_RECORD:-}
 grading=0
 [ "${LAB_MODE:-}" = grade ] && grading=1
-note() { [ -z "$record" ] || printf 'test %s %s %s\n' "$1" "$2" "$(printf '%s' "$3" | tr '\n' ' ')" >> "$record"; }
-note_detail() { if [ -n "$record" ]; then sed 's/^/| /' >> "$record"; else cat > /dev/null; fi; }
-note_line() { [ -z "$record" ] || echo "$*" >> "$record"; }
+noted=""   # the test noted last: note_detail's
+note() { noted=$1; [ -z "$record" ] || "$grader" note "$record" test "$1" "$2" "$3"; }
+note_detail() { if [ -n "$record" ]; then "$grader" detail "$record" "$noted"; else cat > /dev/null; fi; }
+note_item() { [ -z "$record" ] || "$grader" note "$record" "$1" "${2:-}" "" "${3:-}"; }
 
 # ------------------------------------------------------------------ includes
 # The copy may include only what our step k's file includes (and step k-1's, where it
@@ -470,7 +473,7 @@ check() {
     done
     built=${built# }
     [ -n "$built" ] || exit 1
-    note_line "built $built"
+    note_item built "" "$built"
     local first_type program threads max_n ours_max
     first_type=${types%% *}
     program=$dest/reduce$(suffix_of "${built%% *}")
@@ -592,11 +595,11 @@ check() {
             timing_failed=1
             continue
         fi
-        note_line "time $role $ms"
+        note_item time "$role" "$ms"
         [ "$role" = yours ] && note timed pass "3 warm-up and ${REPS:-20} timed runs at n = ${N:-2^26}, each verified, each on new data"
         if [ -z "$device" ]; then
             device=$(time_field "$log/time-$role.csv" 1 device)
-            note_line "device $device"
+            note_item device "" "$device"
         fi
     done
     [ "$timing_failed" = 0 ] || exit 1
@@ -659,9 +662,12 @@ grade() {
     dir=$dest/build/lab-grade
     rm -rf "$dir" "$dest/results.json"
     mkdir -p "$dir" || exit 1
-    local record_file=$dir/record.txt
-    printf 'lab-grade 1\nstep %d %s\ntitle %s\ncopy %s\nseed %s\ntypes %s\n' "$k" "$cur" \
-        "$(our_field "$k" title)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
+    local record_file=$dir/record.csv
+    { "$grader" note "$record_file" step "$k" "" "$cur" &&
+      "$grader" note "$record_file" title "" "" "$(our_field "$k" title)" &&
+      "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
+      "$grader" note "$record_file" seed "" "" "$seed" &&
+      "$grader" note "$record_file" types "" "" "$types"; } || exit 1
     echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
@@ -674,18 +680,20 @@ grade() {
     wait "$pid" || status=$?
     trap - INT TERM
     case $status in
-        124|137) echo "timeout $limit" >> "$record_file" ;;
+        124|137) "$grader" note "$record_file" timeout "" "" "$limit" ;;
         2) echo "make lab-grade: the checks refused to start: $(tail -1 "$dir/check.txt")" >&2; exit 2 ;;
     esac
-    echo "elapsed $((SECONDS - start))" >> "$record_file"
+    "$grader" note "$record_file" elapsed "" "" "$((SECONDS - start))"
+    # lab_grade grade: 0 graded, 3 graded but no GPU answered (the GPU checks did not run)
+    status=0
     if [ -n "${LAB_STUDENT:-}" ]; then
-        "$grader" grade "$record_file" "$weights" "$dest/results.json" "$LAB_STUDENT" "${LAB_GRADES:?}" || exit 2
+        "$grader" grade "$record_file" "$weights" "$dest/results.json" "$LAB_STUDENT" "${LAB_GRADES:?}" || status=$?
     else
-        "$grader" grade "$record_file" "$weights" "$dest/results.json" || exit 2
+        "$grader" grade "$record_file" "$weights" "$dest/results.json" || status=$?
     fi
+    case $status in 0|3) ;; *) exit 2 ;; esac
     echo "wrote $dest/results.json; what the checks printed: $dir/check.txt"
-    grep -qx nogpu "$record_file" && exit 3
-    return 0
+    return "$status"
 }
 
 # ------------------------------------------------------------------ status

@@ -8,6 +8,8 @@
  *     lab_grade weights WEIGHTS                                  (the points of lab/weights.conf)
  *     lab_grade class GRADES.csv                                 (make lab-grade-all's class table)
  *     lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY         (the row of a submission not graded)
+ *     lab_grade note RECORD ITEM ID STATUS TEXT                  (one row of lab-grade's record)
+ *     lab_grade detail RECORD ID                                 (each line on stdin: a detail row of test ID)
  *
  * Built by lab/lab.mk from the lab's sources and the core's results.c (the rows' CSV,
  * read and written in one place); the core's `report` tool knows nothing of the lab.
@@ -98,7 +100,8 @@ static int load_weights(const char *path, grade_weights *w)
 /**
  * `lab_grade grade`: scores a record of lab/lab.sh with the weights, writes results.json,
  * prints the summary, and with STUDENT and GRADES.csv appends the class's row (the header
- * first when the file is new or empty). Exits 0 once written, whatever the score.
+ * first when the file is new or empty). Exits 0 once written, whatever the score; 3 when
+ * the record says no GPU answered (the GPU checks did not run: the score is no grade).
  */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
@@ -136,7 +139,7 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
         if (fclose(csv) != 0)
             return cannot_write(csv_path);
     }
-    return 0;
+    return record.no_gpu ? 3 : 0;
 }
 
 /** `lab_grade weights`: checks the weights file and prints the points of each part. */
@@ -185,7 +188,44 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 
-/** Dispatches `table`, `grade`, `weights`, `class` and `missing`. */
+/** Opens a record to append to, writing its header first when it is new or empty; NULL after saying why. */
+static FILE *open_record(const char *path)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot append to the record '%s'\n", path);
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+        fprintf(f, "%s\n", RECORD_HEADER);
+    return f;
+}
+
+/** `lab_grade note`: appends one row to the record (lab/lab.sh's note and note_line). */
+static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
+{
+    FILE *f = open_record(path);
+    if (!f)
+        return 2;
+    write_record_item(f, item, id, status, text);
+    return fclose(f) == 0 ? 0 : cannot_write(path);
+}
+
+/** `lab_grade detail`: each line on stdin, a detail row of test `id` (lab/lab.sh's note_detail). */
+static int lab_detail(const char *path, const char *id)
+{
+    static char line[GRADE_DETAIL];
+    FILE *f = open_record(path);
+    if (!f)
+        return 2;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        write_record_item(f, "detail", id, "", line);
+    }
+    return fclose(f) == 0 ? 0 : cannot_write(path);
+}
+
+/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note` and `detail`. */
 int main(int argc, char **argv)
 {
     if (argc == 7 && strcmp(argv[1], "table") == 0)
@@ -198,10 +238,16 @@ int main(int argc, char **argv)
         return lab_class(argv[2]);
     if (argc == 7 && strcmp(argv[1], "missing") == 0)
         return lab_missing(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 7 && strcmp(argv[1], "note") == 0)
+        return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 4 && strcmp(argv[1], "detail") == 0)
+        return lab_detail(argv[2], argv[3]);
     fprintf(stderr, "usage: lab_grade table ROWS.csv K START YOURS OURS\n"
                     "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       lab_grade weights WEIGHTS\n"
                     "       lab_grade class GRADES.csv\n"
-                    "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n");
+                    "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n"
+                    "       lab_grade note RECORD ITEM ID STATUS TEXT\n"
+                    "       lab_grade detail RECORD ID < LINES\n");
     return 2;
 }

@@ -386,7 +386,7 @@ done
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
 if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
-   grep -qx "timeout 1" "$lab_root/limit/$step3/build/lab-grade/record.txt"; then
+   grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv"; then
     pass "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran"
 else
     fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"

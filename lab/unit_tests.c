@@ -149,8 +149,9 @@ static int graded(const char *extra, grade_record *r, grade *g)
 {
     static char text[8192];
     snprintf(text, sizeof text,
-             "lab-grade 1\nstep 3 step3_add_during_load\ntitle first add during load\n"
-             "copy lab/step3_add_during_load/reduce.cu\nseed 99\ntypes int float double\ndevice GPU\n%s", extra);
+             RECORD_HEADER "\nstep,3,,step3_add_during_load\ntitle,,,first add during load\n"
+             "copy,,,lab/work/step3_add_during_load/reduce.cu\nseed,,,99\ntypes,,,int float double\ndevice,,,GPU\n%s",
+             extra);
     grade_weights w;
     char error[512];
     if (weights_of(weights_text, &w, error) != 0)
@@ -191,10 +192,9 @@ static const graded_test *test_named(const grade *g, const char *short_name)
     return &none;
 }
 
-#define ALL_CORRECT "test includes pass only \"passes.h\"\ntest correct:int pass 17 sizes\n" \
-                    "test correct:float pass 17 sizes\ntest correct:double pass 17 sizes\n" \
-                    "test memcheck pass clean\ntest racecheck pass clean\ntest timed pass 23 runs\n"
-
+#define ALL_CORRECT "test,includes,pass,\"only \"\"passes.h\"\"\"\ntest,correct:int,pass,17 sizes\n" \
+                    "test,correct:float,pass,17 sizes\ntest,correct:double,pass,17 sizes\n" \
+                    "test,memcheck,pass,clean\ntest,racecheck,pass,clean\ntest,timed,pass,23 runs\n"
 static void test_lab_grade(void)
 {
     grade_weights w;
@@ -218,85 +218,106 @@ static void test_lab_grade(void)
 
     static grade_record r;
     static grade g;
-    int ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.18\ntime ours 0.18\nelapsed 80\n", &r, &g);
+    int ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.18\ntime,ours,,0.18\nelapsed,,,80\n", &r, &g);
     TEST("grade: all correct, gain reached: full marks", ok && g.score == 10000 && adds_up(&g) &&
                                                          strcmp(g.correct, "yes") == 0 && g.first_failure[0] == 0 &&
                                                          g.gain == GAIN_REACHED);
     TEST("grade: the types share the correctness points", ok && test_named(&g, "int")->max_score == 1667 &&
                                                           test_named(&g, "float")->max_score == 1667 &&
                                                           test_named(&g, "double")->max_score == 1666);
-    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.12\ntime ours 0.18\n", &r, &g);
+    ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.12\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: faster than ours is full marks, no more", ok && g.score == 10000 && adds_up(&g));
-    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.32\ntime ours 0.18\n", &r, &g);
+    ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: the starting copy gets no performance points", ok && test_named(&g, "performance")->score == 0 &&
                                                                 g.score == 7000 && strcmp(g.correct, "yes") == 0 &&
                                                                 adds_up(&g));
-    ok = graded(ALL_CORRECT "time start 0.30\ntime yours 0.40\ntime ours 0.20\n", &r, &g);
+    ok = graded(ALL_CORRECT "time,start,,0.30\ntime,yours,,0.40\ntime,ours,,0.20\n", &r, &g);
     TEST("grade: slower than the start gets none either", ok && test_named(&g, "performance")->score == 0);
     /* ours 1.6x, yours 1.3x: half our gain, 2/3 of the full share: 20 of 30 */
-    ok = graded(ALL_CORRECT "time start 0.32\ntime yours 0.246153846\ntime ours 0.2\n", &r, &g);
+    ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.246153846\ntime,ours,,0.2\n", &r, &g);
     TEST("grade: half our gain scales the points", ok && test_named(&g, "performance")->score == 2000 && adds_up(&g));
-    ok = graded(ALL_CORRECT "time start 0.100\ntime yours 0.101\ntime ours 0.099\n", &r, &g);
+    ok = graded(ALL_CORRECT "time,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
     TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL &&
                                                                    g.score == 10000 && adds_up(&g) &&
                                                                    strstr(test_named(&g, "performance")->output,
                                                                           "follow correctness"));
-    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
-                "test correct:double fail n=33: lost tail\n| FAIL double n=33\n|   hint: lost tail\n"
-                "test memcheck pass x\ntest racecheck pass x\ntest timed pass x\n"
-                "time start 0.100\ntime yours 0.101\ntime ours 0.099\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
+                "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
+                "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\n"
+                "test,racecheck,pass,x\ntest,timed,pass,x\ntime,start,,0.100\ntime,yours,,0.101\n"
+                "time,ours,,0.099\n", &r, &g);
     /* correctness earns 53.34 of 70; performance 30 * 53.34 / 70 = 22.86 */
     TEST("grade: time can't tell with a type wrong: performance as correctness", ok &&
          test_named(&g, "performance")->score == 2286 && g.score == 5334 + 2286 && adds_up(&g) &&
          strcmp(g.correct, "no") == 0 && strcmp(g.first_failure, "double: n=33: lost tail") == 0 &&
          strstr(test_named(&g, "double")->output, "hint: lost tail"));
-    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
-                "test correct:double pass x\ntest memcheck skip compute-sanitizer not found\n"
-                "test racecheck skip compute-sanitizer not found\ntest timed pass x\n"
-                "time start 0.32\ntime yours 0.18\ntime ours 0.18\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
+                "test,correct:double,pass,x\ntest,memcheck,skip,compute-sanitizer not found\n"
+                "test,racecheck,skip,compute-sanitizer not found\ntest,timed,pass,x\ntime,start,,0.32\n"
+                "time,yours,,0.18\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: no compute-sanitizer is not the copy's fault", ok && g.score == 10000 && adds_up(&g) &&
                                                                 strcmp(g.correct, "yes") == 0);
-    ok = graded("test includes fail line 9: #include <cub/cub.cuh>\n| our step 3 includes \"passes.h\"\n", &r, &g);
+    ok = graded("test,includes,fail,line 9: #include <cub/cub.cuh>\n"
+                "detail,includes,,\"our step 3 includes \"\"passes.h\"\"\"\n", &r, &g);
     TEST("grade: a library's #include scores 0", ok && g.score == 0 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
                                                  strstr(g.first_failure, "includes: line 9") &&
                                                  strstr(test_named(&g, "int")->output, "#include check failed"));
-    ok = graded("test includes pass x\ntest correct:int pass x\ntest correct:float pass x\n"
-                "test correct:double pass x\ntest memcheck pass x\ntest racecheck pass x\n"
-                "test timed fail run 2 of 23: expected 5, got 7\n| FAILED n=16777216, run 2 of 23\n"
-                "time start 0.32\ntime ours 0.18\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
+                "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
+                "test,timed,fail,\"run 2 of 23: expected 5, got 7\"\n"
+                "detail,timed,,\"FAILED n=16777216, run 2 of 23\"\ntime,start,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: a wrong timed run: no performance points", ok && test_named(&g, "performance")->score == 0 &&
                                                             g.score == 6000 && adds_up(&g) &&
                                                             strcmp(g.correct, "no") == 0 &&
                                                             strstr(g.first_failure, "timed runs: run 2 of 23"));
-    ok = graded("test includes pass x\ntest correct:int pass x\ntimeout 300\nelapsed 301\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntimeout,,,300\nelapsed,,,301\n", &r, &g);
     TEST("grade: timed out: what ran keeps its points", ok && g.score == 1667 && adds_up(&g) &&
                                                          strcmp(g.correct, "timed out") == 0 &&
                                                          strstr(g.first_failure, "timed out after 300 s") &&
                                                          strstr(test_named(&g, "float")->output, "time limit"));
-    ok = graded("test includes pass x\ntest correct:int fail n=1: hangs\ntimeout 300\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,fail,n=1: hangs\ntimeout,,,300\n", &r, &g);
     TEST("grade: a failure before the time limit is the first failure", ok && strcmp(g.correct, "no") == 0 &&
                                                                         strstr(g.first_failure, "int: n=1"));
-    ok = graded("test includes pass x\nbuilt int float double\nnogpu\n", &r, &g);
+    ok = graded("test,includes,pass,x\nbuilt,,,int float double\nnogpu,,,\n", &r, &g);
     TEST("grade: no GPU: nothing run, said so", ok && g.score == 0 && adds_up(&g) &&
                                                 strcmp(g.correct, "not run (no GPU)") == 0 &&
                                                 strstr(test_named(&g, "int")->output, "no GPU") &&
                                                 strstr(g.first_failure, "builds for int float double"));
-    ok = graded("test includes pass x\ntest correct:int fail does not compile\nnogpu\n", &r, &g);
+    ok = graded("test,includes,pass,x\ntest,correct:int,fail,does not compile\nnogpu,,,\n", &r, &g);
     TEST("grade: no GPU, a build error is graded as such", ok && strcmp(g.correct, "no") == 0 &&
                                                             strstr(g.first_failure, "does not compile"));
 
     grade_record bad;
-    FILE *f = text_file("step 3 step3_x\nwhatever 1\n");
+    /* the record as lab.sh writes it (lab_grade note): commas, quotes and a line break in a summary */
+    const char *record_path = "build/unit_test_record.csv";
+    FILE *f = fopen(record_path, "w");
+    if (f) {
+        fprintf(f, "%s\n", RECORD_HEADER);
+        write_record_item(f, "step", "3", "", "step3_x");
+        write_record_item(f, "test", "timed", "fail", "run 2 of 23: expected 5, got \"7\"\nsecond line");
+        write_record_item(f, "detail", "timed", "", "  hint: a, b");
+        write_record_item(f, "time", "ours", "", "0.18");
+        fclose(f);
+    }
+    f = fopen(record_path, "r");
+    TEST("grade record: written by write_record_item(), read back field by field",
+         f && read_grade_record(f, "rec", &bad, error, sizeof error) == 0 && bad.step == 3 && bad.test_count == 1 &&
+         strcmp(bad.tests[0].summary, "run 2 of 23: expected 5, got \"7\" second line") == 0 &&
+         strcmp(bad.tests[0].detail, "  hint: a, b\n") == 0 && bad.ours_ms == 0.18);
+    if (f)
+        fclose(f);
+    remove(record_path);
+    f = text_file("step,3,,step3_x\nwhatever,,,1\n");
     TEST("grade record: an unknown item is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 &&
                                                      strstr(error, "unknown item 'whatever'"));
     if (f)
         fclose(f);
-    f = text_file("step 3 step3_x\ntest includes maybe x\n");
+    f = text_file("step,3,,step3_x\ntest,includes,maybe,x\n");
     TEST("grade record: a status other than pass, fail, skip is refused",
          f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 && strstr(error, "pass, fail or skip"));
     if (f)
         fclose(f);
-    f = text_file("test includes pass x\n");
+    f = text_file("test,includes,pass,x\n");
     TEST("grade record: no step line is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1);
     if (f)
         fclose(f);
@@ -311,7 +332,7 @@ static void test_lab_grade(void)
     slurp(path, text, sizeof text);
     TEST("grade JSON: strings escaped, valid UTF-8 kept, invalid bytes '?'",
          strcmp(text, "\"a \\\"quoted\\\" back\\\\slash\\nnew\\tline \\u0001 caf\xc3\xa9 bad? end ??\"") == 0);
-    graded(ALL_CORRECT "time start 0.32\ntime yours 0.18\ntime ours 0.18\nelapsed 80\n", &r, &g);
+    graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.18\ntime,ours,,0.18\nelapsed,,,80\n", &r, &g);
     f = fopen(path, "w");
     if (f) {
         write_results_json(f, &r, &g);
@@ -326,7 +347,7 @@ static void test_lab_grade(void)
     if (f) {
         write_grades_csv_header(f);
         write_grades_csv_row(f, "o'brien, \"jo\"", &r, &g);
-        graded("test includes fail line 9: #include <cub/cub.cuh>, then \"more\"\n", &r, &g);
+        graded("test,includes,fail,\"line 9: #include <cub/cub.cuh>, then \"\"more\"\"\"\n", &r, &g);
         write_grades_csv_row(f, "bob", &r, &g);
         fclose(f);
     }
@@ -364,7 +385,7 @@ static void test_grades_csv_formulas(void)
     static grade g;
     static char text[1 << 14];
     const char *path = "build/unit_test_formula.csv", *table = "build/unit_test_formula.txt";
-    graded("test includes fail =cmd|' /C calc'!A0\n", &r, &g);
+    graded("test,includes,fail,=cmd|' /C calc'!A0\n", &r, &g);
     FILE *f = fopen(path, "w");
     if (f) {
         write_grades_csv_header(f);
