@@ -78,7 +78,7 @@ exercise_text() {
     [ -f "$1" ] && awk -f lab/lab_exercise.awk "$1"
 }
 
-# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/DIR, .title
+# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/work/DIR, .title
 # "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
 # kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
@@ -98,7 +98,7 @@ relabel() {
         /^extern "C" const step_info STEP = \{/ { step = 1 }
         step {
             $0 = set($0, "number", k)
-            $0 = set($0, "name", "\"lab/" dir "\"")
+            $0 = set($0, "name", "\"lab/work/" dir "\"")
             $0 = set($0, "title", "\"" title " (yours)\"")
             $0 = set($0, "citation", "\"your lab copy of step " k "\"")
             $0 = set($0, "idea", "\"" idea "\"")

@@ -84,7 +84,7 @@ static void test_lab_verdict(void)
     TEST("lab verdict: a 6% gain is enough to tell", judges(0.106, 0.106, 0.100, GAIN_NOT_YET, "not yet"));
     TEST("lab verdict: a missing time", judges(0.1, 0.0, 0.1, GAIN_NO_DATA, "missing"));
 
-    result_row rows[3] = { make_row("step3_add_during_load", 0.173, 1547.6), make_row("lab/step4_unroll_warp", 0.140, 1900),
+    result_row rows[3] = { make_row("step3_add_during_load", 0.173, 1547.6), make_row("lab/work/step4_unroll_warp", 0.140, 1900),
                            make_row("step4_unroll_warp", 0.137, 1954.2) };
     static char text[1 << 14];
     const char *path = "build/unit_test_lab.txt";
