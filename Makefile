@@ -38,6 +38,8 @@ PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_ref
 TARGET_FILES := Makefile
 TEST_SUITES  :=
 EXTENSIONS   :=
+HELP_FILES   := Makefile common/config.mk
+include lab/lab.mk
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
@@ -50,19 +52,18 @@ SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 ##= DEVICE=0: the GPU the one-GPU programs use (run-all, sweep, lab-check); step 12 takes CUDA_VISIBLE_DEVICES
 DEVICE ?= 0
 ##= STEP=: the step of make diff, lab and lab-check, e.g. STEP=3
-##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu
 STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
-PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c \
-                common/lab_verdict.c common/lab_grade.c
+PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c
 
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
+# the extensions' pages and sources for make docs (docs/Doxyfile adds them to its INPUT)
+export DOC_INPUTS
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
-        clean help \
-        lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo mpich
+        clean help mpich
 
 ## all: build every program (the steps, step 12 when NCCL is here, step 13 when MPI is too, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
@@ -73,14 +74,14 @@ $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
 # The host tools depend on their command lines too (config.mk's write_if_changed).
-REPORT_SOURCES := common/report_main.c common/results.c common/svg.c common/lab_verdict.c common/lab_grade.c
+REPORT_SOURCES := common/report_main.c common/results.c common/svg.c
 REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon
 $(TOOLS)/report.cmd: FORCE
 	@$(call write_if_changed,$(CC) $(REPORT_CFLAGS))
 $(UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(HOST_CFLAGS))
 
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h common/lab_verdict.h common/lab_grade.h $(TOOLS)/report.cmd
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
 
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h) $(UNIT_TESTS).cmd
@@ -138,30 +139,6 @@ diff:
 diffs:
 	@scripts/diff_steps.sh all
 
-## lab STEP=k: start lab exercise k (1..11): lab/stepK_name/ gets step k-1's kernel, the exercise and TODOs (FORCE=1 replaces it)
-lab:
-	@scripts/lab.sh start $(STEP)
-
-## lab-check STEP=k: build and check your copy like make test, sanitizers too, then time it next to step k-1 and ours (PROFILE=1: ncu)
-lab-check: $(TOOLS)/report
-	@scripts/lab.sh check $(STEP)
-
-## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/stepK_name/results.json (Gradescope) and a summary
-lab-grade: $(TOOLS)/report
-	@scripts/lab.sh grade $(STEP)
-
-## lab-grade-all SUBMISSIONS=dir: grade every student's stepK_name/reduce.cu, each in a scratch copy, one after another: results/grades.csv and the class table
-lab-grade-all: $(TOOLS)/report
-	@scripts/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
-
-## lab-grade-demo: lab-grade-all over a folder of our steps, tests/lab_broken's copies, a build error and a kernel that never ends (build/lab-demo)
-lab-grade-demo: $(TOOLS)/report
-	@scripts/lab_grade_demo.sh
-
-## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
-lab-status:
-	@scripts/lab.sh status
-
 ## docs: the Doxygen site in docs/html (warnings are errors)
 docs:
 	@scripts/docs.sh
@@ -187,7 +164,7 @@ clean:
 	@rm -rf build docs/html
 
 # The files whose "##= " lines document the variables, each next to where its default is set.
-HELP_FILES += Makefile common/config.mk common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
+HELP_FILES += common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:

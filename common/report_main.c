@@ -5,12 +5,8 @@
  *
  *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
- *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
  *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: steps 12, 13 over n and G)
  *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
- *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
- *     report weights WEIGHTS                              (the points of lab/weights.conf)
- *     report class GRADES.csv                             (make lab-grade-all's class table)
  *     report header                                       (the CSV header the programs write)
  *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
@@ -25,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab_grade.h"
-#include "lab_verdict.h"
 #include "results.h"
 #include "svg.h"
 
@@ -122,31 +116,6 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
 }
 
 /**
- * `report lab`: the three rows of `make lab-check STEP=k` (step k-1, the student's copy,
- * our step k) and the verdict. The rows are taken by position, the order lab.sh ran the
- * programs in, not by name: a student who pastes our kernel has a copy with our name too.
- * Exits 1 if a row is missing, is not the program expected there, or failed.
- */
-static int report_lab(const char *rows_path, const char *step_text, char **programs)
-{
-    static result_row raw[MAX_ROWS];
-    result_row rows[3];
-    int step = atoi(step_text);
-    int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
-    int missing = 0;
-    for (int p = 0; p < 3; p++) {
-        int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found)
-            rows[p] = raw[p];
-        else
-            failed_row(&rows[p], programs[p]);
-        missing |= !found || !row_passed(&rows[p]);
-    }
-    print_lab_table(stdout, rows, step);
-    return missing ? 1 : 0;
-}
-
-/**
  * `report scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the
  * table, its CSV, and the sweep chart with one line per step, setup and G (bandwidth in
  * all against n).
@@ -187,102 +156,6 @@ static int report_multi(const char *rows_path, const char *run_rows_path, const 
     return any_failed(rows, count);
 }
 
-/** Reads the weights file; 0, or 2 after its one error line. */
-static int load_weights(const char *path, grade_weights *w)
-{
-    char error[512];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "report: cannot read the weights '%s' (LAB_WEIGHTS names another file)\n", path);
-        return 2;
-    }
-    int status = parse_weights(f, path, w, error, sizeof error);
-    fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "report: %s\n", error);
-        return 2;
-    }
-    return 0;
-}
-
-/**
- * `report grade`: scores a record of scripts/lab.sh with the weights, writes results.json,
- * prints the summary, and with STUDENT and GRADES.csv appends the class's row (the header
- * first when the file is new or empty). Exits 0 once written, whatever the score.
- */
-static int report_grade(const char *record_path, const char *weights_path, const char *json_path,
-                        const char *student, const char *csv_path)
-{
-    static grade_record record;
-    static grade g;
-    grade_weights w;
-    char error[512];
-    if (load_weights(weights_path, &w) != 0)
-        return 2;
-    FILE *f = fopen(record_path, "r");
-    if (!f) {
-        fprintf(stderr, "report: cannot read the record '%s'\n", record_path);
-        return 2;
-    }
-    int status = read_grade_record(f, record_path, &record, error, sizeof error);
-    fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "report: %s\n", error);
-        return 2;
-    }
-    score_grade(&record, &w, &g);
-    FILE *json = fopen(json_path, "w");
-    if (!json)
-        return cannot_write(json_path);
-    write_results_json(json, &record, &g);
-    if (fclose(json) != 0)
-        return cannot_write(json_path);
-    print_grade_summary(stdout, &record, &g);
-    if (csv_path) {
-        FILE *csv = fopen(csv_path, "a");
-        if (!csv) {
-            fprintf(stderr, "report: cannot append to '%s'\n", csv_path);
-            return 2;
-        }
-        if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
-            write_grades_csv_header(csv);
-        write_grades_csv_row(csv, student, &record, &g);
-        fclose(csv);
-    }
-    return 0;
-}
-
-/** `report weights`: checks the weights file and prints the points of each part. */
-static int report_weights(const char *path)
-{
-    grade_weights w;
-    if (load_weights(path, &w) != 0)
-        return 2;
-    long total = w.correct + w.memcheck + w.racecheck + w.timed_runs + w.performance;
-    printf("%s: correct %ld.%02ld (split over the types), memcheck %ld.%02ld, racecheck %ld.%02ld, timed_runs "
-           "%ld.%02ld, performance %ld.%02ld; total %ld.%02ld\n", path, w.correct / 100, w.correct % 100,
-           w.memcheck / 100, w.memcheck % 100, w.racecheck / 100, w.racecheck % 100, w.timed_runs / 100,
-           w.timed_runs % 100, w.performance / 100, w.performance % 100, total / 100, total % 100);
-    return 0;
-}
-
-/** `report class`: the class table of results/grades.csv. */
-static int report_class(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "report: cannot read '%s'\n", path);
-        return 2;
-    }
-    int rows = print_class_table(stdout, f);
-    fclose(f);
-    if (rows < 0) {
-        fprintf(stderr, "report: '%s' is not a grades file of make lab-grade-all\n", path);
-        return 2;
-    }
-    return 0;
-}
-
 /**
  * `report field`: COLUMN's value in every row of a CSV file with a header line (the
  * programs' rows, the tables' CSV files), one a line, empty for a row that has none:
@@ -315,37 +188,25 @@ static int report_field(const char *path, const char *column)
     return 0;
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class`, `header` and `field`. */
+/** Dispatches `run`, `sweep`, `scaling`, `multi`, `header` and `field`. */
 int main(int argc, char **argv)
 {
     if (argc >= 7 && strcmp(argv[1], "run") == 0)
         return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
-    if (argc == 7 && strcmp(argv[1], "lab") == 0)
-        return report_lab(argv[2], argv[3], argv + 4);
     if (argc == 5 && strcmp(argv[1], "scaling") == 0)
         return report_scaling(argv[2], argv[3], argv[4]);
     if (argc == 5 && strcmp(argv[1], "multi") == 0)
         return report_multi(argv[2], argv[3], argv[4]);
-    if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
-        return report_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
-    if (argc == 3 && strcmp(argv[1], "weights") == 0)
-        return report_weights(argv[2]);
-    if (argc == 3 && strcmp(argv[1], "class") == 0)
-        return report_class(argv[2]);
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     if (argc == 4 && strcmp(argv[1], "field") == 0)
         return report_field(argv[2], argv[3]);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
-                    "       report lab ROWS.csv K START YOURS OURS\n"
                     "       report scaling ROWS.csv OUT.csv OUT.svg\n"
                     "       report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n"
-                    "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
-                    "       report weights WEIGHTS\n"
-                    "       report class GRADES.csv\n"
                     "       report header\n"
                     "       report field CSV COLUMN\n");
     return 2;

@@ -92,14 +92,13 @@ static int close_csv(FILE *f)
     return (fclose(f) != 0 || failed) ? -1 : 0;
 }
 
-/** Writes a CSV string field, quoted, with inner quotes doubled. */
-static void write_quoted(FILE *f, const char *s)
+void csv_write_field(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);
-        fputc(*s, f);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
     }
     fputc('"', f);
 }
@@ -107,17 +106,17 @@ static void write_quoted(FILE *f, const char *s)
 /** Writes the row's fields, without the newline, so derived columns can follow. */
 static void write_fields(FILE *f, const result_row *r)
 {
-    write_quoted(f, r->step);
+    csv_write_field(f, r->step);
     fputc(',', f);
-    write_quoted(f, r->label);
+    csv_write_field(f, r->label);
     fputc(',', f);
-    write_quoted(f, r->type);
+    csv_write_field(f, r->type);
     fprintf(f, ",%llu,%llu,", r->n, r->bytes);
-    write_quoted(f, r->device);
+    csv_write_field(f, r->device);
     fprintf(f, ",%.1f,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.2f,%.2f,%.3e,", r->peak_gbs, r->reps, r->flushed,
             r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms, r->gbs,
             r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
-    write_quoted(f, r->status);
+    csv_write_field(f, r->status);
     fprintf(f, ",%d,%.6f", r->gpus, r->combine_ms);
 }
 

@@ -81,6 +81,12 @@ int row_is_noisy(const result_row *r);
 /** The CSV header matching csv_write_row(). */
 extern const char CSV_HEADER[];
 
+/**
+ * Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row
+ * is one line, which csv_split() reads back). For tools that write CSV files of their own.
+ */
+void csv_write_field(FILE *f, const char *text);
+
 /** Appends one row (CSV, strings quoted) to `f`. */
 void csv_write_row(FILE *f, const result_row *row);
 

@@ -3,28 +3,29 @@
  * @brief `make lab-grade`'s score: from what the checks recorded to Gradescope's
  * results.json, a one-screen summary and a row of results/grades.csv.
  *
- * scripts/lab.sh runs the checks of `make lab-check` and writes one line per outcome to a
- * plain file (the record, format below); the score is a pure function of that record and
- * the instructor's weights (lab/weights.conf), so every rule here is unit-tested without
- * a GPU by feeding it records.
+ * lab/lab.sh runs the checks of `make lab-check` and records one row per outcome in a CSV
+ * file (the record, format below), written and read through the core's CSV functions
+ * (write_record_item(), csv_split()); the score is a pure function of that record and the
+ * instructor's weights (lab/weights.conf), so every rule here is unit-tested without a GPU
+ * by feeding it records.
  *
- * The record, one item per line:
+ * The record: the header `item,id,status,text`, then one row per item:
  *
- *     step K NAME              our step k and its folder, e.g. step 3 step3_add_during_load
- *     title TEXT               its title
- *     copy PATH                the kernel file graded
- *     seed N                   the seed of the data (LAB_SEED=N grades the same data again)
- *     types T...               the element types checked, e.g. types int float double
- *     device TEXT              the GPU
- *     test ID STATUS SUMMARY   one check: ID is includes, correct:TYPE, memcheck, racecheck
+ *     step,K,,NAME             our step k and its folder, e.g. step,3,,step3_add_during_load
+ *     title,,,TEXT             its title
+ *     copy,,,PATH              the kernel file graded
+ *     seed,,,N                 the seed of the data (LAB_SEED=N grades the same data again)
+ *     types,,,T...             the element types checked, e.g. types,,,int float double
+ *     device,,,TEXT            the GPU
+ *     test,ID,STATUS,SUMMARY   one check: ID is includes, correct:TYPE, memcheck, racecheck
  *                              or timed; STATUS pass, fail or skip (not run for a reason
  *                              that is not the student's: its points follow correctness)
- *     | TEXT                   a line of detail for the test above (a failure's hint)
- *     time ROLE MS             median time of start (step k-1), yours or ours
- *     built T...               the types that compiled
- *     nogpu                    no GPU answered: the GPU checks were not run
- *     timeout S                the time limit of S seconds killed the checks
- *     elapsed S                seconds the grading took
+ *     detail,ID,,TEXT          a line of detail for test ID (a failure's hint)
+ *     time,ROLE,,MS            median time of start (step k-1), yours or ours
+ *     built,,,T...             the types that compiled
+ *     nogpu,,,                 no GPU answered: the GPU checks were not run
+ *     timeout,,,S              the time limit of S seconds killed the checks
+ *     elapsed,,,S              seconds the grading took
  *
  * A test with no line was not run (an earlier failure, the time limit, no GPU).
  */
@@ -114,6 +115,15 @@ typedef struct grade {
  */
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size);
 
+/** The record's header line (without the newline). */
+#define RECORD_HEADER "item,id,status,text"
+
+/**
+ * Appends one row to a record (format above): four CSV fields through the core's
+ * csv_write_field(), so a summary may hold commas, quotes and anything else.
+ */
+void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text);
+
 /** Reads a record (format above). Returns 0, or -1 with one line in `error`. */
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size);
 
@@ -141,8 +151,18 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g);
 /** The header of results/grades.csv. */
 void write_grades_csv_header(FILE *f);
 
-/** One row of results/grades.csv for `student`. */
+/**
+ * One row of results/grades.csv for `student`. Text cells are quoted (the core's
+ * csv_write_field()); one that begins with =, +, - or @ gets a ' first (see lab_grade.c).
+ */
 void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g);
+
+/**
+ * The row of a submission that could not be graded (nothing handed in, no results.json):
+ * 0 points of `max_score` (hundredths), correct "no", `why` as its first failure; `step`
+ * may be empty (a student who handed in no step at all).
+ */
+void write_grades_csv_missing(FILE *f, const char *student, const char *step, const char *why, long max_score);
 
 /**
  * Prints the class table from results/grades.csv and a closing line (how many graded,

@@ -5,7 +5,7 @@
 # where (function), how much changes, and which names B uses there that A never does,
 # without the code itself.
 #
-# Usage: awk -v step=K -f scripts/lab_todos.awk A B DIFF      (POSIX awk: mawk, gawk)
+# Usage: awk -v step=K -f lab/lab_todos.awk A B DIFF      (POSIX awk: mawk, gawk)
 
 # Removes comments and the contents of strings from one line; in_comment carries a
 # /* ... */ comment over lines. What is left is the line's code ("" for a comment line).

@@ -2,20 +2,25 @@
 # The classroom lab: a student turns step k-1 into step k in a copy of their own, and one
 # command says whether it is right, where it fails, and how fast it is next to ours.
 #
-#   scripts/lab.sh start K    make lab STEP=K: lab/stepK_name/ (git-ignored) holds step
+#   lab/lab.sh start K        make lab STEP=K: lab/work/stepK_name/ (git-ignored) holds step
 #                             k-1's kernel, the exercise at the top and TODO(step K)
 #                             comments where step k differs; FORCE=1 replaces a copy
-#   scripts/lab.sh check K    make lab-check STEP=K: build for LAB_TYPES (int float double),
+#   lab/lab.sh check K        make lab-check STEP=K: build for LAB_TYPES (int float double),
 #                             --check the sizes that break reductions, memcheck and
 #                             racecheck, then time step k-1, the copy and our step k
-#   scripts/lab.sh status     make lab-status: started / correct / gain reached, per step
+#   lab/lab.sh grade K        make lab-grade STEP=K: the checks under a time limit, scored
+#   lab/lab.sh status         make lab-status: started / correct / gain reached, per step
+#   lab/lab.sh clean          make lab-clean: lists, then removes, the copies (LAB_DIR)
+#   lab/lab.sh broken PATCH   a copy of lab/broken/NAME.patch's step, the patch applied
 #
 # One source for each text, so they cannot drift apart: the exercise is the "## Exercise"
 # section of step k's README, copied into the copy's header; the TODOs are computed from
-# the diff of step k-1's kernel against step k's (scripts/lab_todos.awk).
+# the diff of step k-1's kernel against step k's (lab/lab_todos.awk). The steps come from
+# the top Makefile (LAB_STEPS, which make passes; else make print-STEPS), the one list of
+# steps: this script globs no folder names.
 #
 # Variables (make help prints these lines), and N, REPS, DEVICE, SANITIZER and NCU:
-##= LAB_DIR=lab: the folder make lab puts your copies in (tests use one under build/)
+##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
 ##= LAB_TYPES="int float double": the types lab-check builds and checks
 ##= LAB_SIZES=: the sizes lab-check verifies, instead of its own list of sizes that break reductions
@@ -23,25 +28,37 @@
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
 ##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 ##= LAB_TIMEOUT=300: seconds lab-grade (and lab-grade-all, per submission) lets the checks run before "timed out"
-##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (LAB.md, "Grading a class")
+##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (lab/README.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")   # grade runs the checks through it
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
-lab_dir=${LAB_DIR:-lab}
+lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
+grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
-# kernel directory of step k (step1_strided), or nothing
+# The one-GPU steps, in order, from the top Makefile: make passes them (LAB_STEPS); run
+# by hand or by the tests, this script asks make for them.
+steps_text=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
+read -ra steps <<< "$steps_text"
+if [ ${#steps[@]} -eq 0 ]; then
+    echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2
+    exit 2
+fi
+
+# step_dir K: the folder of step k (the step whose number is K), or nothing
 step_dir() {
-    local dirs=("step$1"_*/)
-    if [ -d "${dirs[0]}" ]; then echo "${dirs[0]%/}"; fi
+    local dir
+    for dir in "${steps[@]}"; do
+        if [[ $dir == "step$1_"* ]] && [ -d "$dir" ]; then echo "$dir"; return; fi
+    done
 }
 last_step=0
-for d in step*_*/; do
-    [ -f "$d/reduce.cu" ] || continue   # step 12 (multi-GPU, NCCL) is no lab exercise
+for d in "${steps[@]}"; do
+    [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
     k=${d#step}; k=${k%%_*}
     if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ]; then last_step=$k; fi
 done
@@ -56,12 +73,12 @@ valid_step() {
     echo "$((10#$k))"
 }
 
-# The "## Exercise" section of a README (scripts/lab_exercise.awk). Fails if there is none.
+# The "## Exercise" section of a README (lab/lab_exercise.awk). Fails if there is none.
 exercise_text() {
-    [ -f "$1" ] && awk -f scripts/lab_exercise.awk "$1"
+    [ -f "$1" ] && awk -f lab/lab_exercise.awk "$1"
 }
 
-# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/DIR, .title
+# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/work/DIR, .title
 # "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
 # kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
@@ -81,7 +98,7 @@ relabel() {
         /^extern "C" const step_info STEP = \{/ { step = 1 }
         step {
             $0 = set($0, "number", k)
-            $0 = set($0, "name", "\"lab/" dir "\"")
+            $0 = set($0, "name", "\"lab/work/" dir "\"")
             $0 = set($0, "title", "\"" title " (yours)\"")
             $0 = set($0, "citation", "\"your lab copy of step " k "\"")
             $0 = set($0, "idea", "\"" idea "\"")
@@ -149,9 +166,9 @@ start() {
         echo " * Check it: make lab-check STEP=$k    (correctness, sanitizers, time next to ours)"
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
         echo " */"
-        awk -v step="$k" -f scripts/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
+        awk -v step="$k" -f lab/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
     } > "$work/reduce.cu"; then
-        echo "make lab: scripts/lab_todos.awk could not place the TODOs (its message is above)" >&2
+        echo "make lab: lab/lab_todos.awk could not place the TODOs (its message is above)" >&2
         rm -rf "$work"
         exit 1
     fi
@@ -181,22 +198,25 @@ start() {
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
     echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
-    note_line nogpu
+    note_item nogpu
     exit 3
 }
 
 
 # ------------------------------------------------------------------ the record
-# lab-grade's record of what the checks found (format: common/lab_grade.h), appended as
-# they go, so that what ran before a time limit killed them still counts. LAB_RECORD
-# names it; lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the
-# lines on stdin as its detail; note_line TEXT: any other item (time, nogpu, device).
+# lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
+# the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
+# that what ran before a time limit killed them still counts. LAB_RECORD names it;
+# lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the lines on stdin
+# as the detail of the test noted last; note_item ITEM [ID] [TEXT]: any other item (time,
+# built, device, nogpu).
 record=${LAB_RECORD:-}
 grading=0
 [ "${LAB_MODE:-}" = grade ] && grading=1
-note() { [ -z "$record" ] || printf 'test %s %s %s\n' "$1" "$2" "$(printf '%s' "$3" | tr '\n' ' ')" >> "$record"; }
-note_detail() { if [ -n "$record" ]; then sed 's/^/| /' >> "$record"; else cat > /dev/null; fi; }
-note_line() { [ -z "$record" ] || echo "$*" >> "$record"; }
+noted=""   # the test noted last: note_detail's
+note() { noted=$1; [ -z "$record" ] || "$grader" note "$record" test "$1" "$2" "$3"; }
+note_detail() { if [ -n "$record" ]; then "$grader" detail "$record" "$noted"; else cat > /dev/null; fi; }
+note_item() { [ -z "$record" ] || "$grader" note "$record" "$1" "${2:-}" "" "${3:-}"; }
 
 # ------------------------------------------------------------------ includes
 # The copy may include only what our step k's file includes (and step k-1's, where it
@@ -453,7 +473,7 @@ check() {
     done
     built=${built# }
     [ -n "$built" ] || exit 1
-    note_line "built $built"
+    note_item built "" "$built"
     local first_type program threads max_n ours_max
     first_type=${types%% *}
     program=$dest/reduce$(suffix_of "${built%% *}")
@@ -575,15 +595,15 @@ check() {
             timing_failed=1
             continue
         fi
-        note_line "time $role $ms"
+        note_item time "$role" "$ms"
         [ "$role" = yours ] && note timed pass "3 warm-up and ${REPS:-20} timed runs at n = ${N:-2^26}, each verified, each on new data"
         if [ -z "$device" ]; then
             device=$(time_field "$log/time-$role.csv" 1 device)
-            note_line "device $device"
+            note_item device "" "$device"
         fi
     done
     [ "$timing_failed" = 0 ] || exit 1
-    if ! "${LAB_REPORT:-build/tools/report}" lab "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
+    if ! "$grader" table "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
         rm -f "$dest/.lab-check"
         echo "FAIL timing: a row of the table above is missing or failed"
         exit 1
@@ -617,12 +637,12 @@ fresh_seed() {
 }
 
 # make lab-grade STEP=k: the checks of lab-check under a time limit (LAB_TIMEOUT, 300 s),
-# on data from a new seed (LAB_SEED), recorded; then the score (report grade) into
+# on data from a new seed (LAB_SEED), recorded; then the score (lab_grade grade) into
 # DEST/results.json and a one-screen summary. LAB_STUDENT and LAB_GRADES (lab-grade-all)
 # append the row of results/grades.csv. Exit 0 once graded, whatever the score; 2 bad
 # input; 3 no GPU (results.json says the GPU checks were not run).
 grade() {
-    local k cur dest types seed limit weights report dir start status pid
+    local k cur dest types seed limit weights dir start status pid
     k=$(valid_step lab-grade "${1:-}") || exit 2
     cur=$(step_dir "$k")
     dest=$lab_dir/$cur
@@ -638,14 +658,16 @@ grade() {
         exit 2
     fi
     weights=${LAB_WEIGHTS:-lab/weights.conf}
-    report=${LAB_REPORT:-build/tools/report}
-    "$report" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
+    "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
     dir=$dest/build/lab-grade
     rm -rf "$dir" "$dest/results.json"
     mkdir -p "$dir" || exit 1
-    local record_file=$dir/record.txt
-    printf 'lab-grade 1\nstep %d %s\ntitle %s\ncopy %s\nseed %s\ntypes %s\n' "$k" "$cur" \
-        "$(our_field "$k" title)" "$dest/reduce.cu" "$seed" "$types" > "$record_file"
+    local record_file=$dir/record.csv
+    { "$grader" note "$record_file" step "$k" "" "$cur" &&
+      "$grader" note "$record_file" title "" "" "$(our_field "$k" title)" &&
+      "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
+      "$grader" note "$record_file" seed "" "" "$seed" &&
+      "$grader" note "$record_file" types "" "" "$types"; } || exit 1
     echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
@@ -658,18 +680,20 @@ grade() {
     wait "$pid" || status=$?
     trap - INT TERM
     case $status in
-        124|137) echo "timeout $limit" >> "$record_file" ;;
+        124|137) "$grader" note "$record_file" timeout "" "" "$limit" ;;
         2) echo "make lab-grade: the checks refused to start: $(tail -1 "$dir/check.txt")" >&2; exit 2 ;;
     esac
-    echo "elapsed $((SECONDS - start))" >> "$record_file"
+    "$grader" note "$record_file" elapsed "" "" "$((SECONDS - start))"
+    # lab_grade grade: 0 graded, 3 graded but no GPU answered (the GPU checks did not run)
+    status=0
     if [ -n "${LAB_STUDENT:-}" ]; then
-        "$report" grade "$record_file" "$weights" "$dest/results.json" "$LAB_STUDENT" "${LAB_GRADES:?}" || exit 2
+        "$grader" grade "$record_file" "$weights" "$dest/results.json" "$LAB_STUDENT" "${LAB_GRADES:?}" || status=$?
     else
-        "$report" grade "$record_file" "$weights" "$dest/results.json" || exit 2
+        "$grader" grade "$record_file" "$weights" "$dest/results.json" || status=$?
     fi
+    case $status in 0|3) ;; *) exit 2 ;; esac
     echo "wrote $dest/results.json; what the checks printed: $dir/check.txt"
-    grep -qx nogpu "$record_file" && exit 3
-    return 0
+    return "$status"
 }
 
 # ------------------------------------------------------------------ status
@@ -698,10 +722,64 @@ status() {
     echo "$started of $last_step started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
 }
 
+# ------------------------------------------------------------------ broken copies
+# patch_header FILE KEY: the values of a broken copy's "# KEY: value" header lines, one a
+# line (lab/broken/*.patch: the lines before the diff say what the copy must trigger)
+patch_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
+
+# make_broken PATCH: a fresh copy of the patch's step in LAB_DIR (make lab's), our step's
+# kernel in it with the patch applied (make test and lab-grade-demo run these); prints
+# the copy's folder. Exit 1 when the patch does not apply: it is out of date with our step.
+make_broken() {
+    local file=$1 k cur dest
+    if [ ! -f "$file" ]; then echo "lab: no broken copy $file" >&2; exit 2; fi
+    k=$(valid_step "lab (the step of $file)" "$(patch_header "$file" step | head -1)") || exit 2
+    cur=$(step_dir "$k")
+    dest=$lab_dir/$cur
+    (FORCE=1 start "$k") > /dev/null || exit 1
+    cp "$cur/reduce.cu" "$dest/reduce.cu" || exit 1
+    if command -v patch > /dev/null 2>&1; then
+        patch -s --no-backup-if-mismatch "$dest/reduce.cu" < "$file" > "$dest/patch.log" 2>&1
+    else
+        git apply --unsafe-paths --directory="$dest" -p1 "$file" > "$dest/patch.log" 2>&1
+    fi || { echo "lab: $file does not apply to $cur/reduce.cu: $(head -1 "$dest/patch.log")" >&2; exit 1; }
+    rm -f "$dest/patch.log"
+    echo "$dest"
+}
+
+# ------------------------------------------------------------------ clean
+# make lab-clean: the copies in LAB_DIR are listed, then removed. A folder outside the
+# repository, or one that holds a file git tracks, is refused: a reset never touches the
+# answer key or the guide.
+clean() {
+    if [ ! -e "$lab_dir" ]; then
+        echo "make lab-clean: $lab_dir does not exist: nothing to remove"
+        return 0
+    fi
+    local full
+    full=$(realpath -m -- "$lab_dir")
+    case $full in "$PWD"/?*) ;; *)
+        echo "make lab-clean: LAB_DIR=$lab_dir is not a folder inside this repository: not removed" >&2
+        exit 2 ;;
+    esac
+    if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
+        echo "make lab-clean: $lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder" >&2
+        exit 2
+    fi
+    local copies=()   # what the folder holds, listed before it goes
+    mapfile -t copies < <(find "$lab_dir" -mindepth 1 -maxdepth 1 | LC_ALL=C sort)
+    echo "make lab-clean: removes $lab_dir/ and what it holds:"
+    printf '  %s\n' "${copies[@]}"
+    rm -rf -- "$lab_dir"
+    echo "removed $lab_dir/; make lab STEP=k starts a copy again"
+}
+
 case ${1:-} in
     status) status ;;
+    clean) clean ;;
+    broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) check "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: scripts/lab.sh start K | check K | grade K | status" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH" >&2; exit 2 ;;
 esac

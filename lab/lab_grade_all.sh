@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU.
 #
-#   scripts/lab_grade_all.sh DIR [K]
+#   lab/lab_grade_all.sh DIR [K]
 #
 # DIR holds one folder per student; a student's folder holds stepK_name/reduce.cu for
-# each exercise handed in (or lab/stepK_name/reduce.cu: their lab/ folder as it is). K
-# grades that step alone. Each submission is graded by `scripts/lab.sh grade` (what
+# each exercise handed in (or lab/work/stepK_name/reduce.cu: their lab/work/ folder as it
+# is). K grades that step alone. Each submission is graded by `lab/lab.sh grade` (what
 # `make lab-grade` runs) in a scratch copy of this repository of its own, without
-# results/, build/, the lab/ copies or .git, into which only the student's reduce.cu is
+# results/, build/, lab/work/ or .git, into which only the student's reduce.cu is
 # copied: no submission can change the harness, our steps or another student's files, and
 # nothing else the student ships is used. Builds run in parallel first (LAB_JOBS, one per
 # core); the GPU checks run one submission after another, each under LAB_TIMEOUT seconds
@@ -40,13 +40,19 @@ if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
     exit 2
 fi
 submissions=$(cd "$submissions" && pwd)
-step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
+# the steps from the top Makefile (LAB_STEPS, which make passes; else make print-STEPS)
+read -ra step_dirs <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
+step_dir() {
+    local dir
+    for dir in "${step_dirs[@]}"; do if [[ $dir == "step$1_"* ]]; then echo "$dir"; return; fi; done
+}
 steps=()
-for d in step*_*/; do
-    [ -f "$d/reduce.cu" ] || continue   # step 12 is no lab exercise
+for d in "${step_dirs[@]}"; do
+    [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
     k=${d#step}; k=${k%%_*}
     if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ]; then steps+=("$k"); fi
 done
+if [ ${#steps[@]} -eq 0 ]; then say "no lab steps: neither LAB_STEPS nor make print-STEPS named any"; exit 2; fi
 mapfile -t steps < <(printf '%s\n' "${steps[@]}" | sort -n)
 if [ -n "$only" ]; then
     if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
@@ -71,9 +77,9 @@ for t in $types; do
     case $t in int|float|double) ;; *) say "LAB_TYPES takes int, float and double (got '$t')"; exit 2 ;; esac
 done
 first_type=${types%% *}
-report=$root/build/tools/report
+grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
-max_score=$("$report" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
+max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
 [ -n "$max_score" ] || exit 2
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
 work=$root/build/lab-grade-all
@@ -88,17 +94,17 @@ trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; ex
 sep=$'\x1f'
 list=$work/submissions.txt
 : > "$list"
+# missing_row STUDENT K WHY: the 0-point row of a submission not graded (the lab's tool
+# writes every row of grades.csv, quoted and escaped the one way)
 missing_row() {
-    local student=$1 k=$2 why=$3
-    [ -s "$grades" ] || echo "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed" > "$grades"
-    printf '"%s",%s,"no","%s",,,0.00,%s,\n' "${student//\"/\"\"}" "$k" "$why" "$max_score" >> "$grades"
+    "$grader" missing "$grades" "$weights" "$1" "$2" "$3"
 }
 while IFS= read -r folder; do
     student=$(basename "$folder")
     found=0
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
-        for file in "$folder/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
+        for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
             if [ -f "$file" ]; then
                 printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
                 found=1
@@ -124,12 +130,12 @@ rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves (build/, results/, binaries), the lab/ copies,
+# The repository without what a run leaves (build/, results/, binaries), lab/work/,
 # .git and the submissions, then our steps and a starting copy of each graded step built:
 # each submission's scratch copy starts from it, so a build compiles the student's file
 # alone.
 base=$work/base
-exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude='./lab/step*' --exclude=./docs/html
+exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
          --exclude='./cub_reference/reduce' --exclude='./cub_reference/reduce_*')
 case $submissions/ in "$root"/*) exclude+=(--exclude="./${submissions#"$root"/}") ;; esac
@@ -140,8 +146,8 @@ fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
 builds=()
 for k in $graded_steps; do
-    (cd "$base" && LAB_DIR=lab FORCE=1 scripts/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
-    for t in $types; do builds+=("lab/$(step_dir "$k") $t"); done
+    (cd "$base" && LAB_DIR=lab/work FORCE=1 lab/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
+    for t in $types; do builds+=("lab/work/$(step_dir "$k") $t"); done
     builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type")
 done
 echo "== building our steps and the starting copies ($jobs at a time)"
@@ -165,9 +171,9 @@ while IFS=$sep read -r student k file why; do
     scratch=$(scratch_of "$i" "$student" "$k")
     name=$(step_dir "$k")
     cp -a "$base" "$scratch" || { say "cannot make $scratch"; exit 1; }
-    rm -f "$scratch/lab/$name"/reduce "$scratch/lab/$name"/reduce_* "$scratch/lab/$name"/build/*/step.o
-    cp "$file" "$scratch/lab/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
-    for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/$name" >> "$jobs_list"; done
+    rm -f "$scratch/lab/work/$name"/reduce "$scratch/lab/work/$name"/reduce_* "$scratch/lab/work/$name"/build/*/step.o
+    cp "$file" "$scratch/lab/work/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
+    for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
 # checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
@@ -191,16 +197,17 @@ while IFS=$sep read -r student k file why; do
     name=$(step_dir "$k")
     log=$work/logs/$(basename "$scratch").txt
     status=0
-    (cd "$scratch" && LAB_DIR=lab LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_REPORT="$report" \
-        LAB_WEIGHTS="$weights" LAB_TIMEOUT="$limit" LAB_TYPES="$types" scripts/lab.sh grade "$k") \
+    (cd "$scratch" && LAB_DIR=lab/work LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_GRADER="$grader" \
+        LAB_REPORT="$root/build/tools/report" LAB_STEPS="${step_dirs[*]}" LAB_WEIGHTS="$weights" \
+        LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
     [ "$status" -eq 3 ] && no_gpu=1
     dest=$(dirname "$file")
-    if [ -f "$scratch/lab/$name/results.json" ]; then
-        cp "$scratch/lab/$name/results.json" "$dest/results.json" 2> /dev/null ||
+    if [ -f "$scratch/lab/work/$name/results.json" ]; then
+        cp "$scratch/lab/work/$name/results.json" "$dest/results.json" 2> /dev/null ||
             echo "  (cannot write $dest/results.json)"
-        cp "$scratch/lab/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
+        cp "$scratch/lab/work/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
         result=$(sed -n 's/^score: //p' "$log")
         echo "[$i/$total] $student step $k: $result; $(sed -n 's/^correct: //p' "$log")"
     else
@@ -212,7 +219,7 @@ done < "$list"
 [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$base"
 
 echo
-"$report" class "$grades" || true   # its one line says what is wrong; the grades are written
+"$grader" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
 if [ "$no_gpu" = 1 ]; then
     echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"

@@ -142,33 +142,38 @@ static void add_detail(recorded_test *t, const char *text)
     strcat(t->detail, "\n");
 }
 
+void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text)
+{
+    csv_write_field(f, item);
+    fputc(',', f);
+    csv_write_field(f, id);
+    fputc(',', f);
+    csv_write_field(f, status);
+    fputc(',', f);
+    csv_write_field(f, text);
+    fputc('\n', f);
+}
+
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size)
 {
-    static char line[GRADE_DETAIL];
+    static char line[GRADE_DETAIL + 256];
     int number = 0;
     memset(r, 0, sizeof *r);
-    recorded_test *last = NULL;
     while (fgets(line, sizeof line, f)) {
         number++;
         chomp(line);
-        if (line[0] == '\0')
+        if (line[0] == '\0' || (number == 1 && strcmp(line, RECORD_HEADER) == 0))
             continue;
-        if (line[0] == '|') {
-            if (!last)
-                return fail(error, size, "%s line %d: a detail line before any test", path, number);
-            add_detail(last, line[1] == ' ' ? line + 2 : line + 1);
-            continue;
-        }
-        char key[16] = "";
-        int skip = 0;
-        if (sscanf(line, "%15s%n", key, &skip) != 1)
-            continue;
-        const char *rest = line + skip;
-        while (*rest == ' ')
-            rest++;
+        char *field[4];
+        if (csv_split(line, field, 4) != 4)
+            return fail(error, size, "%s line %d: not a row 'item,id,status,text'", path, number);
+        const char *key = field[0], *id = field[1], *status = field[2], *rest = field[3];
         if (strcmp(key, "step") == 0) {
-            if (sscanf(rest, "%d %63s", &r->step, r->step_name) != 2)
-                return fail(error, size, "%s line %d: 'step K NAME' expected", path, number);
+            char *end = NULL;
+            r->step = (int)strtol(id, &end, 10);
+            if (end == id || *end != '\0' || rest[0] == '\0')
+                return fail(error, size, "%s line %d: 'step,K,,NAME' expected", path, number);
+            copy_text(r->step_name, sizeof r->step_name, rest);
         } else if (strcmp(key, "title") == 0) {
             copy_text(r->title, sizeof r->title, rest);
         } else if (strcmp(key, "copy") == 0) {
@@ -187,12 +192,10 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
                 copy_text(r->types[r->type_count++], sizeof r->types[0], t);
             }
         } else if (strcmp(key, "test") == 0) {
-            char id[32] = "", status[16] = "";
-            int used = 0;
-            if (sscanf(rest, "%31s %15s%n", id, status, &used) != 2)
-                return fail(error, size, "%s line %d: 'test ID STATUS SUMMARY' expected", path, number);
             grade_status s = strcmp(status, "pass") == 0 ? GRADE_PASS : strcmp(status, "fail") == 0 ? GRADE_FAIL
                            : strcmp(status, "skip") == 0 ? GRADE_SKIP : GRADE_NOT_RUN;
+            if (id[0] == '\0')
+                return fail(error, size, "%s line %d: 'test,ID,STATUS,SUMMARY' expected", path, number);
             if (s == GRADE_NOT_RUN)
                 return fail(error, size, "%s line %d: a test's status is pass, fail or skip (got '%s')", path,
                             number, status);
@@ -205,21 +208,23 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             memset(t, 0, sizeof *t);
             copy_text(t->id, sizeof t->id, id);
             t->status = s;
-            const char *summary = rest + used;
-            while (*summary == ' ')
-                summary++;
-            copy_text(t->summary, sizeof t->summary, summary);
-            last = t;
+            copy_text(t->summary, sizeof t->summary, rest);
+        } else if (strcmp(key, "detail") == 0) {
+            recorded_test *t = (recorded_test *)find_test(r, id);
+            if (!t)
+                return fail(error, size, "%s line %d: a detail of test '%s', which has no row before it", path,
+                            number, id);
+            add_detail(t, rest);
         } else if (strcmp(key, "time") == 0) {
-            char role[16] = "";
-            double ms = 0.0;
-            if (sscanf(rest, "%15s %lf", role, &ms) != 2 || !(ms > 0.0))
-                return fail(error, size, "%s line %d: 'time ROLE MS' expected", path, number);
-            if (strcmp(role, "start") == 0)
+            char *end = NULL;
+            double ms = strtod(rest, &end);
+            if (end == rest || *end != '\0' || !(ms > 0.0))
+                return fail(error, size, "%s line %d: 'time,ROLE,,MS' expected", path, number);
+            if (strcmp(id, "start") == 0)
                 r->start_ms = ms;
-            else if (strcmp(role, "yours") == 0)
+            else if (strcmp(id, "yours") == 0)
                 r->yours_ms = ms;
-            else if (strcmp(role, "ours") == 0)
+            else if (strcmp(id, "ours") == 0)
                 r->ours_ms = ms;
             else
                 return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
@@ -231,12 +236,12 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             r->timeout_s = atoi(rest) > 0 ? atoi(rest) : 1;
         } else if (strcmp(key, "elapsed") == 0) {
             r->elapsed_s = atol(rest);
-        } else if (strcmp(key, "lab-grade") != 0) {
+        } else {
             return fail(error, size, "%s line %d: unknown item '%s'", path, number, key);
         }
     }
     if (r->step_name[0] == '\0')
-        return fail(error, size, "%s: no 'step K NAME' line: not a record of scripts/lab.sh", path);
+        return fail(error, size, "%s: no 'step,K,,NAME' row: not a record of lab/lab.sh", path);
     if (r->type_count == 0) {
         copy_text(r->types[0], sizeof r->types[0], "int");
         r->type_count = 1;
@@ -552,16 +557,27 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
     fprintf(f, "score: %s / %s\n", points, max);
 }
 
-/** Writes a CSV text field, always quoted. */
+/**
+ * Writes a text cell of results/grades.csv through the core's CSV writer. A cell that
+ * begins with =, +, - or @ would be a formula to a spreadsheet that opens the file (a
+ * student's name or a compiler message is the student's text): it gets a ' before it,
+ * inside the quotes, which the spreadsheet shows as text; print_class_table() drops it.
+ */
 static void csv_text(FILE *f, const char *text)
 {
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@') {
+        char escaped[2048];
+        snprintf(escaped, sizeof escaped, "'%s", text);
+        csv_write_field(f, escaped);
+    } else {
+        csv_write_field(f, text);
     }
-    fputc('"', f);
+}
+
+/** A cell as read back: without the ' that csv_text() put before a formula's first character. */
+static const char *cell_text(const char *cell)
+{
+    return cell[0] == '\'' && strchr("=+-@", cell[1]) && cell[1] ? cell + 1 : cell;
 }
 
 static const char *csv_header =
@@ -589,36 +605,16 @@ void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, c
     fprintf(f, ",%s,%s,%s,%s,%llu\n", speedup, ours, points, max, r->seed);
 }
 
-/** Splits one CSV line into fields in place (quoted fields, "" for a quote); returns how many. */
-static int split_csv(char *line, char **fields, int max)
+void write_grades_csv_missing(FILE *f, const char *student, const char *step, const char *why, long max_score)
 {
-    int count = 0;
-    char *in = line;
-    for (;;) {
-        char *out = in;
-        if (count == max)
-            return max + 1;
-        fields[count++] = out;
-        if (*in == '"') {
-            for (in++; *in; in++) {
-                if (*in == '"' && in[1] == '"')
-                    in++;
-                else if (*in == '"')
-                    break;
-                *out++ = *in;
-            }
-            if (*in == '"')
-                in++;
-        } else {
-            while (*in && *in != ',')
-                *out++ = *in++;
-        }
-        char next = *in;
-        *out = '\0';
-        if (next != ',')
-            return count;
-        in++;
-    }
+    char max[32];
+    format_points(max, sizeof max, max_score);
+    csv_text(f, student);
+    fprintf(f, ",%s,", step);
+    csv_text(f, "no");
+    fputc(',', f);
+    csv_text(f, why);
+    fprintf(f, ",,,0.00,%s,\n", max);
 }
 
 int print_class_table(FILE *out, FILE *csv)
@@ -646,8 +642,10 @@ int print_class_table(FILE *out, FILE *csv)
         if (line[0] == '\0')
             continue;
         char *field[9];
-        if (split_csv(line, field, 9) != 9)
+        if (csv_split(line, field, 9) != 9)
             continue;
+        for (int i = 0; i < 9; i++)
+            field[i] = (char *)cell_text(field[i]);
         char speedup[16] = "", ours[16] = "", failure[64];
         if (field[4][0])
             snprintf(speedup, sizeof speedup, "%sx", field[4]);

@@ -4,7 +4,8 @@
  * kernel and ours (step k), and one line saying whether their kernel got step k's gain.
  *
  * Pure C over result rows (results.h), so the verdict's thresholds are unit-tested
- * without a GPU; the `report lab` tool prints it from the rows the three programs wrote.
+ * without a GPU; `lab_grade table` (lab/lab_grade_main.c) prints it from the rows the
+ * three programs wrote.
  */
 #ifndef REDUCE_LAB_VERDICT_H
 #define REDUCE_LAB_VERDICT_H

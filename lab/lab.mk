@@ -1,0 +1,74 @@
+# The classroom lab (lab/README.md): a student turns step k-1 into step k in a copy of
+# their own (lab/work/stepK_name/, git-ignored), checks it, and an instructor grades a class.
+# An extension of the core: the top Makefile includes this file on one line, and
+# `git rm -r lab` plus that line remove the lab; nothing in common/ knows of it.
+#
+# The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
+# is built here from the lab's sources and the core's results.c, which reads and writes
+# every CSV. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
+# list of steps.
+
+# Save the default goal: the rules below come before the top Makefile's `all`.
+lab_default_goal := $(.DEFAULT_GOAL)
+
+LAB_TOOL       := build/tools/lab_grade
+LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
+LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c
+LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Ilab
+LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h
+# what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
+LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
+
+EXTENSIONS   += lab
+lab_FOLDERS  := lab
+TARGET_FILES += lab/lab.mk
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh
+TEST_SUITES  += lab/tests.sh
+DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
+.PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean
+
+##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu
+SUBMISSIONS ?=
+
+all test: $(LAB_TOOL) $(LAB_UNIT_TESTS)
+
+$(LAB_TOOL).cmd: FORCE
+	@$(call write_if_changed,$(CC) $(LAB_CFLAGS))
+$(LAB_UNIT_TESTS).cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Ilab)
+
+$(LAB_TOOL): lab/lab_grade_main.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_TOOL).cmd
+	$(Q)$(CC) $(LAB_CFLAGS) -o $@ lab/lab_grade_main.c $(LAB_SOURCES) -lm
+
+$(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_UNIT_TESTS).cmd
+	$(Q)$(CC) $(HOST_CFLAGS) -Ilab -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
+
+## lab STEP=k: start lab exercise k (1..11): lab/work/stepK_name/ gets step k-1's kernel, the exercise and TODOs (FORCE=1 replaces it)
+lab:
+	@$(LAB_ENV) lab/lab.sh start $(STEP)
+
+## lab-check STEP=k: build and check your copy like make test, sanitizers too, then time it next to step k-1 and ours (PROFILE=1: ncu)
+lab-check: $(LAB_TOOL) build/tools/report
+	@$(LAB_ENV) lab/lab.sh check $(STEP)
+
+## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary
+lab-grade: $(LAB_TOOL) build/tools/report
+	@$(LAB_ENV) lab/lab.sh grade $(STEP)
+
+## lab-grade-all SUBMISSIONS=dir: grade every student's stepK_name/reduce.cu, each in a scratch copy, one after another: results/grades.csv and the class table
+lab-grade-all: $(LAB_TOOL) build/tools/report
+	@$(LAB_ENV) lab/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
+
+## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
+lab-grade-demo: $(LAB_TOOL) build/tools/report
+	@$(LAB_ENV) lab/lab_grade_demo.sh
+
+## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
+lab-status:
+	@$(LAB_ENV) lab/lab.sh status
+
+## lab-clean: remove the students' copies (lab/work/, or LAB_DIR), after listing them; no tracked file is touched
+lab-clean:
+	@$(LAB_ENV) lab/lab.sh clean
+
+.DEFAULT_GOAL := $(lab_default_goal)

@@ -1,0 +1,253 @@
+/**
+ * @file lab_grade_main.c
+ * @brief The lab's host tool, `build/tools/lab_grade`: lab-check's timing table and
+ * lab-grade's score, from the rows and the record the lab scripts wrote.
+ *
+ *     lab_grade table ROWS.csv K START YOURS OURS                (make lab-check's table)
+ *     lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv] (make lab-grade's score)
+ *     lab_grade weights WEIGHTS                                  (the points of lab/weights.conf)
+ *     lab_grade class GRADES.csv                                 (make lab-grade-all's class table)
+ *     lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY         (the row of a submission not graded)
+ *     lab_grade note RECORD ITEM ID STATUS TEXT                  (one row of lab-grade's record)
+ *     lab_grade detail RECORD ID                                 (each line on stdin: a detail row of test ID)
+ *
+ * Built by lab/lab.mk from the lab's sources and the core's results.c (the rows' CSV,
+ * read and written in one place); the core's `report` tool knows nothing of the lab.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab_grade.h"
+#include "lab_verdict.h"
+#include "results.h"
+
+#define MAX_ROWS 16
+
+/** Says that `path` cannot be written; returns the exit code for it. */
+static int cannot_write(const char *path)
+{
+    fprintf(stderr, "lab_grade: cannot write '%s'\n", path);
+    return 2;
+}
+
+/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
+static void failed_row(result_row *row, const char *program)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", program);
+    snprintf(row->label, sizeof row->label, "%s", program);
+    snprintf(row->status, sizeof row->status, "FAILED");
+}
+
+
+/** Opens GRADES.csv to append a row, writing the header first when it is new or empty; NULL after saying why. */
+static FILE *open_grades(const char *csv_path)
+{
+    FILE *csv = fopen(csv_path, "a");
+    if (!csv) {
+        fprintf(stderr, "lab_grade: cannot append to '%s'\n", csv_path);
+        return NULL;
+    }
+    if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
+        write_grades_csv_header(csv);
+    return csv;
+}
+
+/**
+ * `lab_grade table`: the three rows of `make lab-check STEP=k` (step k-1, the student's copy,
+ * our step k) and the verdict. The rows are taken by position, the order lab.sh ran the
+ * programs in, not by name: a student who pastes our kernel has a copy with our name too.
+ * Exits 1 if a row is missing, is not the program expected there, or failed.
+ */
+static int lab_table(const char *rows_path, const char *step_text, char **programs)
+{
+    static result_row raw[MAX_ROWS];
+    result_row rows[3];
+    int step = atoi(step_text);
+    int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
+    int missing = 0;
+    for (int p = 0; p < 3; p++) {
+        int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
+        if (found)
+            rows[p] = raw[p];
+        else
+            failed_row(&rows[p], programs[p]);
+        missing |= !found || !row_passed(&rows[p]);
+    }
+    print_lab_table(stdout, rows, step);
+    return missing ? 1 : 0;
+}
+
+/** Reads the weights file; 0, or 2 after its one error line. */
+static int load_weights(const char *path, grade_weights *w)
+{
+    char error[512];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot read the weights '%s' (LAB_WEIGHTS names another file)\n", path);
+        return 2;
+    }
+    int status = parse_weights(f, path, w, error, sizeof error);
+    fclose(f);
+    if (status != 0) {
+        fprintf(stderr, "lab_grade: %s\n", error);
+        return 2;
+    }
+    return 0;
+}
+
+/**
+ * `lab_grade grade`: scores a record of lab/lab.sh with the weights, writes results.json,
+ * prints the summary, and with STUDENT and GRADES.csv appends the class's row (the header
+ * first when the file is new or empty). Exits 0 once written, whatever the score; 3 when
+ * the record says no GPU answered (the GPU checks did not run: the score is no grade).
+ */
+static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
+                        const char *student, const char *csv_path)
+{
+    static grade_record record;
+    static grade g;
+    grade_weights w;
+    char error[512];
+    if (load_weights(weights_path, &w) != 0)
+        return 2;
+    FILE *f = fopen(record_path, "r");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot read the record '%s'\n", record_path);
+        return 2;
+    }
+    int status = read_grade_record(f, record_path, &record, error, sizeof error);
+    fclose(f);
+    if (status != 0) {
+        fprintf(stderr, "lab_grade: %s\n", error);
+        return 2;
+    }
+    score_grade(&record, &w, &g);
+    FILE *json = fopen(json_path, "w");
+    if (!json)
+        return cannot_write(json_path);
+    write_results_json(json, &record, &g);
+    if (fclose(json) != 0)
+        return cannot_write(json_path);
+    print_grade_summary(stdout, &record, &g);
+    if (csv_path) {
+        FILE *csv = open_grades(csv_path);
+        if (!csv)
+            return 2;
+        write_grades_csv_row(csv, student, &record, &g);
+        if (fclose(csv) != 0)
+            return cannot_write(csv_path);
+    }
+    return record.no_gpu ? 3 : 0;
+}
+
+/** `lab_grade weights`: checks the weights file and prints the points of each part. */
+static int lab_weights(const char *path)
+{
+    grade_weights w;
+    if (load_weights(path, &w) != 0)
+        return 2;
+    long total = w.correct + w.memcheck + w.racecheck + w.timed_runs + w.performance;
+    printf("%s: correct %ld.%02ld (split over the types), memcheck %ld.%02ld, racecheck %ld.%02ld, timed_runs "
+           "%ld.%02ld, performance %ld.%02ld; total %ld.%02ld\n", path, w.correct / 100, w.correct % 100,
+           w.memcheck / 100, w.memcheck % 100, w.racecheck / 100, w.racecheck % 100, w.timed_runs / 100,
+           w.timed_runs % 100, w.performance / 100, w.performance % 100, total / 100, total % 100);
+    return 0;
+}
+
+/** `lab_grade class`: the class table of results/grades.csv. */
+static int lab_class(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot read '%s'\n", path);
+        return 2;
+    }
+    int rows = print_class_table(stdout, f);
+    fclose(f);
+    if (rows < 0) {
+        fprintf(stderr, "lab_grade: '%s' is not a grades file of make lab-grade-all\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+/** `lab_grade missing`: appends the 0-point row of a submission that was not graded. */
+static int lab_missing(const char *csv_path, const char *weights_path, const char *student, const char *step,
+                       const char *why)
+{
+    grade_weights w;
+    if (load_weights(weights_path, &w) != 0)
+        return 2;
+    FILE *csv = open_grades(csv_path);
+    if (!csv)
+        return 2;
+    write_grades_csv_missing(csv, student, step, why, w.correct + w.memcheck + w.racecheck + w.timed_runs +
+                                                          w.performance);
+    return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
+}
+
+/** Opens a record to append to, writing its header first when it is new or empty; NULL after saying why. */
+static FILE *open_record(const char *path)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot append to the record '%s'\n", path);
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+        fprintf(f, "%s\n", RECORD_HEADER);
+    return f;
+}
+
+/** `lab_grade note`: appends one row to the record (lab/lab.sh's note and note_line). */
+static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
+{
+    FILE *f = open_record(path);
+    if (!f)
+        return 2;
+    write_record_item(f, item, id, status, text);
+    return fclose(f) == 0 ? 0 : cannot_write(path);
+}
+
+/** `lab_grade detail`: each line on stdin, a detail row of test `id` (lab/lab.sh's note_detail). */
+static int lab_detail(const char *path, const char *id)
+{
+    static char line[GRADE_DETAIL];
+    FILE *f = open_record(path);
+    if (!f)
+        return 2;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        write_record_item(f, "detail", id, "", line);
+    }
+    return fclose(f) == 0 ? 0 : cannot_write(path);
+}
+
+/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note` and `detail`. */
+int main(int argc, char **argv)
+{
+    if (argc == 7 && strcmp(argv[1], "table") == 0)
+        return lab_table(argv[2], argv[3], argv + 4);
+    if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
+        return lab_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
+    if (argc == 3 && strcmp(argv[1], "weights") == 0)
+        return lab_weights(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "class") == 0)
+        return lab_class(argv[2]);
+    if (argc == 7 && strcmp(argv[1], "missing") == 0)
+        return lab_missing(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 7 && strcmp(argv[1], "note") == 0)
+        return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 4 && strcmp(argv[1], "detail") == 0)
+        return lab_detail(argv[2], argv[3]);
+    fprintf(stderr, "usage: lab_grade table ROWS.csv K START YOURS OURS\n"
+                    "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
+                    "       lab_grade weights WEIGHTS\n"
+                    "       lab_grade class GRADES.csv\n"
+                    "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n"
+                    "       lab_grade note RECORD ITEM ID STATUS TEXT\n"
+                    "       lab_grade detail RECORD ID < LINES\n");
+    return 2;
+}

@@ -1,0 +1,445 @@
+# shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
+# The lab's tests, sourced by tests/run.sh (the top Makefile names this file in
+# TEST_SUITES, from lab/lab.mk); they use run.sh's pass, fail, skip, section, make_expect,
+# describe, $log, $type and $gpu.
+#
+#   lab       the lab's unit tests (verdict, weights, record, score, results.json, grades.csv);
+#             make help lists the lab's targets and variables; make lab for every step
+#             (exercise text, TODOs, the copy builds), bad input, FORCE=1, lab-status,
+#             lab-clean; every broken copy of lab/broken/*.patch applies to our step and
+#             builds; the #include check rejects the one so marked, GPU or not; on a GPU,
+#             lab-check passes every starting copy and our kernels, asserts the timing
+#             verdict where our step's gain can be told from noise (SKIP by name where it
+#             cannot), and rejects each broken copy with what its header expects
+#   lab-grade lab-grade and lab-grade-all without a GPU (builds graded, GPU checks "not
+#             run", valid results.json, the time limit); on a GPU lab-grade gives our
+#             kernel full marks, and the broken copies whose header says "grade:" get
+#             what it expects; lab-grade-all grades a small class.
+#
+# LAB_TESTS=0 leaves the lab out (one SKIP line): the quick run on a GPU machine.
+# Every copy is made in a folder under build/ (LAB_DIR), never in lab/work.
+if [ "${LAB_TESTS:-1}" = 0 ]; then
+    skip "lab: every lab test" "LAB_TESTS=0"
+    return 0
+fi
+section lab
+lab_root=build/$type/test-lab
+rm -rf "$lab_root"
+
+# the lab's unit tests, one result line each, as run.sh counts the core's
+if [ -x "build/$type/lab_unit_tests" ]; then
+    build/"$type"/lab_unit_tests > "$log/lab-unit.txt" 2>&1
+    status=$?
+    while read -r verdict rest; do
+        case $verdict in
+            PASS) pass "$rest" ;;
+            FAIL) fail "$rest" ;;
+        esac
+    done < "$log/lab-unit.txt"
+    grep -q '^PASS' "$log/lab-unit.txt" || fail "lab unit tests" "no test ran (exit $status)"
+    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/lab-unit.txt" || fail "lab unit tests" "exit $status"
+else
+    fail "lab unit tests" "build/$type/lab_unit_tests was not built"
+fi
+
+# every lab script passes shellcheck, as run.sh checks scripts/ (.shellcheckrc applies)
+for script in lab/*.sh; do
+    if ! command -v shellcheck > /dev/null 2>&1; then skip "shellcheck $script" "shellcheck not installed"
+    elif shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then pass "shellcheck $script"
+    else fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"; fi
+done
+
+# make help: the lab's targets (lab/lab.mk's .PHONY list) and its variables
+make --no-print-directory help > "$log/lab-help.txt" 2>&1
+lab_targets=$(sed -n 's/^\.PHONY: //p' lab/lab.mk)
+missing=$(for t in $lab_targets; do grep -qE "^  $t([ :]|$)" "$log/lab-help.txt" || echo "$t"; done | tr '\n' ' ')
+for name in LAB_DIR LAB_TYPES SUBMISSIONS; do grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "; done
+if [ "$(wc -w <<< "$lab_targets")" -ge 7 ] && [ -z "$missing" ]; then pass "make help lists the lab's targets and variables"
+else fail "make help lists the lab's targets and variables" "missing: ${missing:-the .PHONY line of lab/lab.mk}"; fi
+
+# the steps, from the top Makefile (the one list); the lab steps are 1 to the last with a
+# kernel file of its own
+read -ra lab_step_dirs <<< "$(make --no-print-directory -s print-STEPS)"
+# lab_step_dir K: the folder of step K, from that list
+lab_step_dir() {
+    local dir
+    for dir in "${lab_step_dirs[@]}"; do if [[ $dir == "step$1_"* ]]; then echo "$dir"; return; fi; done
+}
+lab_steps=()
+for dir in "${lab_step_dirs[@]}"; do
+    k=${dir#step} k=${k%%_*}
+    if [ -f "$dir/reduce.cu" ] && [ "$k" -ge 1 ]; then lab_steps+=("$k"); fi
+done
+
+make_expect "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
+make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
+make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
+if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
+else pass "lab: bad input leaves no folder behind"; fi
+
+# every exercise starts: the README's exercise in the header, TODOs, and it builds
+copies=()
+for k in "${lab_steps[@]}"; do
+    step=$(lab_step_dir "$k")
+    copy=$lab_root/start/$step
+    make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
+    todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
+    # every line of the README's exercise section, in the copy's header comment
+    exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
+    missing=$(while IFS= read -r line; do
+                  grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
+              done <<< "$exercise" | head -1)
+    lines=$(grep -c . <<< "$exercise")
+    if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ]; then
+        pass "lab: step $k's copy has the README's exercise ($lines lines) and $todos TODOs"
+    else
+        fail "lab: step $k's copy has the README's exercise and TODOs" "$todos TODOs, $lines exercise lines, missing: '$missing'"
+    fi
+    copies+=("$copy")
+done
+
+# build_all DIR...: make every copy for $type at once (one job per core); one test each
+build_all() {
+    local dir
+    # shellcheck disable=SC2016  # $1 and $2 are the inner sh's: the copy and the type
+    printf '%s\n' "$@" | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
+        'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
+    for dir in "$@"; do
+        if [ "$(cat "$dir/build.status" 2>/dev/null)" = 0 ]; then
+            pass "lab: $dir builds ($type)"
+        else
+            fail "lab: $dir builds ($type)" "$(tail -3 "$dir/build.log" 2>/dev/null | tr '\n' ' ')"
+        fi
+    done
+}
+
+# on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
+if [ -n "$gpu" ]; then
+    for k in "${lab_steps[@]}"; do
+        step=$(lab_step_dir "$k")
+        make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
+            cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
+    done
+fi
+
+# the broken copies: each lab/broken/NAME.patch is its step's kernel with one bug or
+# shortcut, applied in a copy made by make lab (lab.sh broken); its header says what it
+# must trigger. lab_header FILE KEY: the values of its "# KEY: value" lines, one a line.
+lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
+broken=()
+for file in lab/broken/*.patch; do
+    name=$(basename "$file" .patch)
+    k=$(lab_header "$file" step)
+    step=$(lab_step_dir "$k")
+    if ! copy=$(LAB_DIR="$lab_root/$name" lab/lab.sh broken "$file" 2> "$log/lab-out.txt"); then
+        fail "lab: broken copy $name applies to a fresh copy of step ${k:-?}" "$(head -c 300 "$log/lab-out.txt")"
+        continue
+    fi
+    lines=$(diff "$step/reduce.cu" "$copy/reduce.cu" | grep -c '^[<>]')
+    if [ "$lines" -le 30 ]; then pass "lab: $name is $step's kernel with one bug or shortcut ($lines lines differ)"
+    else fail "lab: $name is $step's kernel with one bug or shortcut" "$lines lines differ, more than 30"; fi
+    broken+=("$file")
+    copies+=("$copy")
+done
+build_all "${copies[@]}"
+
+# a copy that exists is never overwritten without FORCE=1
+copy=$lab_root/start/$(lab_step_dir 3)
+echo "// the student's work" >> "$copy/reduce.cu"
+make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
+if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
+else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
+make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
+else pass "lab: FORCE=1 starts from a fresh copy"; fi
+
+# lab-status: started, checked, changed since the check
+echo "correct, gain reached" > "$copy/.lab-check"
+touch -d '-1 hour' "$copy/reduce.cu"
+make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
+if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
+else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
+touch "$copy/reduce.cu"
+touch -d '-1 hour' "$copy/.lab-check"
+make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
+if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a copy edited after its check is not passed"
+else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
+rm -f "$copy/.lab-check"
+make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
+if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" && grep -q "not started" "$log/lab-out.txt"; then
+    pass "lab-status: nothing started"
+else
+    fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
+fi
+
+# the lab table takes its three rows in the order lab-check ran them: a student who pasted
+# our kernel has a copy with our name, and must still see their own time, not ours
+row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
+{ build/tools/report header
+  row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
+} > "$log/lab-rows.csv"
+build/tools/lab_grade table "$log/lab-rows.csv" 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"; then
+    pass "lab: the lab table shows your time even when your copy has our step's name"
+else
+    fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
+fi
+
+# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
+# and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
+# lab_absent: an extended regex the output must not match (empty: none).
+lab_sizes="1 2 3 31 33 255 257 511 513 1023 1025 4099 65537 1048579"
+lab_absent=""
+lab_check() {
+    if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
+    lab_check_run "$@"
+}
+lab_check_run() {
+    local name=$1 code=$2 pattern=$3 k=$4 dir=$5 status
+    shift 5
+    env LAB_DIR="$dir" LAB_TYPES="$type" LAB_SIZES="$lab_sizes" LAB_HUGE=0 LAB_SANITIZE=0 N=2^24 REPS=20 PROFILE=0 "$@" \
+        timeout 900 lab/lab.sh check "$k" > "$log/lab-check.txt" 2>&1
+    status=$?
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(grep -m3 -E 'FAIL|hint|verdict|lab-check' "$log/lab-check.txt" | tr '\n' ' ')"
+    elif ! grep -qE -- "$pattern" "$log/lab-check.txt"; then
+        fail "$name" "no /$pattern/ in: $(grep -m3 -E 'FAIL|hint|verdict' "$log/lab-check.txt" | tr '\n' ' ')"
+    elif [ -n "$lab_absent" ] && grep -qE -- "$lab_absent" "$log/lab-check.txt"; then
+        fail "$name" "/$lab_absent/ in: $(head -3 "$log/lab-check.txt" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+    cp "$log/lab-check.txt" "$log/$(echo "$name" | tr -c 'A-Za-z0-9\n' _).txt"
+}
+
+# lab_timing NAME K VERDICT: the verdict of the lab-check just run (its output in
+# $log/lab-check.txt) is VERDICT ("gain reached", "gain not yet"). Where our step's own
+# gain over step k-1 is within the noise of a timing on this GPU ("time can't tell", our
+# step less than LAB_NOISE faster: lab/lab_verdict.h), the time cannot say whether a copy
+# has the idea: SKIP by name, saying so, never a pass.
+lab_timing() {
+    local name=$1 k=$2 expected=$3 verdict ours
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
+    verdict=$(sed -n 's/^verdict: //p' "$log/lab-check.txt" | head -1)
+    case $verdict in
+        "$expected:"*) pass "$name" ;;
+        "time can't tell:"*)
+            ours=$(sed -n "s/.*our step $k is only \([0-9.]*x\) step $((k - 1))'s speed.*/\1/p" <<< "$verdict")
+            skip "$name" "our step $k is only ${ours:-?} step $((k - 1))'s speed on this GPU: within a timing's noise, so the time cannot tell; the copy's correctness is tested above" ;;
+        "") fail "$name" "no verdict line: $(grep -m2 -E 'FAIL|lab-check' "$log/lab-check.txt" | tr '\n' ' ')" ;;
+        *) fail "$name" "verdict: $verdict" ;;
+    esac
+}
+
+if [ -z "$gpu" ]; then
+    # without a GPU, lab-check builds every type asked for, then says so and exits 3
+    LAB_DIR="$lab_root/start" LAB_TYPES="$type" lab/lab.sh check 3 > "$log/lab-check.txt" 2>&1
+    status=$?
+    if [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"; then pass "lab-check without a GPU: built, exit 3"
+    else fail "lab-check without a GPU: built, exit 3" "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"; fi
+fi
+# every starting copy is correct and has not the gain yet; our kernel is correct and has it
+for k in "${lab_steps[@]}"; do
+    lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
+    lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
+done
+for k in "${lab_steps[@]}"; do
+    lab_check "gpu lab-check STEP=$k, our kernel copied in: correct" 0 "^correct: " "$k" "$lab_root/ours"
+    lab_timing "gpu lab-check STEP=$k, our kernel copied in: gain reached" "$k" "gain reached"
+done
+
+# each broken copy, and the check that must reject it: what its header says (lab/README.md,
+# "Grading a class", says why each is caught). needs: gpu (skipped without one), sanitizer
+# (skipped without compute-sanitizer), nothing (run on any machine); var: the settings;
+# control: ours: our step's kernel passes lab-check with the same settings.
+sanitizer=$(find_sanitizer)
+for file in "${broken[@]}"; do
+    name=$(basename "$file" .patch)
+    k=$(lab_header "$file" step)
+    what=$(lab_header "$file" check)
+    if [ -z "$what" ]; then
+        [ -n "$(lab_header "$file" grade)" ] ||
+            fail "lab: broken copy $name has a test" "its header has neither a check: nor a grade: line"
+        continue   # lab-grade's, below
+    fi
+    needs=" $(lab_header "$file" needs) "
+    pattern=$(lab_header "$file" expect)
+    pattern=${pattern//\{type\}/$type}
+    mapfile -t vars < <(lab_header "$file" var)
+    test_name="lab-check rejects $name: $what"
+    [[ $needs == *" nothing "* ]] || test_name="gpu $test_name"
+    if [[ $needs == *" sanitizer "* ]] && [ -n "$gpu" ] && [ -z "$sanitizer" ]; then
+        skip "$test_name" "no compute-sanitizer"
+        continue
+    fi
+    lab_absent=$(lab_header "$file" expect-absent)
+    if [[ $needs == *" nothing "* ]]; then
+        lab_check_run "$test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
+    else
+        lab_check "$test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
+    fi
+    lab_absent=""
+    if [ "$(lab_header "$file" control)" = ours ]; then
+        lab_check "gpu lab-check passes our step $k's kernel with $name's settings (${vars[*]})" 0 \
+            "^correct: " "$k" "$lab_root/ours" "${vars[@]}"
+    fi
+done
+
+# ---------------------------------------------------------------- lab-grade
+section lab-grade
+# The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
+# whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
+# json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
+# up to its score, "skip" without python3, else why not
+json_ok() {
+    command -v python3 > /dev/null 2>&1 || { echo skip; return; }
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(k in d for k in ("score", "execution_time", "output", "tests")), "a top-level field is missing"
+t = d["tests"]
+assert t and all(all(k in x for k in ("name", "score", "max_score", "output")) for x in t), "a test field is missing"
+assert all(0 <= x["score"] <= x["max_score"] for x in t), "a score outside 0 .. max_score"
+s, m = sum(x["score"] for x in t), sum(x["max_score"] for x in t)
+assert abs(s - d["score"]) < 0.005, "tests add up to %.2f, score says %.2f" % (s, d["score"])
+print("ok %.2f %.2f" % (d["score"], m))
+' "$1" 2>&1 | tail -1
+}
+# lab_json NAME FILE PATTERN: FILE is valid, adds up, and json_ok's "ok SCORE MAX" matches PATTERN
+lab_json() {
+    local name=$1 file=$2 pattern=$3 result
+    result=$(json_ok "$file")
+    if [ "$result" = skip ]; then skip "$name" "python3 not installed (it only checks the JSON)"
+    elif [[ $result =~ $pattern ]]; then pass "$name"
+    else fail "$name" "$result"; fi
+}
+build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
+if grep -q "total 100.00$" "$log/weights.txt"; then pass "lab-grade: lab/weights.conf is valid and adds up to 100"
+else fail "lab-grade: lab/weights.conf is valid and adds up to 100" "$(cat "$log/weights.txt")"; fi
+printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
+make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
+    LAB_WEIGHTS="$log/bad-weights.conf"
+make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
+make_expect "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
+make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
+make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
+mkdir -p "$lab_root/empty-class/nobody"
+make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
+    SUBMISSIONS="$lab_root/empty-class"
+grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
+step3=$(lab_step_dir 3)
+step7=$(lab_step_dir 7)
+copy3=$lab_root/start/$step3
+# the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
+# is correct and gets no performance points (it is step 2, not yet step 3)
+env "${grade_env[@]}" LAB_DIR="$lab_root/start" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+status=$?
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
+       grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
+        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3"
+    else
+        fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    lab_json "lab-grade without a GPU: results.json valid, 0 of 100" "$copy3/results.json" "^ok 0.00 100.00$"
+else
+    if [ "$status" -eq 0 ] && grep -q "^correct: yes" "$log/lab-grade.txt"; then
+        pass "gpu lab-grade: the starting copy of step 3 is correct"
+    else
+        fail "gpu lab-grade: the starting copy of step 3 is correct" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
+    fi
+    # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
+    lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
+        "^ok 7[0-4]\.[0-9]{2} 100\.00$"
+fi
+# our kernel: full marks; a shortcut: less, its first failure named; a kernel that never
+# ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
+if [ -n "$gpu" ]; then
+    env "${grade_env[@]}" LAB_DIR="$lab_root/ours" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+    if grep -q "^score: 100.00 / 100.00" "$log/lab-grade.txt"; then pass "gpu lab-grade: our step 3 copied in: full marks"
+    else fail "gpu lab-grade: our step 3 copied in: full marks" "$(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"; fi
+    lab_json "gpu lab-grade: our step 3's results.json: 100 of 100" "$lab_root/ours/$step3/results.json" "^ok 100.00 100.00$"
+else
+    skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
+fi
+# the broken copies whose header has a grade: line: lab-grade's summary matches its
+# grade-expect: (an extended regex), with its grade-var: settings
+for file in "${broken[@]}"; do
+    what=$(lab_header "$file" grade)
+    [ -n "$what" ] || continue
+    name=$(basename "$file" .patch)
+    test_name="gpu lab-grade: $name: $what"
+    if [ -z "$gpu" ]; then skip "$test_name" "no GPU"; continue; fi
+    mapfile -t vars < <(lab_header "$file" grade-var)
+    pattern=$(lab_header "$file" grade-expect)
+    env "${grade_env[@]}" "${vars[@]}" LAB_DIR="$lab_root/$name" lab/lab.sh grade "$(lab_header "$file" step)" \
+        > "$log/lab-grade.txt" 2>&1
+    if [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"; then pass "$test_name"
+    else fail "$test_name" "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"; fi
+done
+make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
+env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
+if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
+   grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv"; then
+    pass "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran"
+else
+    fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
+fi
+
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder,
+# as make lab leaves it), a build error shipped with a Makefile of its own, and a student
+# who handed in nothing
+class=$lab_root/class
+mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave"
+cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
+LAB_DIR="$lab_root/bob" lab/lab.sh broken lab/broken/step7_calls_cub.patch > /dev/null 2>&1
+cp "$lab_root/bob/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
+sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
+echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
+env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
+    lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
+status=$?
+csv=$lab_root/grades.csv
+if [ -n "$gpu" ]; then alice='^"alice",3,"yes","",[0-9.]+,[0-9.]+,100\.00,100\.00,'
+else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\); builds for '"$type"'",,,0\.00,100\.00,'; fi
+rows_ok=1
+grep -qE "$alice" "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null || rows_ok=0
+grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null || rows_ok=0
+if [ "$rows_ok" = 1 ] && [ "$(wc -l < "$csv")" -eq 5 ]; then
+    pass "lab-grade-all: one row per student in grades.csv, each with its reason"
+else
+    fail "lab-grade-all: one row per student in grades.csv, each with its reason" "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+fi
+if [ -z "$gpu" ]; then
+    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" &&
+       grep -q "^4 graded, 0 correct" "$log/lab-grade-all.txt"; then
+        pass "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3"
+    else
+        fail "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" \
+             "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+    fi
+elif [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct" "$log/lab-grade-all.txt"; then
+    pass "gpu lab-grade-all: the class table, alice correct"
+else
+    fail "gpu lab-grade-all: the class table, alice correct" "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+fi
+lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
+    "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
+lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
+    "^ok 0.00 100.00$"
+left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
+       -printf '%f ' 2>/dev/null)
+if [ -z "$left" ]; then
+    pass "lab-grade-all: the scratch copies are gone"
+else
+    fail "lab-grade-all: the scratch copies are gone" "$left"
+fi
+
