@@ -39,6 +39,7 @@ TARGET_FILES := Makefile
 TEST_SUITES  :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk
+DOC_INPUTS   :=
 include lab/lab.mk
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)

@@ -159,7 +159,7 @@ else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
 found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
 if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
 else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
-make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
+env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
 if [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"; then
     pass "toolkit: make all without nvcc says so in one line, exit 2"
 else
