@@ -19,6 +19,11 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 # finishes (for make sweep) and CUB.
 MULTI_STEPS  := step12_multi_gpu step13_rank_per_gpu
 PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_reference
+# What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
+# passes; step 11, one kernel and its last block), step 11's two atomic finishes, and CUB
+SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,12,$(STEPS))) \
+                  step11_single_pass/atomic_finish/reduce_block_atomic \
+                  step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
@@ -47,6 +52,8 @@ PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c com
                 common/lab_verdict.c common/lab_grade.c
 
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
+# the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
+export PROGRAM_DIRS
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help \
@@ -84,7 +91,7 @@ run-all:
 sweep:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
-	@scripts/sweep.sh
+	@scripts/sweep.sh $(SWEEP_PROGRAMS)
 
 ## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
