@@ -55,7 +55,7 @@ export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test lint profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help \
         lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo mpich
 
@@ -105,9 +105,13 @@ latency:
 	@$(MAKE) --no-print-directory all
 	@scripts/latency.sh
 
-## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
+## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(UNIT_TESTS)
 	@TEST_SUITES="$(TEST_SUITES)" tests/run.sh $(PROGRAM_DIRS)
+
+## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)
+lint: all
+	@tests/lint.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile:

@@ -5,10 +5,6 @@
 #   build     every program builds (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
-#   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
-#   scripts   every script passes shellcheck (skipped, by name, without shellcheck)
-#   help      make help lists every target and each variable's true default; README's
-#             flags table lists every flag of --help
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
 #             in one line, before building; what is missing is said as it is
@@ -30,6 +26,8 @@
 #             Without a GPU the GPU checks are listed as SKIP, by name; without NCCL,
 #             step12's build and checks are.
 #
+# Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
+# make lint checks those (tests/lint.sh).
 # LAB_TESTS=0 leaves out the lab section (one SKIP line): the quick run on a GPU machine.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
@@ -185,37 +183,6 @@ for dir in "${dirs[@]}"; do
     previous=$dir
 done
 
-# ---------------------------------------------------------------- docs
-section docs
-if command -v doxygen > /dev/null 2>&1; then
-    if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
-        pass "docs build with zero warnings"
-    else
-        fail "docs build with zero warnings" "see $log/docs.txt"
-        tail -5 "$log/docs.txt"
-    fi
-else
-    skip "docs build with zero warnings" "doxygen not installed"
-fi
-
-# ---------------------------------------------------------------- scripts
-section scripts
-# every script (make's, the tests', CI's) passes shellcheck; .shellcheckrc lets it follow
-# the helpers they source
-scripts=(scripts/*.sh tests/*.sh .ci/run)
-if command -v shellcheck > /dev/null 2>&1; then
-    for script in "${scripts[@]}"; do
-        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
-            pass "shellcheck $script"
-        else
-            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
-        fi
-    done
-else
-    for script in "${scripts[@]}"; do skip "shellcheck $script" "shellcheck not installed"; done
-    echo "     shellcheck: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
-fi
-
 # make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
 # error: exactly one line from the script, plus make's own "Error" line)
 make_expect() {
@@ -234,59 +201,6 @@ make_expect() {
         pass "$name"
     fi
 }
-
-# ---------------------------------------------------------------- make help
-section help
-# Every target a user runs is in make help (the top Makefile's .PHONY list, step.mk's and
-# step 4's but the internal `programs`), and every variable's default that help shows is
-# the one in force: make's own value (print-VAR, from an empty environment) for the
-# makefiles' variables, ${VAR:-default} in the script that documents it.
-make --no-print-directory help > "$log/help.txt" 2>&1
-read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
-read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
-phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk step4_unroll_warp/Makefile |
-        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
-missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
-if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
-else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
-wrong=""
-while IFS= read -r line; do
-    file=${line%%:*} line=${line#*:##= }
-    name=${line%%=*} value=${line#*=}
-    value=${value%%: *} value=${value#\"} value=${value%\"}
-    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
-    case $file in
-        *.sh) grep -qF "\${$name:-$value}" "$file" || wrong="$wrong $name ($file has no \${$name:-$value})" ;;
-        *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
-           [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
-    esac
-done < <(grep -H '^##= ' "${help_files[@]}")
-count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
-for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME LAB_DIR LAB_TYPES; do
-    grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
-done
-if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
-else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
-
-# ---------------------------------------------------------------- README
-section readme
-# README's flags table lists every flag the programs' --help names (the one-GPU programs'
-# and step 12's), the notations of -n included; and README says how to test the other
-# types and how to clean.
-table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
-flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
-missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
-if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
-    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
-else
-    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
-fi
-if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
-    pass "README says make test TYPE=float, TYPE=double and make clean"
-else
-    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
-fi
 
 # ---------------------------------------------------------------- bad input
 section input
