@@ -115,9 +115,9 @@ gpu_missing() {
 
 # What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
 NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
-# step12_program TARGET: step 12's program of this TYPE, or one line and status 2 when
+# multi_gpu_program TARGET: step 12's program of this TYPE, or one line and status 2 when
 # NCCL kept it from being built
-step12_program() {
+multi_gpu_program() {
     local program
     program=$(step_dir 12)/reduce${SUFFIX-}
     if [ ! -x "$program" ]; then
@@ -130,9 +130,9 @@ step12_program() {
 # What to do where step 13 was not built (common/mpi.mk skips it without MPI)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 MPI_MISSING="MPI not found: install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich"
-# step13_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
+# rank_per_gpu_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
 # or no NCCL); step 13 is optional beside step 12, so the scripts go on without it
-step13_program() {
+rank_per_gpu_program() {
     local program
     program=$(step_dir 13)/reduce${SUFFIX-}
     if [ -x "$program" ]; then echo "$program"; fi

@@ -59,8 +59,6 @@ section() {
     fi
     section_name=$1 section_start=$SECONDS
 }
-# step_dir K: the folder of step K, e.g. step3_add_during_load
-step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # ---------------------------------------------------------------- unit
 section unit
@@ -123,8 +121,9 @@ section stale
 # Objects depend on the command line they were built with: a copy of step 0 built for
 # sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
 # second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
-stale=$log/stale/step0_interleaved
-rm -rf "$log/stale" && mkdir -p "$stale" && cp step0_interleaved/reduce.cu "$stale/"
+step0=$(step_dir 0)   # step_dir (scripts/gpus.sh): the folder the Makefile lists for step K
+stale=$log/stale/$step0
+rm -rf "$log/stale" && mkdir -p "$stale" && cp "$step0/reduce.cu" "$stale/"
 echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
 stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
 cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
@@ -284,7 +283,7 @@ sizes=(1 2 3 31 32 33 63 255 256 257 511 512 513 1023 1024 1025 2047 2048 2049
        65535 65536 65537 $((2**20 + 7)) $((2**24)) $((2**26)))
 huge=$((2**31 + 5))   # above 32-bit indices, and not a multiple of the vector width
 
-"step0_interleaved/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
+"$step0/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
 probe=$?
 if [ "$probe" -eq 3 ]; then
     gpu=""
@@ -358,7 +357,8 @@ missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA dr
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
-toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+toolkit=$(nvcc_release)
+toolkit=${toolkit%%.*}
 if [ "${toolkit:-0}" -ge 12 ]; then
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
@@ -366,9 +366,9 @@ else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
 # a missing compute-sanitizer: one line saying where it comes from, before any build,
-# the same line for make -C step4_unroll_warp race-demo as for make sanitize
+# the same line for make -C DIR race-demo (step 4) as for make sanitize
 make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
-    -C step4_unroll_warp race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+    -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 cp "$log/lab-err.txt" "$log/race-demo-err.txt"
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
@@ -432,7 +432,7 @@ esac
 gpu_sum() {
     local out status
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
-    out=$("step8_vectorized/reduce$suffix" --input "$2" --print-sum --quiet 2>&1)
+    out=$("$(step_dir 8)/reduce$suffix" --input "$2" --print-sum --quiet 2>&1)
     status=$?
     if [ "$status" -eq 0 ] && { [ "$3" = any ] || [ "$out" = "$3" ]; }; then pass "$1"
     else fail "$1" "exit $status, printed '$out', expected $3"; fi
