@@ -5,6 +5,8 @@
 #   build     every program builds (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
+#   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
+#             list's folders; a folder skipped here says why under check-archs too
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
 #             in one line, before building; what is missing is said as it is
@@ -200,6 +202,48 @@ make_expect() {
         pass "$name"
     fi
 }
+
+# ---------------------------------------------------------------- tools
+section tools
+# The tools take their step folders from the Makefile's list (scripts/gpus.sh: step_dir),
+# make sweep compares the programs the Makefile names (SWEEP_PROGRAMS), and check-archs
+# asks each folder's own build, which says itself why it cannot run here.
+steps_found="" steps_wrong=""
+for dir in "${dirs[@]}"; do
+    case $dir in */*) continue ;; esac
+    k=${dir#step}; k=${k%%_*}
+    [[ $dir == step* && $k =~ ^[0-9]+$ ]] || continue
+    if [ "$(step_dir "$k")" = "$dir" ]; then steps_found+=" $k"; else steps_wrong+=" $k ($(step_dir "$k"))"; fi
+done
+if [ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
+   [ "$(PROGRAM_DIRS="" step_dir 0)" = "$(step_dir 0)" ]; then
+    pass "step_dir finds each step of the Makefile's list (steps$steps_found), none for a step it lacks, also when asked outside make"
+else
+    fail "step_dir finds each step of the Makefile's list" "wrong:${steps_wrong:- none}; step 999: '$(step_dir 999)'"
+fi
+wrong=""
+read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
+for program in "${sweep_programs[@]}"; do
+    dir=${program%/*}
+    if ! printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" ||
+       ! make --no-print-directory -s -C "$dir" programs | tr ' ' '\n' | grep -qxF "${program##*/}"; then
+        wrong+=" $program"
+    fi
+done
+if [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]; then
+    pass "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds"
+else
+    fail "make sweep's programs are each a program a folder of the list builds" "not built by any folder:${wrong:- (none listed)}"
+fi
+# a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
+# the same line as its build, the true reason; nothing is compiled for it
+for dir in "${dirs[@]}"; do
+    build_log=$log/build-${dir////_}.txt
+    line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
+    archs_line=$(make --no-print-directory -s -C "$dir" TYPE="$type" check-archs 2>&1)
+    if [ "$archs_line" = "$line" ]; then pass "check-archs: $dir says why it is skipped, as its build does"
+    else fail "check-archs: $dir says why it is skipped, as its build does" "build: '$line', check-archs: '$archs_line'"; fi
+done
 
 # ---------------------------------------------------------------- bad input
 section input
