@@ -6,7 +6,8 @@
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
-#             list's folders; a folder skipped here says why under check-archs too
+#             list's folders; check-archs fails on a warning; a folder skipped here says
+#             why under check-archs too
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
 #             in one line, before building; what is missing is said as it is
@@ -235,6 +236,17 @@ if [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]; then
 else
     fail "make sweep's programs are each a program a folder of the list builds" "not built by any folder:${wrong:- (none listed)}"
 fi
+# check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
+# it never uses (nvcc's warning 177) stops at the first architecture, naming it
+warn=$log/check-archs-warning/$step0
+rm -rf "${warn%/*}" && mkdir -p "$warn" && cp "$step0/reduce.cu" "$warn/" &&
+    echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
+echo "include $(pwd)/common/step.mk" > "$warn/Makefile"
+make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
+status=$?
+if [ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
+   grep -q 'never_used' "$log/check-archs-warning.txt"; then pass "check-archs: a warning fails the build, naming the architecture"
+else fail "check-archs: a warning fails the build, naming the architecture" "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"; fi
 # a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
 # the same line as its build, the true reason; nothing is compiled for it
 for dir in "${dirs[@]}"; do
