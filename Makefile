@@ -178,7 +178,7 @@ check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
 
 ## -C step4_unroll_warp race-demo: Harris's 2007 last warp under compute-sanitizer's racecheck, next to this repository's
-## -C DIR run|profile|resource-usage|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), or remove its build
+## -C DIR run|profile|resource-usage|check-archs|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), its kernel file compiled for every architecture (no GPU needed), or remove its build
 
 ## clean: remove every build, program and the generated docs, for every TYPE (results/ and lab/ are kept)
 clean:
