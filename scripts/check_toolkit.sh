@@ -15,7 +15,9 @@
 #      tests must pass; the work tree's own build (stepN_x/reduce, stepN_x/build) is untouched;
 #   4. scripts/check_archs.sh in the copy: every program folder's own build (make -C DIR
 #      check-archs) compiles it for every architecture this nvcc lists (int), warnings as
-#      errors; a folder that cannot be built here says why. Skipped, and said so, when
+#      errors; a folder that cannot be built here says why. CUDA_PATH stays the system's,
+#      so that step 12 finds its nccl.h there (the wheels bring none; common/nccl.mk
+#      gives nvcc that header alone). Skipped, and said so, when
 #      neither the toolkit nor any file changed since it last passed (rm
 #      build/toolkit/archs.pass to force it).
 #
@@ -208,7 +210,7 @@ else
     rm -f "$out/archs.pass"
     : > "$archs_log"
     say "compiling every program for the $count architectures nvcc $release lists (int; log: $archs_log)"
-    (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" CUDA_PATH="$root/$cuda" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
+    (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
         fail "$archs_log" "the build for every architecture with CUDA $release; the paths it names are in $tree"
     echo "$fingerprint" > "$out/archs.pass"
     say "$(grep -c '^ok' "$archs_log") builds for $(echo "$archs" | paste -sd' ' | sed 's/ .* / ... /'), no warnings$(
