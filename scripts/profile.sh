@@ -26,8 +26,8 @@ fi
 # branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
 # and stores, instructions executed, the cycles an average warp spends stalled at a barrier
 # (__syncthreads(): waiting for the other warps of its block) over its whole life, not per
-# instruction (ncu --query-metrics: "average number of warp cycles spent waiting for
-# sibling warps at a CTA barrier"), DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
+# instruction (ncu 2025.3 --query-metrics --chip gh100: "average # of warp cycles spent
+# waiting for sibling warps at a CTA [barrier]"; step 7 on an H100: about 1,850), DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
 # and the kernel's time; then "Launches", the kernels of one sum (every one whose name
 # has "educe": a step's passes, CUB's kernels).
 columns=(
