@@ -28,6 +28,11 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 # finishes (for make sweep) and CUB.
 MULTI_STEPS  := step12_multi_gpu step13_rank_per_gpu
 PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_reference
+# What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
+# passes; step 11, one kernel and its last block), step 11's two atomic finishes, and CUB
+SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,12,$(STEPS))) \
+                  step11_single_pass/atomic_finish/reduce_block_atomic \
+                  step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
@@ -62,8 +67,10 @@ PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c com
 export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
 # the extensions' pages and sources for make docs (docs/Doxyfile adds them to its INPUT)
 export DOC_INPUTS
+# the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
+export PROGRAM_DIRS
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test profile resources sanitize diff diffs docs check-archs check-toolkit \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test lint profile resources sanitize diff diffs docs check-archs check-toolkit \
         clean help mpich
 
 ## all: build every program (the steps, step 12 when NCCL is here, step 13 when MPI is too, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
@@ -98,7 +105,7 @@ run-all:
 sweep:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
-	@scripts/sweep.sh
+	@scripts/sweep.sh $(SWEEP_PROGRAMS)
 
 ## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
@@ -112,9 +119,13 @@ latency:
 	@$(MAKE) --no-print-directory all
 	@scripts/latency.sh
 
-## test: unit tests, build, docs, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
+## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(UNIT_TESTS)
 	@TEST_SUITES="$(TEST_SUITES)" tests/run.sh $(PROGRAM_DIRS)
+
+## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)
+lint: all
+	@tests/lint.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile:
@@ -157,7 +168,7 @@ check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
 
 ## -C step4_unroll_warp race-demo: Harris's 2007 last warp under compute-sanitizer's racecheck, next to this repository's
-## -C DIR run|profile|resource-usage|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), or remove its build
+## -C DIR run|profile|resource-usage|check-archs|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), its kernel file compiled for every architecture (no GPU needed), or remove its build
 
 ## clean: remove every build, program and the generated docs, for every TYPE (results/ and lab/ are kept)
 clean:

@@ -46,8 +46,8 @@ mpiexec-path:
 mpi-include:
 	@echo $(MPI_INCLUDES)
 else
-.PHONY: all programs clean nccl-include run mpiexec-path mpi-include
-all run:
+.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs
+all run check-archs:
 	@echo "$(MPI_SKIP_LINE)"
 programs nccl-include mpiexec-path mpi-include:
 	@true

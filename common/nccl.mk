@@ -32,7 +32,7 @@ EXTRA_CFLAGS     += -I$(NCCL_SHIM)
 EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
 include $(COMMON)/step.mk
 
-$(BUILD)/step.o $(HARNESS_OBJ): | $(NCCL_SHIM)/nccl.h
+$(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
 $(NCCL_SHIM)/nccl.h:
 	@mkdir -p $(NCCL_SHIM)
 	@ln -sf $(NCCL_INCLUDE)/nccl.h $@
@@ -41,8 +41,8 @@ $(NCCL_SHIM)/nccl.h:
 nccl-include:
 	@echo $(NCCL_INCLUDE)
 else
-.PHONY: all programs clean nccl-include run
-all run:
+.PHONY: all programs clean nccl-include run check-archs
+all run check-archs:
 	@echo "$(NCCL_SKIP_LINE)"
 programs nccl-include:
 	@true

@@ -10,6 +10,7 @@
 #   make run             build and run once with the default size (ARGS=... for flags)
 #   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
 #   make resource-usage  what ptxas reports of this step's kernel: registers, shared memory
+#   make check-archs     compile the kernel file for every architecture nvcc supports
 #   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
 #
 # Objects and programs depend on the command lines they are built with (build/TYPE/*.cmd,
@@ -44,7 +45,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%
 # builds only those (a directory of variants, not a step).
 PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run profile resource-usage clean programs
+.PHONY: all run profile resource-usage clean programs check-archs
 all: $(PROGRAMS)
 
 # Quiet by default: one line per kernel file compiled (what takes the time), nothing for
@@ -105,6 +106,34 @@ $(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 	$(Q)$(NVCC) $(NVCC_FLAGS) --resource-usage -cubin -o $(BUILD)/step.cubin $< 2> $@.tmp || \
 	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
+
+# check-archs: the kernel file compiled for every real architecture this nvcc lists (nvcc
+# --list-gpu-code), for this TYPE, once for the program and once for each variant whose
+# flags the step's Makefile sets (VARIANT_FLAGS_x: step 4's legacy build too), warnings as
+# errors. One line per architecture; compile only, no GPU needed: nothing arch-specific
+# may slip in without a fallback. Device code alone (-cubin, a second per file and
+# architecture), and for the oldest architecture the host code as well (-c).
+# The architectures are asked for only when check-archs is a goal.
+ifneq ($(filter check-archs,$(MAKECMDGOALS)),)
+REAL_ARCHS := $(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V)
+endif
+CHECKED_VARIANTS := $(sort $(patsubst VARIANT_FLAGS_%,%,$(filter VARIANT_FLAGS_%,$(.VARIABLES))))
+CHECKED_BUILDS   := $(strip $(if $(VARIANTS_ONLY),,program) $(CHECKED_VARIANTS))
+CHECK_ARCH_TARGETS := $(REAL_ARCHS:%=check-arch-%)
+CHECK_FLAGS = $(filter-out -arch=%,$(NVCC_FLAGS)) -gencode arch=compute_$(1:sm_%=%),code=$(1) \
+              -Werror all-warnings $(if $(filter $(1),$(firstword $(REAL_ARCHS))),-c,-cubin)
+check-archs: $(CHECK_ARCH_TARGETS)
+	@[ -n "$(REAL_ARCHS)" ] || { echo "$(WHERE): check-archs: '$(NVCC) --list-gpu-code' lists no architecture" >&2; exit 2; }
+.PHONY: $(CHECK_ARCH_TARGETS)
+$(CHECK_ARCH_TARGETS): check-arch-%: | $(BUILD)/common
+	@log=$(BUILD)/check-archs-$*.log; \
+	if { $(foreach b,$(CHECKED_BUILDS),echo "== $(b)" && \
+	     $(NVCC) $(call CHECK_FLAGS,$*) $(if $(filter program,$(b)),,$(VARIANT_FLAGS_$(b))) $(STEP_SOURCE) -o /dev/null &&) \
+	     true; } > $$log 2>&1; then \
+	    echo "ok      $(WHERE) $* ($(TYPE): $(CHECKED_BUILDS))"; \
+	else \
+	    echo "FAILED  $(WHERE) $* ($(TYPE): $(CHECKED_BUILDS)), see $(WHERE)/$$log"; sed -n '1,6p' $$log; exit 1; \
+	fi
 
 # The programs `all` builds, one line; tests/run.sh tests exactly these, never a
 # leftover such as step4's race-demo build.

@@ -1,85 +1,40 @@
 #!/usr/bin/env bash
-# make check-archs: compiles every program for every real GPU architecture this nvcc
-# supports (nvcc --list-gpu-code), for int, float and double, with warnings as errors.
-# Compile only: no GPU needed. Proves nothing arch-specific slipped in without a fallback.
+# make check-archs: every program folder compiled for every real GPU architecture this nvcc
+# supports, for int, float and double, with warnings as errors. Compile only: no GPU needed.
+# Proves nothing arch-specific slipped in without a fallback. Each folder's own build does
+# it (`make -C DIR check-archs`, common/step.mk: its kernel file, its variants, its flags),
+# one line per architecture; a folder whose build cannot run here says so itself, with the
+# reason (steps 12 and 13 without NCCL, or MPI).
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # NCCL_MISSING
-nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
-archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ') || archs=""
-if [ -z "$archs" ]; then
-    echo "check-archs: '$nvcc --list-gpu-code' listed no architectures" >&2
-    exit 2
-fi
-gencode=""
-for sm in $archs; do gencode="$gencode -gencode arch=compute_${sm#sm_},code=$sm"; done
+. scripts/gpus.sh   # nvcc_path, nvcc_archs
 ##= TYPES="int float double": the types make check-archs compiles
 types=${TYPES:-int float double}
-out=build/check-archs
-mkdir -p "$out"
+if [ $# -eq 0 ]; then
+    echo "usage: scripts/check_archs.sh PROGRAM_DIR... (or: make check-archs)" >&2
+    exit 2
+fi
+archs=$(nvcc_archs | paste -sd' ')
+if [ -z "$archs" ]; then
+    echo "check-archs: '$(nvcc_path) --list-gpu-code' listed no architectures" >&2
+    exit 2
+fi
 echo "check-archs: $archs"
-
-# one job per (program, type, variant): the -D flags that select it. Steps 12 and 13 need
-# NCCL's header, step 13 MPI's too: the folders their Makefiles find (none: skipped, by name).
-jobs=()
-skipped=""
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
 for dir in "$@"; do
-    case $dir in
-        step12_*|step13_*)
-            nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null) || nccl=""
-            if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi
-            # nccl.h alone (see common/nccl.mk): no other toolkit's headers come with it
-            mkdir -p "$out/nccl-include" && ln -sf "$nccl/nccl.h" "$out/nccl-include/nccl.h"
-            nccl=$(pwd)/$out/nccl-include
-            # step 13: MPI's headers too, as common/mpi.mk finds them (none: mpi.h is the compiler's)
-            mpi_flags=""
-            for include in $(make -s --no-print-directory -C "$dir" mpi-include 2>/dev/null); do
-                mpi_flags="$mpi_flags -I$include"
-            done ;;
-    esac
     for type in $types; do
-        # no blank at the end of a job: xargs -L would join the next line to it
-        case $type in
-            int) job="$dir $type" ;;
-            float) job="$dir $type -DELEMENT_FLOAT" ;;
-            double) job="$dir $type -DELEMENT_DOUBLE" ;;
-            *) echo "check-archs: TYPES takes int, float and double (got '$type')" >&2; exit 2 ;;
-        esac
-        case $dir in
-            step4_*) jobs+=("$job" "$job -DLEGACY_WARP_SYNC") ;;
-            step12_*) jobs+=("$job -I$nccl") ;;
-            step13_*) jobs+=("$job -I$nccl$mpi_flags -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX") ;;
-            */atomic_finish) jobs+=("$job -DGRID_FINISH=BLOCK_ATOMIC" "$job -DGRID_FINISH=WARP_ATOMIC") ;;
-            *) jobs+=("$job") ;;
-        esac
+        # (make's own "Entering directory" lines and job-server notes are not the build's)
+        make -s --no-print-directory -j"$(nproc)" -C "$dir" TYPE="$type" check-archs 2>&1 | tee -a "$out" ||
+            status=1
     done
 done
-
-compile() {
-    local dir=$1 type=$2 name log sources gencode_flags
-    shift 2
-    name="$dir $type $*"
-    log="$out/$(echo "$dir-$type$*" | tr ' =/' '___').log"
-    sources=("$dir"/*.cu)
-    read -ra gencode_flags <<< "$gencode"
-    if "$nvcc" -c -O3 -Icommon -Werror all-warnings "${gencode_flags[@]}" "$@" "${sources[0]}" -o /dev/null > "$log" 2>&1; then
-        echo "ok     $name"
-    else
-        echo "FAILED $name (see $log)"
-        head -5 "$log"
-        return 1
-    fi
-}
-export -f compile
-export nvcc gencode out
-
-status=0
-# one job a line; xargs splits it into compile's arguments
-printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'compile "$@"' compile || status=$?
-if [ -n "$skipped" ]; then echo "skip  $skipped (not built here: $NCCL_MISSING; step 13 needs MPI too: $MPI_MISSING)"; fi
+builds=$(grep -c '^ok ' "$out" || true)
+skipped=$(grep -c ': skipped, ' "$out" || true)
 if [ "$status" -eq 0 ]; then
-    echo "check-archs: ${#jobs[@]} builds, every architecture, no warnings"
+    echo "check-archs: $builds builds (folder, type, architecture), no warnings; $skipped skipped, each said why above"
 else
     echo "check-archs: FAILED"
     exit 1

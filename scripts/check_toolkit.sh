@@ -13,9 +13,13 @@
 #      included, and untracked files git does not ignore), where `make all` runs for each of
 #      TYPES with that toolkit and the oldest architecture it supports, and each type's unit
 #      tests must pass; the work tree's own build (stepN_x/reduce, stepN_x/build) is untouched;
-#   4. scripts/check_archs.sh in the copy: every program compiled for every architecture this
-#      nvcc lists (int), warnings as errors. Skipped, and said so, when neither the toolkit
-#      nor any file changed since it last passed (rm build/toolkit/archs.pass to force it).
+#   4. scripts/check_archs.sh in the copy: every program folder's own build (make -C DIR
+#      check-archs) compiles it for every architecture this nvcc lists (int), warnings as
+#      errors; a folder that cannot be built here says why. CUDA_PATH stays the system's,
+#      so that step 12 finds its nccl.h there (the wheels bring none; common/nccl.mk
+#      gives nvcc that header alone). Skipped, and said so, when
+#      neither the toolkit nor any file changed since it last passed (rm
+#      build/toolkit/archs.pass to force it).
 #
 # One line per phase; the compilers' output goes to build/toolkit/*.log (V=1 shows it too).
 # Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
@@ -26,6 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
+. scripts/gpus.sh   # nvcc_release, nvcc_archs
 # This script's builds are its own: no job server, variables or level from a calling make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
@@ -142,13 +147,13 @@ if [ -z "$cuda" ]; then
     fi
 fi
 nvcc=$root/$cuda/bin/nvcc
-release=$("$nvcc" --version 2>&1 | sed -n 's/.*release \([0-9.]*\),.*/\1/p') || release=""
+release=$(NVCC=$nvcc nvcc_release)
 [ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
 cccl=$(grep -RhoE '#define CCCL_VERSION [0-9]+' "$cuda/include" 2>/dev/null | head -1 | awk '{print $3}' || true)
 [ -n "$cccl" ] && versions="$versions = CCCL $((cccl / 1000000)).$((cccl / 1000 % 1000)).$((cccl % 1000))"
 say "nvcc $release from PyPI wheels ($versions)"
 say "CUDA_PATH=$cuda"
-archs=$("$nvcc" --list-gpu-code 2>/dev/null | grep -E '^sm_[0-9]+$' | sort -V) || archs=""
+archs=$(NVCC=$nvcc nvcc_archs)
 arch=$(echo "$archs" | head -1)
 [ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
 
@@ -208,7 +213,8 @@ else
     (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
         fail "$archs_log" "the build for every architecture with CUDA $release; the paths it names are in $tree"
     echo "$fingerprint" > "$out/archs.pass"
-    say "$(grep -c '^ok' "$archs_log") builds for $(echo "$archs" | paste -sd' ' | sed 's/ .* / ... /'), no warnings"
+    say "$(grep -c '^ok' "$archs_log") builds for $(echo "$archs" | paste -sd' ' | sed 's/ .* / ... /'), no warnings$(
+        grep ': skipped, ' "$archs_log" | sed 's/^/; /' | tr -d '\n')"
 fi
 
 say "every program builds with CUDA $release, unit tests pass ($(elapsed))"

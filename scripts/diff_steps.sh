@@ -6,12 +6,16 @@
 # file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-steps=(step*_*/)
-steps=("${steps[@]%/}")
+. scripts/gpus.sh   # step_dir: the folders of the Makefile's list
+# the steps: 0, 1, ... as long as the list has the next one
+count=0
+while step_dir "$count" > /dev/null; do count=$((count + 1)); done
 
 # kernel file of step k, or nothing
 kernel_of() {
-    local files=("step$1"_*/*.cu)
+    local dir files
+    dir=$(step_dir "$1") || return 0
+    files=("$dir"/*.cu)
     if [ -f "${files[0]}" ]; then echo "${files[0]}"; fi
 }
 # what step k's file is compared with: step k-1's file when it has the same name (a
@@ -28,7 +32,7 @@ case ${1:-} in
 show)
     k=${2:-}
     if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ -z "$(kernel_of "$k")" ] || [ -z "$(kernel_of $((k - 1)))" ]; then
-        echo "make diff: give STEP=k with k from 1 to $((${#steps[@]} - 1)), e.g. make diff STEP=3" >&2
+        echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2
         exit 2
     fi
     colour=never
@@ -37,7 +41,7 @@ show)
     diff -u --color="$colour" "$(before_of "$k")" "$(kernel_of "$k")" || [ $? -le 1 ] ;;
 all)
     mkdir -p results/diffs
-    for ((k = 1; k < ${#steps[@]}; k++)); do
+    for ((k = 1; k < count; k++)); do
         out=results/diffs/step$k.diff
         diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out" || [ $? -le 1 ]
         # removed plus added lines, counted as tests/run.sh counts them (step 12's own

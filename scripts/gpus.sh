@@ -1,16 +1,53 @@
 # shellcheck shell=bash
-# Sourced by the scripts that run the programs: what a program is (describe), what this
-# machine has, and what to say when something is missing, each said in one place. No
-# `set` here: the sourcing script's options hold. What nvidia-smi says is read from its
-# CSV and XML, not from the tables it prints for people.
+# The shared library of the tools and tests every step uses, sourced by each of them. Each
+# fact is said here once: where a step's folder is (step_dir, from the top Makefile's list),
+# what a program is (describe), which nvcc builds and what it supports (nvcc_release,
+# nvcc_archs), how compute-sanitizer is run (sanitizer_run), what this machine has, and what
+# to say when something is missing. No `set` here: the sourcing script's options hold.
+# What nvidia-smi says is read from its CSV and XML, not from the tables it prints for people.
 #
 # NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
+# the repository's root, wherever the sourcing script was started from
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# program_dirs: the program folders, one a line, from the top Makefile, the only list of
+# them (it exports PROGRAM_DIRS to the scripts it runs; a script started by hand asks it)
+program_dirs() {
+    local list=${PROGRAM_DIRS:-} dirs
+    [ -n "$list" ] || list=$(make -s --no-print-directory -C "$REPO_ROOT" print-PROGRAM_DIRS 2> /dev/null)
+    read -ra dirs <<< "$list"
+    [ ${#dirs[@]} -eq 0 ] || printf '%s\n' "${dirs[@]}"
+}
+# step_dir K: the folder of step K (the one of program_dirs named "step", K, "_" and its
+# name), or nothing and status 1 when the Makefile lists no step K
+step_dir() {
+    local dir
+    for dir in $(program_dirs); do
+        if [[ $dir == step"$1"_* && $dir != */* ]]; then echo "$dir"; return 0; fi
+    done
+    return 1
+}
 
 # describe PROGRAM KEY: one field of PROGRAM --describe (number, name, index_bits,
 # multi_gpu ...: common/harness.c lists them), or nothing: the scripts ask a program what
 # it is, never its source or a list of steps
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
+
+# nvcc_path: the nvcc that builds (NVCC, else CUDA_PATH's, as common/config.mk says; a
+# script asks about another with NVCC=PATH nvcc_release)
+nvcc_path() { echo "${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}"; }
+# nvcc_release: its release, major.minor (13.0), from `nvcc --version`; nothing when
+# it cannot be run or says no release
+nvcc_release() {
+    { "$(nvcc_path)" --version 2> /dev/null || true; } |
+        sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -1
+}
+# nvcc_archs: the real architectures it compiles for (sm_75 ...), oldest first, one
+# a line, from `nvcc --list-gpu-code`; nothing when it lists none
+nvcc_archs() {
+    { "$(nvcc_path)" --list-gpu-code 2> /dev/null || true; } | grep -E '^sm_[0-9]+$' | sort -V || true
+}
 
 # listed_gpus prints how many GPUs the driver has (nvidia-smi's CSV of their indices; 0
 # without a driver). (|| true here and below: grep -c fails on a count of 0, the answer.)
@@ -69,7 +106,7 @@ gpu_missing() {
         return
     fi
     driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
-    toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
+    toolkit=$(nvcc_release)
     # within a major version a newer toolkit runs on an older driver (minor version compatibility)
     if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
         echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
@@ -78,10 +115,11 @@ gpu_missing() {
 
 # What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
 NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
-# step12_program TARGET: step 12's program of this TYPE, or one line and status 2 when
+# multi_gpu_program TARGET: step 12's program of this TYPE, or one line and status 2 when
 # NCCL kept it from being built
-step12_program() {
-    local program=step12_multi_gpu/reduce${SUFFIX-}
+multi_gpu_program() {
+    local program
+    program=$(step_dir 12)/reduce${SUFFIX-}
     if [ ! -x "$program" ]; then
         echo "make $1: $program was not built: $NCCL_MISSING" >&2
         return 2
@@ -92,15 +130,16 @@ step12_program() {
 # What to do where step 13 was not built (common/mpi.mk skips it without MPI)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 MPI_MISSING="MPI not found: install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich"
-# step13_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
+# rank_per_gpu_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
 # or no NCCL); step 13 is optional beside step 12, so the scripts go on without it
-step13_program() {
-    local program=step13_rank_per_gpu/reduce${SUFFIX-}
+rank_per_gpu_program() {
+    local program
+    program=$(step_dir 13)/reduce${SUFFIX-}
     if [ -x "$program" ]; then echo "$program"; fi
 }
 # mpi_launcher: the mpiexec of the MPI that step 13 was built with (common/mpi.mk), or
 # nothing: another MPI's mpiexec would start N programs that each think they are alone
-mpi_launcher() { make -s --no-print-directory -C step13_rank_per_gpu mpiexec-path 2> /dev/null || true; }
+mpi_launcher() { make -s --no-print-directory -C "$(step_dir 13)" mpiexec-path 2> /dev/null || true; }
 # mpi_run LAUNCHER RANKS PROGRAM ARGS...: RANKS ranks of PROGRAM on this machine. Open MPI
 # refuses to run as root and to start more ranks than there are cores unless told (CI
 # runs as root on two cores); MPICH ignores these variables.
@@ -129,6 +168,21 @@ SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (
 find_sanitizer() {
     if [ -n "${SANITIZER:-}" ]; then command -v "$SANITIZER"; return; fi
     command -v compute-sanitizer || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer"
+}
+# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
+# (memcheck, racecheck, synccheck, initcheck), with the tool's OPTIONs, on ARG (its size and
+# runs: -n N -r R ...), untimed and quiet (no warm-up, no gate, the data made on the GPU).
+# Its status is the tool's: 1 on any error, and on any racecheck warning too (hazards
+# between a warp's lanes are warnings, and every one is reported); 2 and one line on stderr
+# when there is no compute-sanitizer. Output: the tool's report and the program's.
+sanitizer_run() {
+    local tool=$1 sanitizer options=()
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1"); shift; done
+    shift   # the --
+    if ! sanitizer=$(find_sanitizer); then echo "$SANITIZER_MISSING" >&2; return 2; fi
+    [ "$tool" = racecheck ] && options+=(--racecheck-report all)
+    "$sanitizer" --tool "$tool" "${options[@]}" --error-exitcode 1 "$@" --warmup 0 --hot --no-gate --quiet
 }
 
 # The same for Nsight Compute (make profile, lab-check PROFILE=1)

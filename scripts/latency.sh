@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 ##= LATENCY_REPS=200: runs per variant of make latency (small times need many for a tight median)
 reps=${LATENCY_REPS:-200}
-program=$(step12_program latency) || exit 2
-ranks_program=$(step13_program)
+program=$(multi_gpu_program latency) || exit 2
+ranks_program=$(rank_per_gpu_program)
 launcher=$(mpi_launcher)
 gpus=$(visible_gpus)
 mkdir -p results

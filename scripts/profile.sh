@@ -24,8 +24,10 @@ fi
 # the same counting only lanes whose predicate is on (nvcc turns short divergent `if`s
 # into predication, so divergence shows here rather than as divergent branches),
 # branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
-# and stores, instructions executed, cycles warps wait at a barrier per instruction,
-# DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
+# and stores, instructions executed, the cycles an average warp spends stalled at a barrier
+# (__syncthreads(): waiting for the other warps of its block) over its whole life, not per
+# instruction (ncu 2025.3 --query-metrics --chip gh100: "average # of warp cycles spent
+# waiting for sibling warps at a CTA [barrier]"; step 7 on an H100: about 1,850), DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
 # and the kernel's time; then "Launches", the kernels of one sum (every one whose name
 # has "educe": a step's passes, CUB's kernels).
 columns=(
@@ -36,7 +38,7 @@ columns=(
     "Shm ld confl|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
     "Shm st confl|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
     "Instructions|smsp__inst_executed.sum"
-    "Barrier stall|smsp__average_warp_latency_issue_stalled_barrier.ratio"
+    "Barrier/warp|smsp__average_warp_latency_issue_stalled_barrier.ratio"
     "DRAM % peak|dram__throughput.avg.pct_of_peak_sustained_elapsed"
     "Occupancy %|sm__warps_active.avg.pct_of_peak_sustained_active"
     "Waves/SM|launch__waves_per_multiprocessor"
@@ -78,25 +80,36 @@ for dir in "$@"; do
         continue
     fi
     launches=$(($(wc -l < "$csv.launches") - 2))
-    # header row, units row, then the kernel's row: pick the metric columns by name
-    awk -v dir="$dir" -v width="$width" -v metrics="$metrics" -v launches="$launches" -F'","' '
-        NR == 1 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); column[$i] = i } }
+    # header row, units row, then the kernel's row: each metric's column found by its name
+    # in the header; a metric with no column, or a row that is not as wide as the header,
+    # is an error that names it (an ncu whose CSV says things otherwise fails, loudly)
+    awk -v dir="$dir" -v width="$width" -v metrics="$metrics" -v launches="$launches" -v caller="$caller" -F'","' '
+        function broken(what) { printf "%s: ncu CSV for %s (%s): %s\n", caller, dir, FILENAME, what > "/dev/stderr"; bad = 1; exit 1 }
+        NR == 1 {
+            if ($0 !~ /^"/) broken("the header is not a row of quoted names: " substr($0, 1, 80))
+            for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); column[$i] = i }
+            columns = NF
+            m = split(metrics, names, ",")
+            for (k = 1; k <= m; k++) if (!(names[k] in column)) broken("no column named " names[k])
+        }
+        NF != columns { broken("row " NR " has " NF " fields, the header " columns) }
         NR == 2 { for (i = 1; i <= NF; i++) { gsub(/"/, "", $i); unit[i] = $i } }
         NR == 3 {
             printf "%-*s", width, dir
-            m = split(metrics, names, ",")
             for (k = 1; k <= m; k++) {
                 i = column[names[k]]; v = $i; gsub(/[",]/, "", v)
-                if (i == "") v = "n/a"
-                else if (unit[i] ~ /^(ns|nsecond)$/) v = sprintf("%.1f", v / 1000)
+                if (unit[i] ~ /^(ns|nsecond)$/) v = sprintf("%.1f", v / 1000)
                 else if (unit[i] ~ /^(us|usecond)$/) v = sprintf("%.1f", v)
                 else if (unit[i] ~ /^(ms|msecond)$/) v = sprintf("%.1f", v * 1000)
                 else if (v ~ /\./) v = sprintf("%.2f", v)
                 printf " %13s", v
             }
             printf " %13s\n", launches
-        }' "$csv"
+        }
+        END { if (!bad && NR < 3) broken("no row of figures") }' "$csv" || status=1
 done
 echo
 echo "n = $n, first pass of each program (Launches: every kernel of one sum), ncu --clock-control none; raw CSV in results/profile/"
+echo "Barrier/warp: the cycles an average warp spends stalled at __syncthreads(), waiting for the other warps of its block,"
+echo "over its whole life (not per instruction)"
 exit "$status"

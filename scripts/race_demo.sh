@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
-# make -C step4_unroll_warp race-demo: racecheck on Harris's 2007 last-warp code (built
+# make -C DIR race-demo in step 4's folder: racecheck on Harris's 2007 last-warp code (built
 # with -DLEGACY_WARP_SYNC), then on this repository's version with __syncwarp().
 # Succeeds when racecheck reports the hazard in the first and nothing in the second.
 # Usage: scripts/race_demo.sh LEGACY_PROGRAM SAFE_PROGRAM
 set -euo pipefail
 . "$(dirname "$0")/gpus.sh"
 legacy=$1 safe=$2
-if ! sanitizer=$(find_sanitizer); then
+if ! find_sanitizer > /dev/null; then
     echo "make race-demo: $SANITIZER_MISSING" >&2
     exit 2
 fi
-run() {
-    "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 1 "$1" -n 1000 -r 1 --warmup 0 --hot --no-gate --quiet 2>&1
-}
+run() { sanitizer_run racecheck -- "$1" -n 1000 -r 1 2>&1; }
 echo "== racecheck on $legacy (volatile, no __syncwarp: Harris 2007) =="
 legacy_status=0
 legacy_out=$(run "$legacy") || legacy_status=$?

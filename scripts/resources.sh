@@ -31,22 +31,44 @@ fi
 field() { awk -v key="$1" 'index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }' <<< "$2"; }
 
 # ptxas_figures DIR: "ARCH REGISTERS SHARED" of the one kernel in ptxas's report of DIR's
-# kernel file (shared is 0 when ptxas names no smem); fails unless there is exactly one
+# kernel file (shared is 0 when ptxas names no smem). The only reader of ptxas's text: each
+# line must be of a form it knows, else it fails naming the line (a new ptxas that says
+# things otherwise is a loud error, never a wrong figure); it fails too unless the report
+# holds exactly one kernel, with its registers.
 ptxas_figures() {
     local report
     report=$(make --no-print-directory -s -C "$1" TYPE="$type" resource-usage) || return 1
     awk -v dir="$1" '
-        /^ptxas info *: Compiling entry function/ { kernels++; split($0, q, "\047"); arch = q[4] }
-        /^ptxas info *: Used [0-9]+ registers/ {
-            registers = $5; shared = 0
-            if (match($0, /[0-9]+ bytes smem/)) shared = substr($0, RSTART, RLENGTH) + 0
+        function unknown() {
+            printf "make resources: ptxas said, for %s, a line of a form this script does not know: %s\n", dir, line > "/dev/stderr"
+            failed = 1; exit 1
         }
+        { line = $0 }
+        /^  PTXAS / { next }   # step.mk saying what it compiles
+        /^ptxas info *: [0-9]+ bytes gmem(, [0-9]+ bytes cmem\[[0-9]+\])*$/ { next }
+        /^ptxas info *: Function properties for [^ ]+$/ { next }
+        /^ +[0-9]+ bytes stack frame, [0-9]+ bytes spill stores, [0-9]+ bytes spill loads$/ { next }
+        /^ptxas info *: Compile time = / { next }
+        /^ptxas info *: Compiling entry function \047[^\047]+\047 for \047sm_[0-9]+[a-z]*\047$/ {
+            kernels++; split($0, q, "\047"); arch = q[4]; next
+        }
+        /^ptxas info *: Used [0-9]+ registers(, .*)?$/ {
+            sub(/^ptxas info *: /, ""); n = split($0, items, ", ")
+            for (i = 1; i <= n; i++) {
+                if (items[i] ~ /^Used [0-9]+ registers$/) { split(items[i], w, " "); registers = w[2] }
+                else if (items[i] ~ /^[0-9]+ bytes smem$/) shared = items[i] + 0
+                else if (items[i] !~ /^(used [0-9]+ barriers|[0-9]+ bytes cmem\[[0-9]+\])$/) unknown()
+            }
+            next
+        }
+        { unknown() }
         END {
+            if (failed) exit 1
             if (kernels != 1 || registers == "") {
-                printf "make resources: ptxas reported %d kernels for %s, expected one\n", kernels, dir > "/dev/stderr"
+                printf "make resources: ptxas reported %d kernels for %s, expected one with its registers\n", kernels, dir > "/dev/stderr"
                 exit 1
             }
-            print arch, registers, shared
+            print arch, registers, shared + 0
         }' <<< "$report"
 }
 

@@ -41,19 +41,23 @@ for dir in "$@"; do
 done
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "$@" || failed=1
 
-multi_program=step12_multi_gpu/reduce$suffix
+# step 12, where the course has it (the Makefile lists a step 12) and it was built
+multi_dir=$(step_dir 12 || true)
 gpus=$(visible_gpus)
 echo
-if [ ! -x "$multi_program" ]; then
-    echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
+if [ -z "$multi_dir" ]; then
+    echo "no step 12 in this course: no multi-GPU table"
+elif [ ! -x "$multi_dir/reduce$suffix" ]; then
+    echo "$multi_dir: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
-    echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
+    echo "$multi_dir: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
 else
+    multi_program=$multi_dir/reduce$suffix
     multi_raw=results/run-all-multi${suffix}-rows.csv
     rm -f "$multi_raw"
     for g in $(seq 1 "$gpus"); do
         "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
-            { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
+            { echo "$multi_dir --gpus $g: FAILED"; failed=1; }
     done
     # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
     build/tools/report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1

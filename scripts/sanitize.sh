@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
-if ! sanitizer=$(find_sanitizer); then
+if ! find_sanitizer > /dev/null; then
     echo "make sanitize: $SANITIZER_MISSING" >&2
     exit 2
 fi
@@ -29,14 +29,12 @@ for dir in "$@"; do
                 runs=$((runs + 1))
                 log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
                 tool_flags=() args=()
-                [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
                 if [ "$multi_gpu" = 1 ]; then   # one GPU: step 11 + NCCL's one-rank all-reduce
                     # (step 13 runs as one MPI rank, started without mpiexec: its GPUs are its ranks)
                     [ "$processes" = one ] && args=(--gpus 1)
                     [ "$tool" = memcheck ] && tool_flags=(--report-api-errors no)
                 fi
-                if "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 \
-                        "./$program" "${args[@]}" -n "$n" -r 2 --warmup 0 --hot --no-gate --quiet > "$log" 2>&1; then
+                if sanitizer_run "$tool" "${tool_flags[@]}" -- "./$program" "${args[@]}" -n "$n" -r 2 > "$log" 2>&1; then
                     printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
                 else
                     printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \

@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
-program=$(step12_program scaling) || exit 2
-ranks_program=$(step13_program)
+program=$(multi_gpu_program scaling) || exit 2
+ranks_program=$(rank_per_gpu_program)
 launcher=$(mpi_launcher)
 all=$(visible_gpus)
 if [ "$all" -lt 1 ]; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make sweep: the designs past Harris over a range of sizes, to show where each wins:
-# steps 6 to 10 (several passes; from step 10 on, two), step 11 (one kernel: last block)
-# and its two atomic finishes (block atomic, warp atomic), and CUB.
+# make sweep: the programs the top Makefile names (SWEEP_PROGRAMS: the designs past Harris,
+# and CUB) over a range of sizes, to show where each wins.
 # Writes results/sweep.csv and results/sweep.svg.
+# Usage: scripts/sweep.sh PROGRAM...   (paths of the int build; SUFFIX picks the type)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # describe
@@ -10,10 +10,11 @@ suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
 sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
-programs=(step6_multi_add/reduce step7_shuffle/reduce step8_vectorized/reduce
-          step9_loads_in_flight/reduce step10_full_wave/reduce step11_single_pass/reduce
-          step11_single_pass/atomic_finish/reduce_block_atomic
-          step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce)
+programs=("$@")
+if [ ${#programs[@]} -eq 0 ]; then
+    echo "usage: scripts/sweep.sh PROGRAM... (or: make sweep)" >&2
+    exit 2
+fi
 mkdir -p results
 raw=results/sweep${suffix}-rows.csv
 rm -f "$raw"

@@ -5,10 +5,9 @@
 #   build     every program builds (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
-#   docs      the Doxygen site builds with zero warnings (skipped without doxygen)
-#   scripts   every script passes shellcheck (skipped, by name, without shellcheck)
-#   help      make help lists every target and each variable's true default; README's
-#             flags table lists every flag of --help
+#   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
+#             list's folders; check-archs fails on a warning; a folder skipped here says
+#             why under check-archs too
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 #   targets   make run-all and the other GPU targets ask for a GPU (and their tool) first,
 #             in one line, before building; what is missing is said as it is
@@ -25,6 +24,8 @@
 # Without a GPU the GPU checks are listed as SKIP, by name; without NCCL, step12's build
 # and checks are.
 #
+# Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
+# make lint checks those (tests/lint.sh).
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
@@ -55,8 +56,6 @@ section() {
     fi
     section_name=$1 section_start=$SECONDS
 }
-# step_dir K: the folder of step K, e.g. step3_add_during_load
-step_dir() { local dirs=("step$1"_*/); echo "${dirs[0]%/}"; }
 
 # ---------------------------------------------------------------- unit
 section unit
@@ -119,8 +118,9 @@ section stale
 # Objects depend on the command line they were built with: a copy of step 0 built for
 # sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
 # second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
-stale=$log/stale/step0_interleaved
-rm -rf "$log/stale" && mkdir -p "$stale" && cp step0_interleaved/reduce.cu "$stale/"
+step0=$(step_dir 0)   # step_dir (scripts/gpus.sh): the folder the Makefile lists for step K
+stale=$log/stale/$step0
+rm -rf "$log/stale" && mkdir -p "$stale" && cp "$step0/reduce.cu" "$stale/"
 echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
 stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
 cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
@@ -200,37 +200,6 @@ for dir in "${dirs[@]}"; do
     previous=$dir
 done
 
-# ---------------------------------------------------------------- docs
-section docs
-if command -v doxygen > /dev/null 2>&1; then
-    if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
-        pass "docs build with zero warnings"
-    else
-        fail "docs build with zero warnings" "see $log/docs.txt"
-        tail -5 "$log/docs.txt"
-    fi
-else
-    skip "docs build with zero warnings" "doxygen not installed"
-fi
-
-# ---------------------------------------------------------------- scripts
-section scripts
-# every script (make's, the tests', CI's) passes shellcheck; .shellcheckrc lets it follow
-# the helpers they source
-scripts=(scripts/*.sh tests/*.sh .ci/run)
-if command -v shellcheck > /dev/null 2>&1; then
-    for script in "${scripts[@]}"; do
-        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
-            pass "shellcheck $script"
-        else
-            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
-        fi
-    done
-else
-    for script in "${scripts[@]}"; do skip "shellcheck $script" "shellcheck not installed"; done
-    echo "     shellcheck: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
-fi
-
 # make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
 # error: exactly one line from the script, plus make's own "Error" line)
 make_expect() {
@@ -250,58 +219,58 @@ make_expect() {
     fi
 }
 
-# ---------------------------------------------------------------- make help
-section help
-# Every target a user runs is in make help (the top Makefile's .PHONY list, step.mk's and
-# step 4's but the internal `programs`), and every variable's default that help shows is
-# the one in force: make's own value (print-VAR, from an empty environment) for the
-# makefiles' variables, ${VAR:-default} in the script that documents it.
-make --no-print-directory help > "$log/help.txt" 2>&1
-read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
-read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
-phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk step4_unroll_warp/Makefile |
-        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
-missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
-if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
-else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
-wrong=""
-while IFS= read -r line; do
-    file=${line%%:*} line=${line#*:##= }
-    name=${line%%=*} value=${line#*=}
-    value=${value%%: *} value=${value#\"} value=${value%\"}
-    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
-    case $file in
-        *.sh) grep -qF "\${$name:-$value}" "$file" || wrong="$wrong $name ($file has no \${$name:-$value})" ;;
-        *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
-           [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
-    esac
-done < <(grep -H '^##= ' "${help_files[@]}")
-count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
-for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME; do
-    grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
+# ---------------------------------------------------------------- tools
+section tools
+# The tools take their step folders from the Makefile's list (scripts/gpus.sh: step_dir),
+# make sweep compares the programs the Makefile names (SWEEP_PROGRAMS), and check-archs
+# asks each folder's own build, which says itself why it cannot run here.
+steps_found="" steps_wrong=""
+for dir in "${dirs[@]}"; do
+    case $dir in */*) continue ;; esac
+    k=${dir#step}; k=${k%%_*}
+    [[ $dir == step* && $k =~ ^[0-9]+$ ]] || continue
+    if [ "$(step_dir "$k")" = "$dir" ]; then steps_found+=" $k"; else steps_wrong+=" $k ($(step_dir "$k"))"; fi
 done
-if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
-else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
-
-# ---------------------------------------------------------------- README
-section readme
-# README's flags table lists every flag the programs' --help names (the one-GPU programs'
-# and step 12's), the notations of -n included; and README says how to test the other
-# types and how to clean.
-table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("step3_add_during_load/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
-flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
-missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
-if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
-    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
+if [ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
+   [ "$(PROGRAM_DIRS="" step_dir 0)" = "$(step_dir 0)" ]; then
+    pass "step_dir finds each step of the Makefile's list (steps$steps_found), none for a step it lacks, also when asked outside make"
 else
-    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
+    fail "step_dir finds each step of the Makefile's list" "wrong:${steps_wrong:- none}; step 999: '$(step_dir 999)'"
 fi
-if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
-    pass "README says make test TYPE=float, TYPE=double and make clean"
+wrong=""
+read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
+for program in "${sweep_programs[@]}"; do
+    dir=${program%/*}
+    if ! printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" ||
+       ! make --no-print-directory -s -C "$dir" programs | tr ' ' '\n' | grep -qxF "${program##*/}"; then
+        wrong+=" $program"
+    fi
+done
+if [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]; then
+    pass "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds"
 else
-    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
+    fail "make sweep's programs are each a program a folder of the list builds" "not built by any folder:${wrong:- (none listed)}"
 fi
+# check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
+# it never uses (nvcc's warning 177) stops at the first architecture, naming it
+warn=$log/check-archs-warning/$step0
+rm -rf "${warn%/*}" && mkdir -p "$warn" && cp "$step0/reduce.cu" "$warn/" &&
+    echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
+echo "include $(pwd)/common/step.mk" > "$warn/Makefile"
+make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
+status=$?
+if [ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
+   grep -q 'never_used' "$log/check-archs-warning.txt"; then pass "check-archs: a warning fails the build, naming the architecture"
+else fail "check-archs: a warning fails the build, naming the architecture" "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"; fi
+# a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
+# the same line as its build, the true reason; nothing is compiled for it
+for dir in "${dirs[@]}"; do
+    build_log=$log/build-${dir////_}.txt
+    line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
+    archs_line=$(make --no-print-directory -s -C "$dir" TYPE="$type" check-archs 2>&1)
+    if [ "$archs_line" = "$line" ]; then pass "check-archs: $dir says why it is skipped, as its build does"
+    else fail "check-archs: $dir says why it is skipped, as its build does" "build: '$line', check-archs: '$archs_line'"; fi
+done
 
 # ---------------------------------------------------------------- bad input
 section input
@@ -385,7 +354,7 @@ sizes=(1 2 3 31 32 33 63 255 256 257 511 512 513 1023 1024 1025 2047 2048 2049
        65535 65536 65537 $((2**20 + 7)) $((2**24)) $((2**26)))
 huge=$((2**31 + 5))   # above 32-bit indices, and not a multiple of the vector width
 
-"step0_interleaved/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
+"$step0/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
 probe=$?
 if [ "$probe" -eq 3 ]; then
     gpu=""
@@ -459,7 +428,8 @@ missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA dr
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
-toolkit=$("${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+toolkit=$(nvcc_release)
+toolkit=${toolkit%%.*}
 if [ "${toolkit:-0}" -ge 12 ]; then
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
@@ -467,9 +437,9 @@ else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
 # a missing compute-sanitizer: one line saying where it comes from, before any build,
-# the same line for make -C step4_unroll_warp race-demo as for make sanitize
+# the same line for make -C DIR race-demo (step 4) as for make sanitize
 make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
-    -C step4_unroll_warp race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+    -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 cp "$log/lab-err.txt" "$log/race-demo-err.txt"
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
@@ -533,7 +503,7 @@ esac
 gpu_sum() {
     local out status
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
-    out=$("step8_vectorized/reduce$suffix" --input "$2" --print-sum --quiet 2>&1)
+    out=$("$(step_dir 8)/reduce$suffix" --input "$2" --print-sum --quiet 2>&1)
     status=$?
     if [ "$status" -eq 0 ] && { [ "$3" = any ] || [ "$out" = "$3" ]; }; then pass "$1"
     else fail "$1" "exit $status, printed '$out', expected $3"; fi

@@ -454,7 +454,7 @@ static void test_speedups(void)
 
 static void test_csv(void)
 {
-    result_row row = make_row("step3_add_during_load", 0.41234, 651.25), back;
+    result_row row = make_row("step3", 0.41234, 651.25), back;
     row.rel_error = 1.25e-7;
     row.min_ms = 0.4;
     row.max_ms = 0.5;
@@ -540,8 +540,8 @@ static long slurp(const char *path, char *buf, long size)
 
 static void test_tables_and_pictures(void)
 {
-    result_row rows[4] = { make_row("step0_interleaved", 8, 100), make_row("step1_strided", 4, 200),
-                           make_row("step2_sequential", 2, 400), make_row("cub_reference", 1, 800) };
+    result_row rows[4] = { make_row("step0", 8, 100), make_row("step1", 4, 200),
+                           make_row("step2", 2, 400), make_row("cub_reference", 1, 800) };
     rows[2].ci_high_ms = 2.5;  /* the median (2 ms) could be 25% higher: noisy */
     snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
     static char text[1 << 16];

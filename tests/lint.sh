@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# make lint: what can be checked without running a program on a GPU, and is about the
+# text around the code rather than the code's results, one line per check:
+#
+#   docs      the Doxygen site builds with zero warnings (make docs)
+#   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
+#             passes shellcheck (.shellcheckrc)
+#   help      make help lists every target and each variable's true default
+#   readme    README's flags table lists every flag of the programs' --help; README says
+#             how to test the other types and how to clean
+#
+# Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
+# where they run (make test no longer does). .ci/run runs make lint before make test.
+# The last line is "N passed, N failed"; the exit code is 1 if any failed.
+# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds them first)
+# No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+. scripts/gpus.sh   # describe, step_dir
+type=${TYPE:-int}
+suffix=${SUFFIX-}
+dirs=("$@")
+if [ ${#dirs[@]} -eq 0 ]; then
+    echo "usage: tests/lint.sh PROGRAM_DIR... (make lint passes them)" >&2
+    exit 2
+fi
+passed=0 failed=0
+log=build/$type/lint-log
+mkdir -p "$log"
+
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
+
+# ---------------------------------------------------------------- docs
+if command -v doxygen > /dev/null 2>&1; then
+    if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
+        pass "docs build with zero warnings"
+    else
+        fail "docs build with zero warnings" "see $log/docs.txt"
+        tail -5 "$log/docs.txt"
+    fi
+else
+    fail "docs build with zero warnings" "doxygen not installed: apt-get install -y doxygen (Debian, Ubuntu), dnf install doxygen, brew install doxygen"
+fi
+
+# ---------------------------------------------------------------- scripts
+# every script (make's, the tests', CI's, the extensions'), wherever it is, passes
+# the linter: every tracked *.sh and every tracked file that starts with a bash #! line;
+# .shellcheckrc lets it follow the helpers they source
+scripts=()
+while IFS= read -r -d '' file; do
+    if [[ $file == *.sh ]] || head -c 40 "$file" 2> /dev/null | grep -q '^#!.*bash'; then scripts+=("$file"); fi
+done < <(git ls-files -z --cached --others --exclude-standard 2> /dev/null || find . -path ./build -prune -o -type f -print0)
+if [ ${#scripts[@]} -lt 10 ]; then
+    fail "shellcheck: every script" "found ${#scripts[@]} scripts only (git ls-files)"
+elif command -v shellcheck > /dev/null 2>&1; then
+    for script in "${scripts[@]}"; do
+        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
+            pass "shellcheck $script"
+        else
+            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
+        fi
+    done
+else
+    fail "shellcheck: every script" "shellcheck not installed: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
+fi
+
+# ---------------------------------------------------------------- make help
+# Every target a user runs is in make help (the .PHONY lists of the Makefile's TARGET_FILES,
+# step.mk's and the program folders' own, e.g. step 4's race-demo; but the internal `programs`), and every variable's default that help shows is
+# the one in force: make's own value (print-VAR, from an empty environment) for the
+# makefiles' variables, ${VAR:-default} in the script that documents it.
+make --no-print-directory help > "$log/help.txt" 2>&1
+makefiles=()
+for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
+read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
+read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
+phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk "${makefiles[@]}" |
+        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
+missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
+if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
+else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
+wrong=""
+while IFS= read -r line; do
+    file=${line%%:*} line=${line#*:##= }
+    name=${line%%=*} value=${line#*=}
+    value=${value%%: *} value=${value#\"} value=${value%\"}
+    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
+    case $file in
+        *.sh) grep -qF "\${$name:-$value}" "$file" || wrong="$wrong $name ($file has no \${$name:-$value})" ;;
+        *) actual=$(env -i PATH="$PATH" HOME="${HOME:-/}" make --no-print-directory -s "print-$name")
+           [ "$actual" = "$value" ] || wrong="$wrong $name (make says '$actual', help '$value')" ;;
+    esac
+done < <(grep -H '^##= ' "${help_files[@]}")
+count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
+for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME; do
+    grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
+done
+if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
+else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
+
+# ---------------------------------------------------------------- README
+# README's flags table lists every flag the programs' --help names (the one-GPU programs',
+# asked of step 3, and the one-process multi-GPU program's, step 12, where it is built),
+# the notations of -n included; and README says how to test the other types and how to clean.
+multi_program=""
+for dir in "${dirs[@]}"; do
+    program=$dir/reduce$suffix
+    if [ -x "$program" ] && [ "$(describe "$program" multi_gpu)" = 1 ] && [ "$(describe "$program" processes)" = one ]; then
+        multi_program=$program
+    fi
+done
+table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
+helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
+flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
+missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
+if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
+    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
+else
+    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
+fi
+if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
+    pass "README says make test TYPE=float, TYPE=double and make clean"
+else
+    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
+fi
+
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
