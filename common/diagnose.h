@@ -72,7 +72,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
  * second, or one more: a third pass; only up to 2^27, memory a test can afford); one
  * either side of `vector_width`; and 2^31 + 5 where `index_bits` is 64 (above every
  * 32-bit index, and no multiple of a vector). A 0 (CUB: the library decides its grid)
- * adds nothing of its own. Sorted, without repeats: at most 46, so --check's list
+ * adds nothing of its own. Sorted, without repeats: at most 45, so --check's list
  * (MAX_CHECK_SIZES) holds them all. Writes at most `capacity` sizes (the smallest) to
  * `sizes` and returns how many.
  */
