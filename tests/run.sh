@@ -355,6 +355,18 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: --check above max"    2 "maximum"             "$small" --check 1,2^31
     expect "input: --check 1,,2 refused, never read as 1,2" 2 "an empty size" "$small" --check 1,,2
     expect "input: --check auto and --input" 2 "not both"        "$small" --check auto --input "$log/odd.bin"
+    # the sizes --check auto verifies come from each program's own STEP: its elements per
+    # block and one either side, and 2^31+5 exactly where its indices are 64-bit
+    wrong=""
+    for p in "${programs[@]}"; do
+        list=,$(describe "$p" check_sizes), per_block=$(describe "$p" elements_per_block) need=(1)
+        [ "${per_block:-0}" -gt 0 ] && need+=($((per_block - 1)) "$per_block" $((per_block + 1)))
+        for n in "${need[@]}"; do [[ $list == *,$n,* ]] || wrong+=" $p lacks $n;"; done
+        bits=32; [[ $list == *,2147483653,* ]] && bits=64
+        [ "$bits" = "$(describe "$p" index_bits)" ] || wrong+=" $p: 2^31+5 in its sizes disagrees with its index_bits;"
+    done
+    name="input: every program's --check auto sizes hold 1, its elements per block and one either side, and 2^31+5 where its indices are 64-bit"
+    if [ -z "$wrong" ] && [ ${#programs[@]} -gt 0 ]; then pass "$name"; else fail "$name" "${wrong:-no program}"; fi
     expect "input: --help"               0 "Usage:"              "$small" --help
     # sizes that overflow 64 bits are "not a size" in every notation, never wrapped around
     expect "input: n = 2^0+(2^64-1) overflows" 2 "not a size"    "$small" -n 2^0+18446744073709551615
