@@ -509,30 +509,52 @@ check_verdict() {
     fi
 }
 
-# check_all PROGRAM: one run of PROGRAM --check auto, one line: PASS when it exits 0 and
-# says PASS for every size of its check_sizes, in order; else FAIL naming the sizes that
-# failed and the program's first "expected X, got Y" and hint lines (the whole output:
-# $log/check-PROGRAM.txt)
+# check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
+# $log/check-PROGRAM.{out,err,status} for check_all
+check_run() {
+    local saved=$log/check-${1//\//_}
+    timeout 900 "$1" --check auto > "$saved.out" 2> "$saved.err"
+    echo $? > "$saved.status"
+}
+
+# check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
+# host's available memory each hold the largest size (2^31+5 elements, with a tenth more
+# for scratch and slack), at most 4, at least 1. A run spends most of its time making and
+# summing that size's data on one CPU core, so runs side by side save most of the wait.
+check_jobs() {
+    local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
+    [ "$type" = double ] && element_bytes=8
+    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
+    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
+    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
+    for mib in "$gpu_mib" "$host_mib"; do
+        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$jobs" ] && jobs=$((mib / need_mib))
+        else jobs=1; fi
+    done
+    echo $((jobs < 1 ? 1 : jobs))
+}
+
+# check_all PROGRAM: the verdict of PROGRAM's --check auto run, one line: PASS when it
+# exited 0 and said PASS for every size of its check_sizes, in order; else FAIL naming the
+# sizes that failed and the program's first "expected X, got Y" and hint lines (the whole
+# output: $log/check-PROGRAM.out and .err)
 check_all() {
-    local program=$1 sizes count name status failing passed saved
+    local program=$1 sizes count name status failing passed saved=$log/check-${1//\//_}
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}, random and one-hot data"
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
-    timeout 900 "$program" --check auto > "$log/check.txt" 2> "$log/check-err.txt"
-    status=$?
-    saved=$log/check-${program//\//_}.txt
-    cat "$log/check.txt" "$log/check-err.txt" > "$saved"
-    passed=$(sed -n 's/^check n=\([0-9]*\): PASS .*/\1/p' "$log/check.txt" | paste -sd,)
-    failing=$(sed -n 's/^check n=\([0-9]*\): FAIL .*/\1/p' "$log/check.txt" | paste -sd,)
-    if [ "$status" -eq 0 ] && [ "$passed" = "$sizes" ]; then
+    status=$(cat "$saved.status" 2>/dev/null)
+    passed=$(sed -n 's/^check n=\([0-9]*\): PASS .*/\1/p' "$saved.out" 2>/dev/null | paste -sd,)
+    failing=$(sed -n 's/^check n=\([0-9]*\): FAIL .*/\1/p' "$saved.out" 2>/dev/null | paste -sd,)
+    if [ "$status" = 0 ] && [ "$passed" = "$sizes" ]; then
         pass "$name"
     elif [ -n "$failing" ]; then
-        fail "$name" "exit $status, failed at n=${failing//,/, n=}: $(grep -m4 -E ': FAILED |: hint: ' "$log/check-err.txt" |
-             sed 's/^[^:]*: //' | tr '\n' ' ')(see $saved)"
+        fail "$name" "exit $status, failed at n=${failing//,/, n=}: $(grep -m4 -E ': FAILED |: hint: ' "$saved.err" |
+             sed 's/^[^:]*: //' | tr '\n' ' ')(see $saved.err)"
     else
-        fail "$name" "exit $status, passed ${passed:-no size} of $sizes: $(head -c 300 "$log/check-err.txt" | tr '\n' ' ')"
+        fail "$name" "exit ${status:-unknown}, passed ${passed:-no size} of $sizes: $(head -c 300 "$saved.err" 2>/dev/null | tr '\n' ' ')"
     fi
 }
 
@@ -541,6 +563,20 @@ gpu_expect() {
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi
 }
 
+if [ -n "$gpu" ]; then
+    # the 64-bit programs first: their 2^31+5 makes them the longest
+    at_once=$(check_jobs)
+    echo "     --check auto runs: $at_once at once"
+    declare -A started=()
+    for program in "${programs_64[@]}" "${programs[@]}"; do
+        [ -n "${started[$program]:-}" ] && continue
+        started[$program]=1
+        rm -f "$log/check-${program//\//_}".*
+        while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
+        check_run "$program" &
+    done
+    wait
+fi
 for program in "${programs[@]}"; do
     check_all "$program"
 done
