@@ -411,7 +411,7 @@ section gpu
 IFS=, read -ra sizes <<< "$( [ -x "$small" ] && describe "$small" check_sizes)"
 huge=$( [ -x "$large" ] && describe "$large" check_sizes | sed 's/.*,//')
 
-"step0_interleaved/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
+"$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
 probe=$?
 if [ "$probe" -eq 3 ]; then
     gpu=""
@@ -493,14 +493,15 @@ else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
 # a missing compute-sanitizer: one line saying where it comes from, before any build,
-# the same line for make -C step4_unroll_warp race-demo as for make sanitize
+# the same words for step 4's make race-demo as for make sanitize
 make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
-    -C step4_unroll_warp race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+    -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # check_verdict NAME N: the test of size N, from the "check n=N: PASS" line of the last
-# --check run (its output in $log/check.txt and check-err.txt)
+# --check run (its output in $log/check.txt and check-err.txt): the step 12 and 13
+# sections' tests, one a size (check_all below gives one line a run)
 check_verdict() {
     if grep -q "^check n=$2: PASS" "$log/check.txt"; then
         pass "$1"
