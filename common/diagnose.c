@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /** Largest n a signed 32-bit index can reach. */
 #define INT32_LIMIT 2147483647ull
@@ -129,4 +130,57 @@ void describe_no_gpu(const gpu_absence *a, char *text, size_t size)
     else
         snprintf(text, size, "no GPU: the NVIDIA driver (CUDA %d.%d) is installed but finds no GPU; "
                  "nvidia-smi -L lists the GPUs it sees", a->driver_version / 1000, a->driver_version % 1000 / 10);
+}
+
+/** Orders sizes for qsort(). */
+static int compare_sizes(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/** Largest size a step's own numbers add: larger ones would cost a test more memory than they tell. */
+#define LARGEST_DERIVED_SIZE ((uint64_t)1 << 27)
+
+/** Appends `size` when the number it comes from is known (`basis` > 0) and the size is affordable. */
+static void add_derived(size_t *all, int *count, uint64_t basis, uint64_t size)
+{
+    if (basis > 0 && size >= 1 && size <= LARGEST_DERIVED_SIZE)
+        all[(*count)++] = (size_t)size;
+}
+
+int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
+                      int index_bits, size_t *sizes, int capacity)
+{
+    static const uint64_t every_step[] = {
+        1, 2, 3, 31, 32, 33, 63, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4099,
+        65535, 65536, 65537, (1u << 20) + 3, (1u << 20) + 7, 1u << 24, (1u << 24) + 1, 1u << 26,
+    };
+    size_t all[sizeof every_step / sizeof every_step[0] + 20];
+    int count = 0;
+    for (size_t i = 0; i < sizeof every_step / sizeof every_step[0]; i++)
+        all[count++] = (size_t)every_step[i];
+    uint64_t t = threads, b = elements_per_block, v = vector_width;
+    for (uint64_t d = 0; d < 3; d++) {   /* one below, at, one above */
+        add_derived(all, &count, t, t - 1 + d);
+        add_derived(all, &count, t, 2 * t - 1 + d);
+        add_derived(all, &count, b, b - 1 + d);
+    }
+    add_derived(all, &count, t, 16 * t + 1);
+    add_derived(all, &count, b, 2 * b - 1);
+    add_derived(all, &count, b, 2 * b + 1);
+    if (b <= LARGEST_DERIVED_SIZE) {   /* so that b * b cannot wrap around */
+        add_derived(all, &count, b, b * b - 1);
+        add_derived(all, &count, b, b * b + 1);
+    }
+    add_derived(all, &count, v, v - 1);
+    add_derived(all, &count, v, v + 1);
+    if (index_bits == 64)
+        all[count++] = ((size_t)1 << 31) + 5;
+    qsort(all, (size_t)count, sizeof all[0], compare_sizes);
+    int kept = 0;
+    for (int i = 0; i < count && kept < capacity; i++)
+        if (kept == 0 || all[i] != sizes[kept - 1])
+            sizes[kept++] = all[i];
+    return kept;
 }

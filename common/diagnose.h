@@ -56,6 +56,29 @@ typedef enum diagnosis {
  */
 diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 
+/** Bytes of the widest load a step makes: a 16-byte vector (int4, float4, double2). */
+#define VECTOR_BYTES 16
+
+/**
+ * The sizes `--check auto` verifies for a step: those that break careless reductions,
+ * from the step's geometry, so that no script or document lists them. Every step gets
+ * 1, 2 and 3 (fewer elements than a warp, a vector or a block), 31, 32, 33 and 63 (around
+ * a warp), both sides of every power of two a block or its elements per block might be
+ * (256 ... 2048), 4099, both sides of 2^16, 2^20 + 3 and 2^20 + 7 (vector tails), 2^24,
+ * 2^24 + 1 and 2^26; then, from its own numbers: `threads` and 2 x `threads`, each and
+ * one either side, and 16 x `threads` + 1; `elements_per_block` and one either side, two
+ * blocks but one and two blocks and one (the tail of a grid of two); one either side of
+ * `elements_per_block` squared (the first pass leaves one block of partial sums for the
+ * second, or one more: a third pass; only up to 2^27, memory a test can afford); one
+ * either side of `vector_width`; and 2^31 + 5 where `index_bits` is 64 (above every
+ * 32-bit index, and no multiple of a vector). A 0 (CUB: the library decides its grid)
+ * adds nothing of its own. Sorted, without repeats: at most 45, so --check's list
+ * (MAX_CHECK_SIZES) holds them all. Writes at most `capacity` sizes (the smallest) to
+ * `sizes` and returns how many.
+ */
+int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
+                      int index_bits, size_t *sizes, int capacity);
+
 /** What the CUDA runtime said when it found no GPU to use: the input of describe_no_gpu(). */
 typedef struct gpu_absence {
     int driver_version;    /**< cudaDriverGetVersion(): 0 when no driver (libcuda.so.1) was found */

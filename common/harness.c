@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "data.h"
+#include "diagnose.h"
 
 const char *harness_program = "reduce";
 int harness_writes_files = 1;
@@ -41,21 +42,38 @@ int check_max_n(const step_info *info, size_t n, const char *what)
 }
 
 /**
+ * The sizes --check auto verifies for the kernel that runs (STEP: in a multi-GPU program,
+ * the step each GPU runs) up to `info`'s largest n, written to `sizes`
+ * (MAX_CHECK_SIZES of room); returns how many.
+ */
+static int auto_check_sizes(const step_info *info, size_t *sizes)
+{
+    return adversarial_sizes(STEP.threads, STEP.elements_per_block, VECTOR_BYTES / sizeof(element_t),
+                             info->max_n > MAX_N_32BIT ? 64 : 32, sizes, MAX_CHECK_SIZES);
+}
+
+/**
  * --describe: the step's metadata as key=value lines, for the scripts, which ask the
  * program rather than read its source: every field of step_info but the functions, and
  * what follows from them. index_bits: 32 or 64, the width of the kernel's indices (its
  * max_n). kernel=own: --resources can report the step's kernel; library: its kernels are
  * CUB's. multi_gpu=1: a multi-GPU program, which runs `shard_step` (step 11) on each GPU;
  * processes=one (step 12: one process drives every GPU) or one_per_gpu (step 13: start it
- * with mpiexec, one rank per GPU).
+ * with mpiexec, one rank per GPU). check_sizes: what --check auto verifies, comma-separated.
  */
 static void describe(const step_info *info, int multi_gpu)
 {
+    size_t sizes[MAX_CHECK_SIZES];
+    int count = auto_check_sizes(info, sizes);
     printf("number=%d\nname=%s\ntitle=%s\ncitation=%s\nidea=%s\ntype=%s\nthreads=%u\n"
            "elements_per_block=%zu\nmax_n=%llu\nindex_bits=%d\nkernel=%s\nmulti_gpu=%d\n", info->number,
            info->name, info->title, info->citation, info->idea, ELEMENT_NAME, info->threads, info->elements_per_block,
            (unsigned long long)info->max_n, info->max_n > MAX_N_32BIT ? 64 : 32, info->kernel ? "own" : "library",
            multi_gpu != 0);
+    printf("check_sizes=");
+    for (int i = 0; i < count; i++)
+        printf("%s%zu", i ? "," : "", sizes[i]);
+    printf("\n");
     if (multi_gpu)
         printf("shard_step=%s\nprocesses=%s\n", STEP.name, multi_gpu == MULTI_RANK_PER_GPU ? "one_per_gpu" : "one");
 }
@@ -87,6 +105,8 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
         describe(info, multi_gpu);
         return EXIT_OK;
     }
+    if (opt->check_auto)
+        opt->check_count = auto_check_sizes(info, opt->check_sizes);
     if (check_max_n(info, opt->n, "n"))
         return EXIT_USAGE;
     for (int i = 0; i < opt->check_count; i++)

@@ -154,7 +154,7 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         memset(&outcome, 0, sizeof outcome);
         outcome.n = n;
         outcome.per_block = STEP.elements_per_block;
-        outcome.vector_width = 16 / sizeof(element_t);
+        outcome.vector_width = VECTOR_BYTES / sizeof(element_t);
 
         char what[96];
         uint64_t seed = opt->seed + n;

@@ -76,19 +76,33 @@ static int parse_int_in(const char *text, long low, long high, int *value)
     return 0;
 }
 
-/** Parses the comma-separated list of --check into opt; -1 with a message on error. */
+/**
+ * Parses --check into opt: `auto` (the step's own sizes, filled in by the harness) or a
+ * comma-separated list; -1 with a message on error. An empty item ("1,,2", a comma at
+ * either end) is an error, not skipped: a script that built the list wrong must hear it.
+ */
 static int parse_check_list(const char *text, options *opt, char *error, size_t size)
 {
     char buffer[1024];
+    opt->check_count = 0;
+    opt->check_auto = strcmp(text, "auto") == 0;
+    if (opt->check_auto)
+        return 0;
     if (strlen(text) >= sizeof buffer) {
         fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
         return -1;
     }
     strcpy(buffer, text);
-    opt->check_count = 0;
-    for (char *save = NULL, *item = strtok_r(buffer, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
+    for (char *item = buffer, *next; item; item = next) {
         uint64_t n;
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (item[0] == '\0') {
+            fail(error, size, "--check: an empty size in '%s'; give sizes >= 1 separated by single commas, "
+                              "e.g. --check 1,257,2^20+7, or --check auto", text);
+            return -1;
+        }
         if (parse_size(item, &n) != 0 || n == 0) {
             fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
                               "e.g. --check 1,257,2^20+7", item);
@@ -99,10 +113,6 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
             return -1;
         }
         opt->check_sizes[opt->check_count++] = (size_t)n;
-    }
-    if (opt->check_count == 0) {
-        fail(error, size, "--check needs at least one size, e.g. --check 1,257,2^20+7");
-        return -1;
     }
     return 0;
 }
@@ -206,7 +216,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
     if (opt->input_path && opt->n_given)
         return fail(error, error_size, "give either --input FILE or -n, not both: "
                                        "the file's size decides n");
-    if (opt->input_path && opt->check_count)
+    if (opt->input_path && (opt->check_count || opt->check_auto))
         return fail(error, error_size, "give either --input FILE or --check, not both");
     return PARSE_OK;
 }
@@ -271,7 +281,8 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, int
     if (!multi_gpu)
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
-           "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing\n"
+           "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing;\n"
+           "                   --check auto: the sizes that break reductions, from the step's geometry\n"
            "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
     if (!multi_gpu)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"

@@ -50,6 +50,8 @@ typedef struct options {
     int print_sum;           /**< 1: print the result alone on a line */
     size_t check_sizes[MAX_CHECK_SIZES]; /**< --check: sizes to verify, no timing */
     int check_count;         /**< number of sizes in check_sizes (0: no --check) */
+    int check_auto;          /**< 1: --check auto, the step's adversarial sizes (the harness
+                                  fills check_sizes from its STEP: adversarial_sizes()) */
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
     int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
     int latency;             /**< --latency: step 12 times its combine alone, each variant */

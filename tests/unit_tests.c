@@ -110,7 +110,7 @@ static void test_options(void)
     TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
                              opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
                              opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
-                             !opt.check_count);
+                             !opt.check_count && !opt.check_auto);
     TEST("options all flags",
          parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
                "--csv", "out.csv", "--hot", "--no-gate", "--quiet", "--print-sum", NULL) == PARSE_OK &&
@@ -166,6 +166,80 @@ static void test_options(void)
     TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
     TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
+    TEST("bad check empty item between commas, never dropped", rejects("an empty size", "--check", "1,,2", NULL));
+    TEST("bad check empty item at either end", rejects("an empty size", "--check", ",1", NULL) &&
+                                                rejects("an empty size", "--check", "1,", NULL) &&
+                                                rejects("an empty size", "--check", "", NULL));
+    TEST("options check auto", parse(&opt, error, "--check", "auto", NULL) == PARSE_OK && opt.check_auto &&
+                               opt.check_count == 0);
+    TEST("options check auto off by default", parse(&opt, error, "--check", "5", NULL) == PARSE_OK &&
+                                              !opt.check_auto && opt.check_count == 1);
+    TEST("bad check auto among sizes", rejects("not a size", "--check", "1,auto", NULL));
+    TEST("bad check auto with input", rejects("not both", "--check", "auto", "--input", "f", NULL));
+}
+
+/** 1 if `n` is among the `count` sizes. */
+static int holds(const size_t *sizes, int count, size_t n)
+{
+    for (int i = 0; i < count; i++)
+        if (sizes[i] == n)
+            return 1;
+    return 0;
+}
+
+/** 1 if the sizes are strictly increasing: sorted, no repeats, and none is 0. */
+static int sorted_distinct(const size_t *sizes, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (sizes[i] == 0 || (i > 0 && sizes[i] <= sizes[i - 1]))
+            return 0;
+    return 1;
+}
+
+static void test_adversarial_sizes(void)
+{
+    size_t s[MAX_CHECK_SIZES + 1];
+    /* step 3's geometry: 256 threads, 512 elements per block, 4 ints a vector, 32-bit indices */
+    int c = adversarial_sizes(256, 512, 4, 32, s, MAX_CHECK_SIZES);
+    TEST("check auto sizes: sorted, distinct, none 0", c > 20 && sorted_distinct(s, c));
+    TEST("check auto sizes: 1, around a warp, 2^24 and 2^26",
+         holds(s, c, 1) && holds(s, c, 31) && holds(s, c, 32) && holds(s, c, 33) && holds(s, c, 1u << 24) &&
+         holds(s, c, 1u << 26));
+    TEST("check auto sizes: a block's elements and one either side",
+         holds(s, c, 511) && holds(s, c, 512) && holds(s, c, 513));
+    TEST("check auto sizes: two blocks but one, and two blocks and one", holds(s, c, 1023) && holds(s, c, 1025));
+    TEST("check auto sizes: the threads and one either side", holds(s, c, 255) && holds(s, c, 256) && holds(s, c, 257));
+    TEST("check auto sizes: the second pass gets one block, or one more",
+         holds(s, c, 512 * 512 - 1) && holds(s, c, 512 * 512 + 1));
+    TEST("check auto sizes: one either side of a vector", holds(s, c, 3) && holds(s, c, 5));
+    TEST("check auto sizes: no 2^31+5 with 32-bit indices", s[c - 1] == 1u << 26 && !holds(s, c, (1ul << 31) + 5));
+    TEST("check auto sizes: today's every-program sizes stay",
+         holds(s, c, 2) && holds(s, c, 63) && holds(s, c, 2049) && holds(s, c, 4099) && holds(s, c, 65535) &&
+         holds(s, c, 65537) && holds(s, c, (1u << 20) + 3) && holds(s, c, (1u << 20) + 7) &&
+         holds(s, c, (1u << 24) + 1));
+    int c64 = adversarial_sizes(512, 8192, 4, 64, s, MAX_CHECK_SIZES);
+    TEST("check auto sizes: 2^31+5 with 64-bit indices, last", sorted_distinct(s, c64) &&
+                                                               s[c64 - 1] == (1ul << 31) + 5);
+    TEST("check auto sizes: from the step's own numbers (step 11's 512 threads, 8192 per block)",
+         holds(s, c64, 8191) && holds(s, c64, 8193) && holds(s, c64, 16383) && holds(s, c64, 16385) &&
+         holds(s, c64, 16 * 512 + 1) && holds(s, c64, (1u << 26) - 1) && holds(s, c64, (1u << 26) + 1));
+    int big = adversarial_sizes(1024, (uint64_t)1 << 20, 2, 64, s, MAX_CHECK_SIZES);
+    TEST("check auto sizes: none of its own above 2^27 (a huge block's square is left out)",
+         sorted_distinct(s, big) && holds(s, big, ((size_t)1 << 20) + 1) && s[big - 2] <= (1u << 27));
+    size_t library[MAX_CHECK_SIZES];
+    int cub = adversarial_sizes(0, 0, 4, 64, library, MAX_CHECK_SIZES);
+    TEST("check auto sizes: a library's step (threads 0) gets the common sizes, none derived from 0",
+         sorted_distinct(library, cub) && cub >= 25 && holds(library, cub, 1) && holds(library, cub, 3) &&
+         holds(library, cub, (1ul << 31) + 5));
+    int most = 0;
+    for (unsigned int t = 32; t <= 1024; t *= 2)
+        for (uint64_t b = t; b <= 64 * (uint64_t)t; b *= 2) {
+            int k = adversarial_sizes(t, b, 4, 64, s, MAX_CHECK_SIZES + 1);
+            most = k > most ? k : most;
+        }
+    TEST("check auto sizes: every geometry fits --check's list (MAX_CHECK_SIZES)", most > 0 && most <= MAX_CHECK_SIZES);
+    TEST("check auto sizes: capacity keeps the smallest", adversarial_sizes(256, 512, 4, 64, s, 2) == 2 &&
+                                                          s[0] == 1 && s[1] == 2);
 }
 
 /**
@@ -727,6 +801,7 @@ int main(void)
 {
     test_sizes();
     test_options();
+    test_adversarial_sizes();
     test_program_flags();
     test_data();
     test_fresh();
