@@ -23,7 +23,7 @@
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
 ##= LAB_TYPES="int float double": the types lab-check builds and checks
-##= LAB_SIZES=: the sizes lab-check verifies, instead of its own list of sizes that break reductions
+##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
 ##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
 ##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
@@ -49,13 +49,6 @@ if [ ${#steps[@]} -eq 0 ]; then
     exit 2
 fi
 
-# step_dir K: the folder of step k (the step whose number is K), or nothing
-step_dir() {
-    local dir
-    for dir in "${steps[@]}"; do
-        if [[ $dir == "step$1_"* ]] && [ -d "$dir" ]; then echo "$dir"; return; fi
-    done
-}
 last_step=0
 for d in "${steps[@]}"; do
     [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
@@ -320,15 +313,14 @@ check_sizes() {
 # sanitize_one PROGRAM TOOL: memcheck or racecheck at two small sizes; PASS, FAIL with the
 # finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
-    local program=$1 tool=$2 sanitizer n tool_flags=()
-    if ! sanitizer=$(find_sanitizer); then
+    local program=$1 tool=$2 n
+    if ! find_sanitizer > /dev/null; then
         note "$tool" skip "$SANITIZER_MISSING"
         return 2
     fi
-    [ "$tool" = racecheck ] && tool_flags=(--racecheck-report all)
     for n in 1000 4099; do
-        if ! "$sanitizer" --tool "$tool" "${tool_flags[@]}" --error-exitcode 1 "$program" -n "$n" -r 2 --warmup 0 --hot \
-                --no-gate --quiet --seed "$seed" --device "${DEVICE:-0}" > "$log/$tool-$n.txt" 2>&1; then
+        if ! sanitizer_run "$tool" -- "$program" -n "$n" -r 2 --seed "$seed" --device "${DEVICE:-0}" \
+                > "$log/$tool-$n.txt" 2>&1; then
             {
                 echo "FAIL $tool n=$n: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
                 grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY |
@@ -491,10 +483,11 @@ check() {
 
     local sizes=("${custom_sizes[@]}")
     if [ ${#sizes[@]} -eq 0 ]; then
-        sizes=(1 2 3 31 32 33 $((threads - 1)) "$threads" $((threads + 1)) $((2 * threads - 1)) $((2 * threads))
-               $((2 * threads + 1)) 4099 $((16 * threads + 1)) 65537 $((2**20 + 3)) $((2**24 + 1)))
+        # the harness's sizes that break reductions (--check auto, from your STEP), less
+        # 2^31+5, checked on its own below (LAB_HUGE)
+        IFS=, read -ra sizes <<< "$(describe "$program" check_sizes)"
     fi
-    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | sort -nu)
+    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | grep -vx 2147483653 | sort -nu)
     local count=${#sizes[@]}
     echo "== correctness: $count sizes (${sizes[*]}), random and one-hot data, each reduced twice"
     local status passed=""

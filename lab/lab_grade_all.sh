@@ -28,6 +28,7 @@
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded).
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh   # step_dir
 root=$PWD
 
 say() { echo "make lab-grade-all: $*" >&2; }
@@ -42,10 +43,6 @@ fi
 submissions=$(cd "$submissions" && pwd)
 # the steps from the top Makefile (LAB_STEPS, which make passes; else make print-STEPS)
 read -ra step_dirs <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
-step_dir() {
-    local dir
-    for dir in "${step_dirs[@]}"; do if [[ $dir == "step$1_"* ]]; then echo "$dir"; return; fi; done
-}
 steps=()
 for d in "${step_dirs[@]}"; do
     [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise

@@ -20,16 +20,13 @@
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every step, 1 to 11
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh   # step_dir
 demo=build/lab-demo
 rm -rf "$demo"
 mkdir -p "$demo/submissions" || exit 1
 # the steps from the top Makefile (LAB_STEPS, which make passes; else make print-STEPS)
 read -ra step_dirs <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
 export LAB_STEPS="${step_dirs[*]}"
-step_dir() {
-    local dir
-    for dir in "${step_dirs[@]}"; do if [[ $dir == "step$1_"* ]]; then echo "$dir"; return; fi; done
-}
 
 # put STUDENT K FILE: FILE as STUDENT's step k
 put() {

@@ -60,11 +60,6 @@ else fail "make help lists the lab's targets and variables" "missing: ${missing:
 # the steps, from the top Makefile (the one list); the lab steps are 1 to the last with a
 # kernel file of its own
 read -ra lab_step_dirs <<< "$(make --no-print-directory -s print-STEPS)"
-# lab_step_dir K: the folder of step K, from that list
-lab_step_dir() {
-    local dir
-    for dir in "${lab_step_dirs[@]}"; do if [[ $dir == "step$1_"* ]]; then echo "$dir"; return; fi; done
-}
 lab_steps=()
 for dir in "${lab_step_dirs[@]}"; do
     k=${dir#step} k=${k%%_*}
@@ -85,7 +80,7 @@ else pass "lab: bad input leaves no folder behind"; fi
 # every exercise starts: the README's exercise in the header, TODOs, and it builds
 copies=()
 for k in "${lab_steps[@]}"; do
-    step=$(lab_step_dir "$k")
+    step=$(step_dir "$k")
     copy=$lab_root/start/$step
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
@@ -121,7 +116,7 @@ build_all() {
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
 if [ -n "$gpu" ]; then
     for k in "${lab_steps[@]}"; do
-        step=$(lab_step_dir "$k")
+        step=$(step_dir "$k")
         make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
             cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
     done
@@ -135,7 +130,7 @@ broken=()
 for file in lab/broken/*.patch; do
     name=$(basename "$file" .patch)
     k=$(lab_header "$file" step)
-    step=$(lab_step_dir "$k")
+    step=$(step_dir "$k")
     if ! copy=$(LAB_DIR="$lab_root/$name" lab/lab.sh broken "$file" 2> "$log/lab-out.txt"); then
         fail "lab: broken copy $name applies to a fresh copy of step ${k:-?}" "$(head -c 300 "$log/lab-out.txt")"
         continue
@@ -149,7 +144,7 @@ done
 build_all "${copies[@]}"
 
 # a copy that exists is never overwritten without FORCE=1
-copy=$lab_root/start/$(lab_step_dir 3)
+copy=$lab_root/start/$(step_dir 3)
 echo "// the student's work" >> "$copy/reduce.cu"
 make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
@@ -193,7 +188,8 @@ fi
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
 # lab_absent: an extended regex the output must not match (empty: none).
-lab_sizes="1 2 3 31 33 255 257 511 513 1023 1025 4099 65537 1048579"
+# the harness's sizes for step 3 (--check auto) up to 2^20+3: quick, and a tail of every kind
+lab_sizes=$(describe "$(step_dir 3)/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_absent=""
 lab_check() {
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
@@ -333,8 +329,8 @@ mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
-step3=$(lab_step_dir 3)
-step7=$(lab_step_dir 7)
+step3=$(step_dir 3)
+step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
 # the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
 # is correct and gets no performance points (it is step 2, not yet step 3)
