@@ -429,7 +429,7 @@ missing_says() {
     shift 3
     printf '#!/bin/sh\n%s\n' "$script" > "$fake/nvidia-smi"
     chmod +x "$fake/nvidia-smi"
-    out=$(env NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
+    out=$(env -u CUDA_VISIBLE_DEVICES NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
     if { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }; then
         pass "$name"
     else
