@@ -24,7 +24,7 @@ typedef struct gpu_info {
 } gpu_info;
 
 /**
- * Exits with code 4 and one line naming the call, file:line and CUDA's error string when
+ * Exits with code 4 and one line naming the call, its file and line, and CUDA's error string when
  * `err` is not cudaSuccess. A failed launch or call must never go on to print a timing.
  */
 void cuda_check(cudaError_t err, const char *call, const char *file, int line);

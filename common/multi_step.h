@@ -34,7 +34,7 @@ typedef float combine_t;
 #endif
 
 /**
- * Exits with code 4 and one line naming the call, file:line and NCCL's error string when
+ * Exits with code 4 and one line naming the call, its file and line, and NCCL's error string when
  * `result` is not ncclSuccess (the NCCL twin of cuda_check()).
  */
 void nccl_check(ncclResult_t result, const char *call, const char *file, int line);

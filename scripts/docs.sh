@@ -8,3 +8,4 @@ if ! command -v doxygen > /dev/null 2>&1; then
 fi
 rm -rf docs/html
 doxygen docs/Doxyfile
+echo "make docs: the site is in docs/html; open docs/html/index.html"

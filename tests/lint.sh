@@ -35,6 +35,17 @@ fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 if command -v doxygen > /dev/null 2>&1; then
     if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
         pass "docs build with zero warnings"
+        # every relative link of the site leads to a page of it (Doxygen turns a README's
+        # link to a source file, or text such as file:line, into a link to nowhere)
+        dead=$(cd docs/html && grep -ho 'href="[^"]*"' ./*.html | sed 's/^href="//; s/"$//; s/#.*//' |
+               grep -vE '^(https?:|mailto:|$)' | sort -u | while read -r target; do
+                   [ -e "$target" ] || printf '%s ' "$target"; done)
+        if [ -z "$dead" ] && grep -q 'docs/html' "$log/docs.txt"; then
+            pass "docs: every link of the site leads somewhere, and make docs says where the site is"
+        else
+            fail "docs: every link of the site leads somewhere, and make docs says where the site is" \
+                 "dead: ${dead:-none}; said: $(tail -1 "$log/docs.txt")"
+        fi
     else
         fail "docs build with zero warnings" "see $log/docs.txt"
         tail -5 "$log/docs.txt"
