@@ -45,6 +45,8 @@ TEST_SUITES  :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk
 DOC_INPUTS   :=
+# what make installed into build/ (a toolkit, an MPI): make clean keeps it, make distclean not
+INSTALLED    := build/toolkit
 include lab/lab.mk
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
@@ -71,7 +73,7 @@ export DOC_INPUTS
 export PROGRAM_DIRS
 
 .PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test lint profile resources sanitize diff diffs docs check-archs check-toolkit \
-        clean help mpich
+        clean distclean help mpich
 
 ## all: build every program (the steps, step 12 when NCCL is here, step 13 when MPI is too, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
@@ -170,10 +172,14 @@ check-toolkit:
 ## -C step4_unroll_warp race-demo: Harris's 2007 last warp under compute-sanitizer's racecheck, next to this repository's
 ## -C DIR run|profile|resource-usage|check-archs|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), its kernel file compiled for every architecture (no GPU needed), or remove its build
 
-## clean: remove every build, program and the generated docs, for every TYPE (results/ and lab/ are kept)
+## clean: remove every build, program and the generated docs, for every TYPE (kept: results/, the lab's copies, and what make installed into build/: the toolkit of check-toolkit, make mpich's MPI)
 clean:
 	@for d in $(PROGRAM_DIRS); do $(MAKE) -s --no-print-directory -C $$d clean; done
-	@rm -rf build docs/html
+	@rm -rf docs/html $(filter-out $(INSTALLED),$(wildcard build/*))
+
+## distclean: make clean, and remove what make installed into build/ too (make check-toolkit and make mpich install it again)
+distclean: clean
+	@rm -rf build
 
 # The files whose "##= " lines document the variables, each next to where its default is set.
 HELP_FILES += common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)

@@ -834,6 +834,18 @@ for ext in "${extensions[@]}"; do
     last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
     if [ "$status" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
         pass "$name: make all and make test pass ($last)"
+        # the scratch copy is a built tree to try make clean on: what make installed into
+        # build/ stays, every build goes; make distclean takes build/ away
+        read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
+        if [ "$ext" = "${extensions[0]}" ] && ( cd "$scratch" && mkdir -p "${installed[@]}" &&
+               make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
+               [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
+               make --no-print-directory -s distclean && [ ! -e build ] ); then
+            pass "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/"
+        elif [ "$ext" = "${extensions[0]}" ]; then
+            fail "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/" \
+                 "left: $(cd "$scratch" && find build -maxdepth 1 2>&1 | tr '\n' ' ')"
+        fi
         rm -rf "$scratch"
     else
         fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
