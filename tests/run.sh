@@ -4,6 +4,7 @@
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     every program builds (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
+#   toolkit   nvcc found on PATH, else in CUDA_HOME; without one, a build says so in one line
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
 #             list's folders; check-archs fails on a warning; a folder skipped here says
@@ -21,8 +22,10 @@
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits.
 #   report    the report tool reads a CSV column by its name
+#   removable each extension (EXTENSIONS) taken out of a scratch copy: make all and make
+#             test still pass there; make clean and make distclean on that copy (TYPE=int)
 # Then each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
-# header what it checks (the lab's: lab/tests.sh).
+# header what it checks (the lab's: lab/tests.sh). Each section ends with its time.
 # Without a GPU the GPU checks are listed as SKIP, by name; without NCCL, step12's build
 # and checks are.
 #
