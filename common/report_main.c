@@ -6,8 +6,6 @@
  *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
  *     report lab   ROWS.csv K START YOURS OURS            (make lab-check's table)
- *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: steps 12, 13 over n and G)
- *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
  *     report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]   (make lab-grade's score)
  *     report weights WEIGHTS                              (the points of lab/weights.conf)
  *     report class GRADES.csv                             (make lab-grade-all's class table)
@@ -16,10 +14,8 @@
  *
  * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
  * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
- * before writing one) is shown as FAILED. It exits 1 if any row failed. `multi` gives
- * step 12's speedup over BASELINE's row of the run-all rows (the step each GPU runs). The
- * scripts name these programs from what the programs say (--describe); this tool knows
- * no step by name.
+ * before writing one) is shown as FAILED. It exits 1 if any row failed. The scripts name
+ * these programs from what the programs say (--describe); this tool knows no step by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,47 +140,6 @@ static int report_lab(const char *rows_path, const char *step_text, char **progr
     }
     print_lab_table(stdout, rows, step);
     return missing ? 1 : 0;
-}
-
-/**
- * `report scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the
- * table, its CSV, and the sweep chart with one line per step, setup and G (bandwidth in
- * all against n).
- */
-static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
-{
-    static result_row rows[MAX_ROWS], lines[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
-    if (count == 0)
-        return 1;
-    print_scaling_table(stdout, rows, count);
-    if (write_scaling_csv(csv_path, rows, count) != 0)
-        return cannot_write(csv_path);
-    for (int i = 0; i < count; i++) {   /* one line of the chart per step, setup and G */
-        lines[i] = rows[i];
-        snprintf(lines[i].step, sizeof lines[i].step, "%.20s %.38s %d", rows[i].step, scaling_setup(&rows[i]),
-                 rows[i].gpus);
-        snprintf(lines[i].label, sizeof lines[i].label, "%.6s, %d GPU%s, %.60s", rows[i].step, rows[i].gpus,
-                 rows[i].gpus == 1 ? "" : "s", scaling_setup(&rows[i]));
-    }
-    return finish_outputs(svg_write_sweep_chart(svg_path, lines, count), csv_path, svg_path,
-                          any_failed(rows, count));
-}
-
-/** `report multi`: run-all's step 12 rows, against `baseline`'s row of the run-all rows. */
-static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
-{
-    static result_row rows[MAX_ROWS], run[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
-    if (count == 0)
-        return 1;
-    int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    const result_row *baseline_row = NULL;
-    for (int i = 0; i < run_count; i++)
-        if (strcmp(run[i].step, baseline) == 0)
-            baseline_row = &run[i];
-    print_multi_table(stdout, rows, count, baseline_row);
-    return any_failed(rows, count);
 }
 
 /** Reads the weights file; 0, or 2 after its one error line. */
@@ -315,7 +270,7 @@ static int report_field(const char *path, const char *column)
     return 0;
 }
 
-/** Dispatches `run`, `sweep`, `lab`, `scaling`, `multi`, `grade`, `weights`, `class`, `header` and `field`. */
+/** Dispatches `run`, `sweep`, `lab`, `grade`, `weights`, `class`, `header` and `field`. */
 int main(int argc, char **argv)
 {
     if (argc >= 7 && strcmp(argv[1], "run") == 0)
@@ -324,10 +279,6 @@ int main(int argc, char **argv)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
     if (argc == 7 && strcmp(argv[1], "lab") == 0)
         return report_lab(argv[2], argv[3], argv + 4);
-    if (argc == 5 && strcmp(argv[1], "scaling") == 0)
-        return report_scaling(argv[2], argv[3], argv[4]);
-    if (argc == 5 && strcmp(argv[1], "multi") == 0)
-        return report_multi(argv[2], argv[3], argv[4]);
     if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
         return report_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
     if (argc == 3 && strcmp(argv[1], "weights") == 0)
@@ -341,8 +292,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report lab ROWS.csv K START YOURS OURS\n"
-                    "       report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n"
                     "       report grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       report weights WEIGHTS\n"
                     "       report class GRADES.csv\n"

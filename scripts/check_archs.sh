@@ -5,7 +5,8 @@
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # NCCL_MISSING
+. scripts/gpus.sh
+if [ -f multi/multi.sh ]; then . multi/multi.sh; fi   # NCCL_MISSING, MPI_MISSING
 nvcc=${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
 archs=$("$nvcc" --list-gpu-code | grep -E '^sm_[0-9]+$' | tr '\n' ' ') || archs=""
 if [ -z "$archs" ]; then
@@ -29,10 +30,10 @@ for dir in "$@"; do
         step12_*|step13_*)
             nccl=$(make -s --no-print-directory -C "$dir" nccl-include 2>/dev/null) || nccl=""
             if [ -z "$nccl" ]; then skipped="$skipped $dir"; continue; fi
-            # nccl.h alone (see common/nccl.mk): no other toolkit's headers come with it
+            # nccl.h alone (see multi/nccl.mk): no other toolkit's headers come with it
             mkdir -p "$out/nccl-include" && ln -sf "$nccl/nccl.h" "$out/nccl-include/nccl.h"
             nccl=$(pwd)/$out/nccl-include
-            # step 13: MPI's headers too, as common/mpi.mk finds them (none: mpi.h is the compiler's)
+            # step 13: MPI's headers too, as multi/mpi.mk finds them (none: mpi.h is the compiler's)
             mpi_flags=""
             for include in $(make -s --no-print-directory -C "$dir" mpi-include 2>/dev/null); do
                 mpi_flags="$mpi_flags -I$include"
@@ -48,8 +49,8 @@ for dir in "$@"; do
         esac
         case $dir in
             step4_*) jobs+=("$job" "$job -DLEGACY_WARP_SYNC") ;;
-            step12_*) jobs+=("$job -I$nccl") ;;
-            step13_*) jobs+=("$job -I$nccl$mpi_flags -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX") ;;
+            step12_*) jobs+=("$job -Imulti -I$nccl") ;;
+            step13_*) jobs+=("$job -Imulti -I$nccl$mpi_flags -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX") ;;
             */atomic_finish) jobs+=("$job -DGRID_FINISH=BLOCK_ATOMIC" "$job -DGRID_FINISH=WARP_ATOMIC") ;;
             *) jobs+=("$job") ;;
         esac
