@@ -27,7 +27,7 @@ extern "C" {
 /** One GPU's buffers and timing tools for a run of the step. */
 typedef struct gpu_slot {
     int device;              /**< CUDA device index */
-    element_t *in;           /**< the input on this GPU (all of it, or this GPU's shard) */
+    element_t *in;           /**< the input on this GPU (all of it, or this GPU's part) */
     element_t *out;          /**< the step's result, one element */
     element_t *scratch[2];   /**< the step's two scratch buffers */
     size_t scratch_count;    /**< elements each scratch buffer holds (at least 1) */
