@@ -3,8 +3,7 @@
 # Start with `make run-all` (every step on this machine's GPU, one table) or `make test`.
 # `make help` lists every target and every variable, from one place: the "## " line above
 # each target's rule here, and the "##= NAME=default: what it does" line next to where each
-# variable's default is set (here, common/config.mk, common/nccl.mk and the scripts in
-# HELP_FILES). This header lists none of them, so it cannot drift from the help; make test
+# variable's default is set (here, common/config.mk and the files in HELP_FILES). This header lists none of them, so it cannot drift from the help; make test
 # checks that every target is in the help and that every default it shows is the real one.
 
 COMMON := common
@@ -22,12 +21,9 @@ endif
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
-# Steps 12 and 13 spread the input over the GPUs with NCCL, from one process (12) or one
-# MPI rank per GPU (13); without NCCL, or MPI, their builds say they are skipped
-# (common/nccl.mk, common/mpi.mk). Programs that are not steps: step 11's atomic
-# finishes (for make sweep) and CUB.
-MULTI_STEPS  := step12_multi_gpu step13_rank_per_gpu
-PROGRAM_DIRS := $(STEPS) $(MULTI_STEPS) step11_single_pass/atomic_finish cub_reference
+# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB; the
+# extensions add theirs (the multi-GPU steps: multi/multi.mk).
+PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference
 # What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
 # passes; step 11, one kernel and its last block), step 11's two atomic finishes, and CUB
 SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,12,$(STEPS))) \
@@ -37,17 +33,25 @@ SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,12,$(STEPS))) \
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
 # PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files
-# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own),
-# and its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test
+# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own,
+# and leaves the programs of SUITE_PROGRAM_DIRS, built in its build section, to them);
+# it may add host tools that `all` and `test` build (EXTRA_TOOLS), scripts that
+# `make run-all` runs after its table, given its rows (RUN_ALL_EXTRAS), its pages and
+# sources to the Doxygen site (DOC_INPUTS), and what it installs into build/ (INSTALLED).
+# It adds its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test
 # checks that a copy without them (and without its include line) still builds and passes.
 TARGET_FILES := Makefile
 TEST_SUITES  :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk
 DOC_INPUTS   :=
+EXTRA_TOOLS  :=
+RUN_ALL_EXTRAS     :=
+SUITE_PROGRAM_DIRS :=
 # what make installed into build/ (a toolkit, an MPI): make clean keeps it, make distclean not
 INSTALLED    := build/toolkit
 include lab/lab.mk
+include multi/multi.mk
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26
@@ -55,9 +59,7 @@ N      ?= 2^26
 REPS   ?= 20
 ##= SIZES="2^16 2^18 2^20 2^22 2^24 2^26 2^28": the sizes of make sweep
 SIZES  ?= 2^16 2^18 2^20 2^22 2^24 2^26 2^28
-##= SCALING_SIZES="2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30": the sizes of make scaling
-SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
-##= DEVICE=0: the GPU the one-GPU programs use (run-all, sweep, lab-check); step 12 takes CUDA_VISIBLE_DEVICES
+##= DEVICE=0: the GPU the one-GPU programs use (run-all, sweep, lab-check)
 DEVICE ?= 0
 ##= STEP=: the step of make diff, lab and lab-check, e.g. STEP=3
 STEP   ?=
@@ -66,17 +68,17 @@ TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/svg.c common/diagnose.c
 
-export TYPE SUFFIX N REPS SIZES SCALING_SIZES DEVICE NVCC CUDA_PATH V
+export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 # the extensions' pages and sources for make docs (docs/Doxyfile adds them to its INPUT)
 export DOC_INPUTS
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep scaling latency test lint profile resources sanitize diff diffs docs check-archs check-toolkit \
-        clean distclean help mpich
+.PHONY: all $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit \
+        clean distclean help
 
-## all: build every program (the steps, step 12 when NCCL is here, step 13 when MPI is too, step 11's atomic finishes, CUB), the report tool and the unit tests; plain `make` does this
-all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS)
+## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
+all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS) $(EXTRA_TOOLS)
 
 ## step3_add_during_load (any program's directory): build that program alone
 # -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
@@ -97,11 +99,11 @@ $(TOOLS)/report: $(REPORT_SOURCES) common/results.h common/svg.h $(TOOLS)/report
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
-## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg); with 2+ GPUs, step12 on 1 ... all of them
+## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
 run-all:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
-	@scripts/run_all.sh $(STEPS) cub_reference
+	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference
 
 ## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
 sweep:
@@ -109,21 +111,9 @@ sweep:
 	@$(MAKE) --no-print-directory all
 	@scripts/sweep.sh $(SWEEP_PROGRAMS)
 
-## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
-scaling:
-	@scripts/preflight.sh $@
-	@$(MAKE) --no-print-directory all
-	@scripts/scaling.sh
-
-## latency: the combine alone on all GPUs and its variants: step12 under each NCCL_PROTO and NCCL_ALGO, step13 (when built) and step13 over the network transport; a summary, plain and CUDA graph (results/latency.txt)
-latency:
-	@scripts/preflight.sh $@
-	@$(MAKE) --no-print-directory all
-	@scripts/latency.sh
-
 ## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
-test: $(TOOLS)/report $(UNIT_TESTS)
-	@TEST_SUITES="$(TEST_SUITES)" tests/run.sh $(PROGRAM_DIRS)
+test: $(TOOLS)/report $(UNIT_TESTS) $(EXTRA_TOOLS)
+	@TEST_SUITES="$(TEST_SUITES)" SUITE_PROGRAM_DIRS="$(SUITE_PROGRAM_DIRS)" tests/run.sh $(PROGRAM_DIRS)
 
 ## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)
 lint: all
@@ -155,15 +145,14 @@ diffs:
 
 ## docs: the Doxygen site in docs/html (warnings are errors)
 docs:
-	@scripts/docs.sh
+	@DOC_INPUTS="$(DOC_INPUTS)" scripts/docs.sh
 
 ## check-archs: compile every step for every real architecture nvcc supports (no GPU needed)
 check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
 
-## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
-mpich:
-	@scripts/get_mpich.sh
+## ci-setup: what .ci/run installs before the tests, beyond doxygen and shellcheck: each extension's own (a rule of its .mk)
+ci-setup:: ; @:
 
 ## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
 check-toolkit:
@@ -182,7 +171,7 @@ distclean: clean
 	@rm -rf build
 
 # The files whose "##= " lines document the variables, each next to where its default is set.
-HELP_FILES += common/nccl.mk common/mpi.mk $(wildcard scripts/*.sh)
+HELP_FILES += $(wildcard scripts/*.sh)
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:

@@ -27,8 +27,8 @@ void fill_random(element_t *a, size_t n, uint64_t seed);
 
 /**
  * Fills `a` with elements first ... first + n - 1 of the sequence fill_random() draws
- * from `seed`: a GPU's shard of a larger input can be made on its own (step 12), with the
- * same values the whole input would hold, whatever the number of shards.
+ * from `seed`: one part of a larger input can be made on its own (on each of several
+ * GPUs, say), with the same values the whole input would hold, whatever the number of parts.
  */
 void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first);
 
@@ -58,7 +58,7 @@ reference cpu_reference(const element_t *a, size_t n);
 
 /**
  * Adds the reference of one part of an input to that of the parts before it, so a
- * sharded input (step 12) is checked against the sum of its shards' references.
+ * input made in parts is checked against the sum of its parts' references.
  */
 void reference_add(reference *total, const reference *part);
 

@@ -3,10 +3,9 @@
  * @brief One GPU's part of a run, the same for every driver: its buffers, stream, events
  * and timing gate, allocated, run around the timed work and freed in one place.
  *
- * The one-GPU driver (main.c) has one slot; step 12's (multi_main.c) has one per GPU and
- * puts its shards in them. A driver adds only what is its own: main.c the step and its
- * checks, multi_main.c the shards, NCCL, the combine and the ranks (ranks.h: one
- * process, or one MPI rank per GPU). A run on slots goes: slot_begin() on each (flush,
+ * The one-GPU driver (main.c) has one slot; a driver of several GPUs has one per GPU and
+ * puts its part of the input in each. A driver adds only what is its own: main.c the
+ * step and its checks. A run on slots goes: slot_begin() on each (flush,
  * poison, gate closed, start event), the driver queues the timed work, slot_end() on each
  * (stop event), slots_ready() when the run spans GPUs, slots_go() (every gate open at
  * once), slot_wait() on each (its time).
@@ -28,7 +27,7 @@ extern "C" {
 /** One GPU's buffers and timing tools for a run of the step. */
 typedef struct gpu_slot {
     int device;              /**< CUDA device index */
-    element_t *in;           /**< the input on this GPU (all of it, or this GPU's shard) */
+    element_t *in;           /**< the input on this GPU (all of it, or this GPU's part) */
     element_t *out;          /**< the step's result, one element */
     element_t *scratch[2];   /**< the step's two scratch buffers */
     size_t scratch_count;    /**< elements each scratch buffer holds (at least 1) */
@@ -44,12 +43,12 @@ typedef struct gpu_slot {
 /**
  * Device bytes slot_allocate() takes on `gpu` for up to max_n input elements and
  * `scratch` elements in each scratch buffer, plus `extra_bytes` the driver allocates
- * beside them (step 12: its 64-bit sum), with an L2 flush buffer when `flush`.
+ * beside them (e.g. a sum of its own), with an L2 flush buffer when `flush`.
  */
 size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, const gpu_info *gpu);
 
 /**
- * 1 if `need` bytes (slot_bytes()) and `slack` more (the context's own, NCCL's) fit in
+ * 1 if `need` bytes (slot_bytes()) and `slack` more (the context's own, a library's) fit in
  * the GPU's free memory, and max_n elements in a size_t; the driver says why not.
  */
 int slot_fits(size_t max_n, size_t need, size_t slack, const gpu_info *gpu);
@@ -78,8 +77,8 @@ void slot_end(gpu_slot *s);
 /**
  * Waits until every one of `count` slots has reached its gate (its flush done). A run on
  * several GPUs calls it before slots_go(), so that all of them start together: a GPU let
- * go first would time its wait for the others (with MPI, the ranks then meet at a
- * barrier, and only then open their gates).
+ * go first would time its wait for the others (several processes
+ * meet at a barrier first, and only then open their gates).
  */
 void slots_ready(gpu_slot *slots, int count);
 

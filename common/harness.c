@@ -1,6 +1,6 @@
 /**
  * @file harness.c
- * @brief What the one-GPU and the multi-GPU drivers share (see harness.h).
+ * @brief What every driver shares (see harness.h).
  */
 /* setenv() is POSIX, not C11 */
 #define _POSIX_C_SOURCE 200112L
@@ -57,25 +57,23 @@ static int auto_check_sizes(const step_info *info, size_t *sizes)
  * program rather than read its source: every field of step_info but the functions, and
  * what follows from them. index_bits: 32 or 64, the width of the kernel's indices (its
  * max_n). kernel=own: --resources can report the step's kernel; library: its kernels are
- * CUB's. multi_gpu=1: a multi-GPU program, which runs `shard_step` (step 11) on each GPU;
- * processes=one (step 12: one process drives every GPU) or one_per_gpu (step 13: start it
- * with mpiexec, one rank per GPU). check_sizes: what --check auto verifies, comma-separated.
+ * CUB's. check_sizes: what --check auto verifies, comma-separated. Another driver's lines
+ * follow (harness_driver's describe).
  */
-static void describe(const step_info *info, int multi_gpu)
+static void describe(const step_info *info, const harness_driver *driver)
 {
     size_t sizes[MAX_CHECK_SIZES];
     int count = auto_check_sizes(info, sizes);
     printf("number=%d\nname=%s\ntitle=%s\ncitation=%s\nidea=%s\ntype=%s\nthreads=%u\n"
-           "elements_per_block=%zu\nmax_n=%llu\nindex_bits=%d\nkernel=%s\nmulti_gpu=%d\n", info->number,
+           "elements_per_block=%zu\nmax_n=%llu\nindex_bits=%d\nkernel=%s\n", info->number,
            info->name, info->title, info->citation, info->idea, ELEMENT_NAME, info->threads, info->elements_per_block,
-           (unsigned long long)info->max_n, info->max_n > MAX_N_32BIT ? 64 : 32, info->kernel ? "own" : "library",
-           multi_gpu != 0);
+           (unsigned long long)info->max_n, info->max_n > MAX_N_32BIT ? 64 : 32, info->kernel ? "own" : "library");
     printf("check_sizes=");
     for (int i = 0; i < count; i++)
         printf("%s%zu", i ? "," : "", sizes[i]);
     printf("\n");
-    if (multi_gpu)
-        printf("shard_step=%s\nprocesses=%s\n", STEP.name, multi_gpu == MULTI_RANK_PER_GPU ? "one_per_gpu" : "one");
+    if (driver)
+        driver->describe();
 }
 
 void load_kernels_eagerly(void)
@@ -83,13 +81,13 @@ void load_kernels_eagerly(void)
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
 }
 
-int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu)
+int harness_begin(int argc, char **argv, options *opt, const step_info *info, const harness_driver *driver)
 {
     harness_program = argv[0];
     char error[512];
-    switch (parse_options(argc, argv, opt, error, sizeof error)) {
+    switch (parse_driver_options(argc, argv, opt, driver ? &driver->flags : NULL, error, sizeof error)) {
     case PARSE_HELP:
-        print_usage(argv[0], info->name, info->max_n, multi_gpu);
+        print_usage(argv[0], info->name, info->max_n, driver ? &driver->usage : NULL);
         return EXIT_OK;
     case PARSE_ERROR:
         say_error(error);
@@ -97,12 +95,12 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, in
     case PARSE_OK:
         break;
     }
-    if (check_program_flags(opt, multi_gpu ? STEP.name : NULL, multi_gpu, error, sizeof error) != 0) {
+    if (driver && driver->check_flags(opt, error, sizeof error) != 0) {
         say_error(error);
         return EXIT_USAGE;
     }
     if (opt->describe) {
-        describe(info, multi_gpu);
+        describe(info, driver);
         return EXIT_OK;
     }
     if (opt->check_auto)

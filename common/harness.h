@@ -1,12 +1,12 @@
 /**
  * @file harness.h
- * @brief The parts of a step program that the one-GPU driver (main.c) and the multi-GPU
- * driver of step 12 (multi_main.c) share: start-up, error lines, host memory, the
+ * @brief The parts of a step program that the one-GPU driver (main.c) shares with any
+ * other driver (harness_driver): start-up, error lines, host memory, the
  * one-hot positions of --check, the result row and the timing lines of the report; each
  * GPU's buffers and timed run are gpu_slot.h's.
  *
- * Kept in one place so that both programs check, time and report the same way, and a
- * third driver (MPI, one rank a GPU) adds only what is its own.
+ * Kept in one place so that every driver checks, times and reports the same way, and
+ * adds only what is its own.
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H
@@ -34,9 +34,9 @@ extern "C" {
 extern const char *harness_program;
 
 /**
- * 1 (the default) where this process writes the --csv file; 0 on MPI ranks other than 0,
- * which must not probe or touch it: ranks creating and removing the same new file at once
- * could leave it without its header line.
+ * 1 (the default) where this process writes the --csv file; 0 in the other processes of
+ * a program of several, which must not probe or touch it: processes creating and
+ * removing the same new file at once could leave it without its header line.
  */
 extern int harness_writes_files;
 
@@ -47,7 +47,7 @@ void say_error(const char *message);
  * Makes CUDA load every kernel when the context is created: with lazy loading (CUDA's
  * default) a kernel's first launch behind a closed gate would wait for the gate to
  * finish, which waits for the host, which waits for the launch. Must run before anything
- * initializes CUDA: harness_begin() calls it, and MPI's start-up before MPI_Init.
+ * initializes CUDA: harness_begin() calls it, and a driver before a library of its own initializes CUDA.
  */
 void load_kernels_eagerly(void);
 
@@ -55,17 +55,29 @@ void load_kernels_eagerly(void);
 #define HARNESS_GO_ON (-1)
 
 /**
+ * What a driver other than the one-GPU one adds to harness_begin(), so that the core knows
+ * none of its flags: they are parsed, explained and described by its own code.
+ */
+typedef struct harness_driver {
+    driver_flags flags;      /**< its own flags, parsed with the core's */
+    driver_usage usage;      /**< its --help */
+    /** Refuses the core's flags it does not take, once all are parsed: 0, or -1 with one line in `error`. */
+    int (*check_flags)(const options *opt, char *error, size_t error_size);
+    /** Prints its own --describe lines (key=value), after the core's. */
+    void (*describe)(void);
+} harness_driver;
+
+/**
  * Parses the flags, answers --help and --describe from `info`, rejects sizes above
  * info->max_n, flags of the other kind of program and a --csv file that cannot be
  * written (all before the GPU is touched), and prepares the CUDA environment for the
  * gate (eager module loading; no gate under compute-sanitizer or ncu). Returns
  * HARNESS_GO_ON when the program should go on, or the exit code to return now.
- * `multi_gpu`: a program_kind (options.h): ONE_GPU, or a multi-GPU program, whose --help
- * differs; --gpus / --latency are accepted only there (--gpus not with one rank per GPU),
- * and --resources only elsewhere: the one-GPU driver answers it after opening the GPU,
- * with print_resources().
+ * `driver`: NULL for the one-GPU driver (main.c), which answers --resources after opening
+ * the GPU, with print_resources(); or another driver's flags, --help, checks and
+ * --describe lines (harness_driver).
  */
-int harness_begin(int argc, char **argv, options *opt, const step_info *info, int multi_gpu);
+int harness_begin(int argc, char **argv, options *opt, const step_info *info, const harness_driver *driver);
 
 /**
  * Rejects n above info->max_n with one line naming the program, its maximum and why

@@ -357,7 +357,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
 int main(int argc, char **argv)
 {
     options opt;
-    int status = harness_begin(argc, argv, &opt, &STEP, 0);
+    int status = harness_begin(argc, argv, &opt, &STEP, NULL);
     if (status != HARNESS_GO_ON)
         return status;
     size_t n = opt.n;

@@ -66,8 +66,7 @@ static enum parse_result fail(char *error, size_t size, const char *format, ...)
     return PARSE_ERROR;
 }
 
-/** Parses an integer flag value within [low, high]; -1 if not a number in range. */
-static int parse_int_in(const char *text, long low, long high, int *value)
+int parse_int_in(const char *text, long low, long high, int *value)
 {
     uint64_t v;
     if (parse_decimal(text, &v) != 0 || (long)v < low || v > (uint64_t)high)
@@ -117,11 +116,20 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
     return 0;
 }
 
+/** Most flags a driver may add to the core's (driver_flags). */
+#define MAX_DRIVER_FLAGS 16
+
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
 {
+    return parse_driver_options(argc, argv, opt, NULL, error, error_size);
+}
+
+enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
+                                       char *error, size_t error_size)
+{
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_GPUS, OPT_LATENCY, OPT_RESOURCES };
-    static const struct option long_options[] = {
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_RESOURCES, OPT_DRIVER = 2000 };
+    static const struct option core_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
         { "warmup", required_argument, NULL, OPT_WARMUP },
@@ -135,12 +143,21 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         { "print-sum", no_argument, NULL, OPT_PRINT_SUM },
         { "check", required_argument, NULL, OPT_CHECK },
         { "describe", no_argument, NULL, OPT_DESCRIBE },
-        { "gpus", required_argument, NULL, OPT_GPUS },
-        { "latency", no_argument, NULL, OPT_LATENCY },
         { "resources", no_argument, NULL, OPT_RESOURCES },
         { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
     };
+    enum { CORE_COUNT = sizeof core_options / sizeof core_options[0] };
+    /* the core's flags, then the driver's (their codes: OPT_DRIVER + index), then the end */
+    struct option long_options[CORE_COUNT + MAX_DRIVER_FLAGS + 1];
+    int driver_count = driver ? driver->count : 0;
+    if (driver_count > MAX_DRIVER_FLAGS)
+        return fail(error, error_size, "internal: a driver adds %d flags, at most %d", driver_count,
+                    MAX_DRIVER_FLAGS);
+    memcpy(long_options, core_options, sizeof core_options);
+    for (int i = 0; i < driver_count; i++)
+        long_options[CORE_COUNT + i] = (struct option){ driver->flags[i].name,
+            driver->flags[i].takes_value ? required_argument : no_argument, NULL, OPT_DRIVER + i };
+    long_options[CORE_COUNT + driver_count] = (struct option){ NULL, 0, NULL, 0 };
     const options defaults = { .n = DEFAULT_N, .reps = DEFAULT_REPS, .warmup = DEFAULT_WARMUP, .seed = 1 };
     *opt = defaults;
     error[0] = '\0';
@@ -190,13 +207,7 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case OPT_INPUT: opt->input_path = optarg; break;
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
         case OPT_DESCRIBE: opt->describe = 1; break;
-        case OPT_LATENCY: opt->latency = 1; break;
         case OPT_RESOURCES: opt->resources = 1; break;
-        case OPT_GPUS:
-            if (parse_int_in(optarg, 1, MAX_GPUS, &opt->gpus) != 0)
-                return fail(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
-                                               "from 1 to those the machine has (nvidia-smi -L)", optarg);
-            break;
         case OPT_CHECK:
             if (parse_check_list(optarg, opt, error, error_size) != 0)
                 return PARSE_ERROR;
@@ -206,6 +217,11 @@ enum parse_result parse_options(int argc, char **argv, options *opt, char *error
         case ':':
             return fail(error, error_size, "option '%s' needs a value; see --help", argv[optind - 1]);
         default:
+            if (c >= OPT_DRIVER && c < OPT_DRIVER + driver_count) {
+                if (driver->take(c - OPT_DRIVER, optarg, error, error_size) != 0)
+                    return PARSE_ERROR;
+                break;
+            }
             return fail(error, error_size, "unknown option '%s'; see --help for the accepted flags",
                         argv[optind - 1]);
         }
@@ -229,73 +245,36 @@ const char *max_n_reason(uint64_t max_n)
            "the device's memory runs out long before";
 }
 
-int check_program_flags(const options *opt, const char *shard_step, int kind, char *error, size_t error_size)
-{
-    if (kind == MULTI_RANK_PER_GPU && opt->gpus) {
-        fail(error, error_size, "--gpus belongs to the program of one process for every GPU; this one runs one "
-             "MPI rank per GPU: start G ranks (mpiexec -n G)");
-        return -1;
-    }
-    if (shard_step && opt->resources) {
-        fail(error, error_size, "--resources belongs to the one-GPU programs; this one runs %s's kernel "
-             "on every GPU: %s/reduce --resources", shard_step, shard_step);
-        return -1;
-    }
-    if (shard_step && (opt->device_given || opt->input_path)) {
-        fail(error, error_size, "%s belongs to the one-GPU programs: this one makes its input on each GPU "
-             "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, %s)",
-             opt->device_given ? "--device" : "--input",
-             kind == MULTI_RANK_PER_GPU ? "G with mpiexec -n G: one rank per GPU" : "G with --gpus");
-        return -1;
-    }
-    if (!shard_step && (opt->gpus || opt->latency)) {
-        fail(error, error_size, "%s belongs to the multi-GPU program (--describe says multi_gpu=1); this "
-             "program uses one GPU (--device D)", opt->gpus ? "--gpus" : "--latency");
-        return -1;
-    }
-    return 0;
-}
-
-void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu)
+void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver)
 {
     printf("Usage: %s [flags]\n"
-           "Times the %s reduction on the GPU%s and verifies every result.\n\n"
+           "Times the %s reduction on %s and verifies every result.\n\n"
            "  -n, --size N     elements to reduce (default 2^26): N, 2^K, 2^K+M or 2^K-M, at most %llu\n"
            "                   (%s)\n"
            "  -r, --reps R     timed repetitions, median reported (default %d)\n"
            "      --warmup W   untimed runs first (default %d)\n"
            "      --seed S     seed of the random data (default 1)\n",
-           program, step_name, multi_gpu ? "s" : "", (unsigned long long)max_n, max_n_reason(max_n),
-           DEFAULT_REPS, DEFAULT_WARMUP);
-    if (multi_gpu == MULTI_RANK_PER_GPU)
-        printf("      --latency    time the combine alone (and its variants), no input\n");
-    else if (multi_gpu)
-        printf("      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
-               "      --latency    time the combine alone (and its variants), no input\n");
+           program, step_name, driver ? driver->runs_on : "the GPU", (unsigned long long)max_n,
+           max_n_reason(max_n), DEFAULT_REPS, DEFAULT_WARMUP);
+    if (driver)
+        printf("%s", driver->flag_lines);
     else
         printf("      --device D   CUDA device index (default 0)\n");
     printf("      --csv FILE   append one result row to FILE\n"
            "      --hot        do not flush the L2 cache before each run\n"
            "      --no-gate    let the GPU start before the whole run is queued (times host delays)\n"
            "      --quiet      print only errors (and --print-sum)\n");
-    if (!multi_gpu)
+    if (!driver)
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing;\n"
            "                   --check auto: the sizes that break reductions, from the step's geometry\n"
            "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
-    if (!multi_gpu)
+    if (!driver)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
     printf("  -h, --help       this text\n\n");
-    if (multi_gpu == MULTI_RANK_PER_GPU)
-        printf("One MPI rank per GPU, as many ranks as GPUs: mpiexec -n G %s [flags] (srun on a cluster).\n"
-               "Each rank takes the GPU of its place on its node; --device, --input, --resources and\n"
-               "--gpus belong to the other programs.\n", program);
-    else if (multi_gpu)
-        printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
-               "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
-    else
-        printf("--gpus G and --latency belong to the multi-GPU program (several GPUs, NCCL).\n");
+    if (driver)
+        driver->print_footer(program);
     printf("Exit codes: 0 verified, 1 wrong result, 2 bad input, 3 no GPU, 4 CUDA error.\n");
 }

@@ -21,8 +21,6 @@ extern "C" {
 #define DEFAULT_WARMUP 3
 #define MAX_REPS 100000
 #define MAX_CHECK_SIZES 64
-/** Most GPUs --gpus accepts (one process, one node). */
-#define MAX_GPUS 64
 
 /** Exit codes, so that scripts can tell the failures apart. */
 enum exit_code {
@@ -41,7 +39,7 @@ typedef struct options {
     int warmup;              /**< untimed runs first */
     uint64_t seed;           /**< seed of the random data */
     int device;              /**< CUDA device index */
-    int device_given;        /**< 1 if --device was on the command line (step 12 refuses it, any value) */
+    int device_given;        /**< 1 if --device was on the command line (a driver may refuse it, any value) */
     const char *csv_path;    /**< append one result row here, or NULL */
     int hot;                 /**< 1: skip the L2 flush (time a warm cache) */
     int no_gate;             /**< 1: do not hold the GPU until a run is queued (gate.h) */
@@ -53,8 +51,6 @@ typedef struct options {
     int check_auto;          /**< 1: --check auto, the step's adversarial sizes (the harness
                                   fills check_sizes from its STEP: adversarial_sizes()) */
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
-    int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
-    int latency;             /**< --latency: step 12 times its combine alone, each variant */
     int resources;           /**< --resources: print the kernel's registers, shared memory and
                                   occupancy on this GPU as key=value lines (resources.h), run nothing */
 } options;
@@ -62,11 +58,36 @@ typedef struct options {
 /** Result of parse_options(). */
 enum parse_result { PARSE_OK, PARSE_HELP, PARSE_ERROR };
 
+/** A flag that a driver adds to the core's (driver_flags): its long name, and whether it takes a value. */
+typedef struct driver_flag {
+    const char *name;        /**< "name" for --name */
+    int takes_value;         /**< 1: --name VALUE */
+} driver_flag;
+
 /**
- * Parses argv into `opt` (defaults first). On PARSE_ERROR, `error` holds one line that
- * says what is wrong and what is accepted.
+ * The flags of a driver other than the one-GPU one (main.c), parsed with the core's in one
+ * pass, so that order and errors are alike: `take` gets each one's index in `flags` and its
+ * value (NULL when it takes none), and returns 0, or -1 with one line in `error`.
  */
+typedef struct driver_flags {
+    const driver_flag *flags;
+    int count;
+    int (*take)(int index, const char *value, char *error, size_t error_size);
+} driver_flags;
+
+/**
+ * Parses argv into `opt` (defaults first), with a driver's own flags (`driver`; NULL:
+ * none). On PARSE_ERROR, `error` holds one line that says what is wrong and what is
+ * accepted.
+ */
+enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
+                                       char *error, size_t error_size);
+
+/** parse_driver_options() with the core's flags alone. */
 enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size);
+
+/** Parses an integer flag value within [low, high]: 0 and *value, or -1 if not a whole number in range. */
+int parse_int_in(const char *text, long low, long high, int *value);
 
 /**
  * Parses a size: a whole decimal number, or 2^K, or 2^K+M / 2^K-M (so scripts can say
@@ -85,29 +106,22 @@ int parse_size(const char *text, uint64_t *value);
  */
 const char *max_n_reason(uint64_t max_n);
 
-/** What kind of program the harness runs: the `multi_gpu` of harness_begin() and print_usage(). */
-enum program_kind {
-    ONE_GPU = 0,              /**< steps 0-11 and CUB: one GPU, --device D */
-    MULTI_ONE_PROCESS = 1,    /**< step 12: one process drives GPUs 0 .. G-1, --gpus G */
-    MULTI_RANK_PER_GPU = 2    /**< step 13: one MPI rank per GPU, as many ranks as GPUs */
-};
+/**
+ * What a driver other than the one-GPU one says in its --help (see print_usage()): a
+ * program of several GPUs, say, whose placement flags differ.
+ */
+typedef struct driver_usage {
+    const char *runs_on;     /**< after "Times the X reduction on ", e.g. "the GPUs" */
+    const char *flag_lines;  /**< its own flags' lines, printed where --device is for one GPU */
+    void (*print_footer)(const char *program);  /**< lines after the flags: how to start it */
+} driver_usage;
 
 /**
- * Refuses the flags that belong to another kind of program, whatever their value:
- * --device, --input and --resources on the multi-GPU programs (they use GPUs 0 .. G-1,
- * make their input on each and run `shard_step`'s kernel on every GPU), --gpus and
- * --latency on the one-GPU programs (`shard_step` NULL), and --gpus on the program of one
- * rank per GPU (`kind` MULTI_RANK_PER_GPU: the ranks are the GPUs). Returns 0, or -1 with
- * one line in `error`.
+ * Prints the usage text for `program`, naming the step and its largest n: the one-GPU
+ * program's (`driver` NULL: --device, --input, --resources), or a driver's, which lists its
+ * own flags and footer instead of those three.
  */
-int check_program_flags(const options *opt, const char *shard_step, int kind, char *error, size_t error_size);
-
-/**
- * Prints the usage text for `program`, naming the step and its largest n; `multi_gpu`
- * (a program_kind) lists --gpus and --latency (step 12), or --latency and how to start
- * one rank per GPU (step 13), instead of the one-GPU flags --device and --input.
- */
-void print_usage(const char *program, const char *step_name, uint64_t max_n, int multi_gpu);
+void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver);
 
 #ifdef __cplusplus
 }

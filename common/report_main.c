@@ -5,17 +5,13 @@
  *
  *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
  *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
- *     report scaling ROWS.csv OUT.csv OUT.svg             (make scaling: steps 12, 13 over n and G)
- *     report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE     (make run-all's table of step 12)
  *     report header                                       (the CSV header the programs write)
  *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
  * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
  * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
- * before writing one) is shown as FAILED. It exits 1 if any row failed. `multi` gives
- * step 12's speedup over BASELINE's row of the run-all rows (the step each GPU runs). The
- * scripts name these programs from what the programs say (--describe); this tool knows
- * no step by name.
+ * before writing one) is shown as FAILED. It exits 1 if any row failed. The scripts name
+ * these programs from what the programs say (--describe); this tool knows no step by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,47 +112,6 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
 }
 
 /**
- * `report scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the
- * table, its CSV, and the sweep chart with one line per step, setup and G (bandwidth in
- * all against n).
- */
-static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
-{
-    static result_row rows[MAX_ROWS], lines[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
-    if (count == 0)
-        return 1;
-    print_scaling_table(stdout, rows, count);
-    if (write_scaling_csv(csv_path, rows, count) != 0)
-        return cannot_write(csv_path);
-    for (int i = 0; i < count; i++) {   /* one line of the chart per step, setup and G */
-        lines[i] = rows[i];
-        snprintf(lines[i].step, sizeof lines[i].step, "%.20s %.38s %d", rows[i].step, scaling_setup(&rows[i]),
-                 rows[i].gpus);
-        snprintf(lines[i].label, sizeof lines[i].label, "%.6s, %d GPU%s, %.60s", rows[i].step, rows[i].gpus,
-                 rows[i].gpus == 1 ? "" : "s", scaling_setup(&rows[i]));
-    }
-    return finish_outputs(svg_write_sweep_chart(svg_path, lines, count), csv_path, svg_path,
-                          any_failed(rows, count));
-}
-
-/** `report multi`: run-all's step 12 rows, against `baseline`'s row of the run-all rows. */
-static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
-{
-    static result_row rows[MAX_ROWS], run[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
-    if (count == 0)
-        return 1;
-    int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    const result_row *baseline_row = NULL;
-    for (int i = 0; i < run_count; i++)
-        if (strcmp(run[i].step, baseline) == 0)
-            baseline_row = &run[i];
-    print_multi_table(stdout, rows, count, baseline_row);
-    return any_failed(rows, count);
-}
-
-/**
  * `report field`: COLUMN's value in every row of a CSV file with a header line (the
  * programs' rows, the tables' CSV files), one a line, empty for a row that has none:
  * scripts read a CSV by column name, never by position or by cutting at commas, which a
@@ -188,25 +143,18 @@ static int report_field(const char *path, const char *column)
     return 0;
 }
 
-/** Dispatches `run`, `sweep`, `scaling`, `multi`, `header` and `field`. */
 int main(int argc, char **argv)
 {
     if (argc >= 7 && strcmp(argv[1], "run") == 0)
         return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
-    if (argc == 5 && strcmp(argv[1], "scaling") == 0)
-        return report_scaling(argv[2], argv[3], argv[4]);
-    if (argc == 5 && strcmp(argv[1], "multi") == 0)
-        return report_multi(argv[2], argv[3], argv[4]);
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     if (argc == 4 && strcmp(argv[1], "field") == 0)
         return report_field(argv[2], argv[3]);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
-                    "       report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n"
                     "       report header\n"
                     "       report field CSV COLUMN\n");
     return 2;

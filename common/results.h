@@ -59,8 +59,8 @@ typedef struct result_row {
     double gbs;               /**< bytes / median */
     double rel_error;         /**< |result - reference| / |reference| (0 for exact int) */
     char status[16];          /**< "PASSED" or "FAILED" */
-    int gpus;                 /**< GPUs the input was spread over (1 for every step but 12) */
-    double combine_ms;        /**< step 12: median time of the combine (all-reduce) alone; else 0 */
+    int gpus;                 /**< GPUs the input was spread over (1: the one-GPU driver's programs) */
+    double combine_ms;        /**< median time of a program's combining phase timed alone (0: none) */
 } result_row;
 
 /**
@@ -154,38 +154,17 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
 /** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
 int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step);
 
-/**
- * The setup of a multi-GPU row: its label after the GPU count ("one process", "one MPI
- * rank per GPU", "one MPI rank per GPU, network transport"), which `make scaling` and
- * `make latency` compare side by side.
- */
-const char *scaling_setup(const result_row *r);
+/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
+FILE *create_csv(const char *path, const char *header);
 
-/**
- * The crossover on `gpus` GPUs of one setup (scaling_setup(); NULL: any): the smallest n
- * from which it is faster than one GPU at that n and at every larger n in `rows` (rows in
- * increasing n, as `make scaling` writes them). 0 when it is never ahead to the end.
- * Below it, the all-reduce's fixed cost outweighs the time the second GPU saves (see
- * step12_multi_gpu/README.md).
- */
-unsigned long long scaling_crossover(const result_row *rows, int count, int gpus, const char *setup);
+/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
+int close_csv(FILE *f);
 
-/**
- * Prints `make scaling`: per n, setup and G, time, aggregate GB/s, speedup and efficiency
- * over one GPU at that n, the all-reduce's own time, then the crossover for each setup
- * and G > 1.
- */
-void print_scaling_table(FILE *out, const result_row *rows, int count);
+/** Writes n as "2^K" when it is a power of two, else with separators. */
+void format_size(char *buf, size_t size, unsigned long long n);
 
-/** Writes the scaling table as CSV: step, setup, n, gpus, median us, GB/s, speedup, efficiency, combine us. */
-int write_scaling_csv(const char *path, const result_row *rows, int count);
-
-/**
- * Prints `make run-all`'s table of step 12 (one row per G at the run's n), with the
- * speedup over `baseline` (the row of the same run of the step each GPU runs, step 11;
- * NULL: none).
- */
-void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline);
+/** Row i's size for a table's first column, blank when it repeats the row above (one size, several rows). */
+void format_size_cell(char *buf, size_t size, const result_row *rows, int i);
 
 /** Writes n with thousands separators ("67,108,864"). */
 void format_count(char *buf, size_t size, unsigned long long n);

@@ -24,6 +24,10 @@ MAKEFLAGS += --no-builtin-rules
 .SECONDARY:
 
 COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+# A step's Makefile may add harness sources from folders of their own: HARNESS_DIRS, the
+# folders (searched after common/, their headers found by the step's kernel file too)
+EXTRA_NVCC_FLAGS += $(HARNESS_DIRS:%=-I%)
+EXTRA_CFLAGS     += $(HARNESS_DIRS:%=-I%)
 include $(COMMON)/config.mk
 
 STEP_SOURCE := $(firstword $(wildcard *.cu))
@@ -32,11 +36,11 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-# A step's Makefile may name another driver (steps 12, 13: HARNESS_MAIN := multi_main, with
-# HARNESS_RANKS := ranks_one or ranks_mpi, its processes: ranks.h) and
+# A step's Makefile may name another driver (HARNESS_MAIN, a .c file's name without .c),
+# more harness sources (HARNESS_EXTRA, likewise; in common/ or a folder of HARNESS_DIRS) and
 # more libraries (EXTRA_LIBS) before the include.
 HARNESS_MAIN ?= main
-HARNESS    := $(HARNESS_MAIN) $(HARNESS_RANKS) harness gpu_slot options data results gpu passes diagnose
+HARNESS    := $(HARNESS_MAIN) $(HARNESS_EXTRA) harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU := gate resources
 HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
 
@@ -45,7 +49,7 @@ HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%
 # builds only those (a directory of variants, not a step).
 PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
-.PHONY: all run profile resource-usage clean programs check-archs
+.PHONY: all run profile resource-usage clean programs check-archs sanitize-flags
 all: $(PROGRAMS)
 
 # Quiet by default: one line per kernel file compiled (what takes the time), nothing for
@@ -76,7 +80,8 @@ $(BUILD)/step_%.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE), $*))
 	$(Q)$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: $(COMMON)/%.c $(BUILD)/cc.cmd | $(BUILD)/common
+vpath %.c $(COMMON) $(HARNESS_DIRS)
+$(BUILD)/common/%.o: %.c $(BUILD)/cc.cmd | $(BUILD)/common
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common/%.o: $(COMMON)/%.cu $(BUILD)/nvcc.cmd | $(BUILD)/common
@@ -134,6 +139,12 @@ $(CHECK_ARCH_TARGETS): check-arch-%: | $(BUILD)/common
 	else \
 	    echo "FAILED  $(WHERE) $* ($(TYPE): $(CHECKED_BUILDS)), see $(WHERE)/$$log"; sed -n '1,6p' $$log; exit 1; \
 	fi
+
+# What make sanitize adds, for this folder's programs, to their command line (first line:
+# SANITIZE_ARGS) and to memcheck's (second line: SANITIZE_MEMCHECK_FLAGS); a step's
+# Makefile may set them before the include (a program of several GPUs run on one, say).
+sanitize-flags:
+	@echo '$(SANITIZE_ARGS)'; echo '$(SANITIZE_MEMCHECK_FLAGS)'
 
 # The programs `all` builds, one line; tests/run.sh tests exactly these, never a
 # leftover such as step4's race-demo build.

@@ -30,7 +30,7 @@ step_dir() {
 }
 
 # describe PROGRAM KEY: one field of PROGRAM --describe (number, name, index_bits,
-# multi_gpu ...: common/harness.c lists them), or nothing: the scripts ask a program what
+# kernel ...: common/harness.c lists them), or nothing: the scripts ask a program what
 # it is, never its source or a list of steps
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 
@@ -111,52 +111,6 @@ gpu_missing() {
     if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
         echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
     fi
-}
-
-# What to do where step 12 was not built (common/nccl.mk skips it without NCCL)
-NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
-# multi_gpu_program TARGET: step 12's program of this TYPE, or one line and status 2 when
-# NCCL kept it from being built
-multi_gpu_program() {
-    local program
-    program=$(step_dir 12)/reduce${SUFFIX-}
-    if [ ! -x "$program" ]; then
-        echo "make $1: $program was not built: $NCCL_MISSING" >&2
-        return 2
-    fi
-    echo "$program"
-}
-
-# What to do where step 13 was not built (common/mpi.mk skips it without MPI)
-# shellcheck disable=SC2034  # read by the scripts that source this file
-MPI_MISSING="MPI not found: install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich"
-# rank_per_gpu_program: step 13's program of this TYPE, or nothing when it was not built (no MPI
-# or no NCCL); step 13 is optional beside step 12, so the scripts go on without it
-rank_per_gpu_program() {
-    local program
-    program=$(step_dir 13)/reduce${SUFFIX-}
-    if [ -x "$program" ]; then echo "$program"; fi
-}
-# mpi_launcher: the mpiexec of the MPI that step 13 was built with (common/mpi.mk), or
-# nothing: another MPI's mpiexec would start N programs that each think they are alone
-mpi_launcher() { make -s --no-print-directory -C "$(step_dir 13)" mpiexec-path 2> /dev/null || true; }
-# mpi_run LAUNCHER RANKS PROGRAM ARGS...: RANKS ranks of PROGRAM on this machine. Open MPI
-# refuses to run as root and to start more ranks than there are cores unless told (CI
-# runs as root on two cores); MPICH ignores these variables.
-MPI_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
-mpi_run() {
-    local launcher=$1 ranks=$2
-    shift 2
-    env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@"
-}
-# NCCL kept off NVLink and shared memory: it then takes its network transport (sockets or
-# InfiniBand), the path between nodes, on one box
-NETWORK_ENV=(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1)
-# network_run LAUNCHER RANKS PROGRAM ARGS...: mpi_run over the network transport
-network_run() {
-    local launcher=$1 ranks=$2
-    shift 2
-    env "${NETWORK_ENV[@]}" "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@"
 }
 
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)

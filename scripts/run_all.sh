@@ -2,8 +2,7 @@
 # make run-all: runs every program on the same input, one at a time with progress, then
 # prints Harris's table and writes results/run-all.csv and results/run-all.svg
 # (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
-# With 2+ GPUs it adds step 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv),
-# with the speedup over step 11 on one GPU; with one GPU, one line says so.
+# Then each script of RUN_ALL_EXTRAS (the extensions' tables), given the rows.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
@@ -41,25 +40,9 @@ for dir in "$@"; do
 done
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "$@" || failed=1
 
-# step 12, where the course has it (the Makefile lists a step 12) and it was built
-multi_dir=$(step_dir 12 || true)
-gpus=$(visible_gpus)
-echo
-if [ -z "$multi_dir" ]; then
-    echo "no step 12 in this course: no multi-GPU table"
-elif [ ! -x "$multi_dir/reduce$suffix" ]; then
-    echo "$multi_dir: not built ($NCCL_MISSING), no multi-GPU table"
-elif [ "$gpus" -lt 2 ]; then
-    echo "$multi_dir: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
-else
-    multi_program=$multi_dir/reduce$suffix
-    multi_raw=results/run-all-multi${suffix}-rows.csv
-    rm -f "$multi_raw"
-    for g in $(seq 1 "$gpus"); do
-        "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
-            { echo "$multi_dir --gpus $g: FAILED"; failed=1; }
-    done
-    # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
-    build/tools/report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1
-fi
+# the extensions' tables after the core's (RUN_ALL_EXTRAS, from their .mk files: a script
+# each, given the rows above, e.g. a multi-GPU table)
+for extra in ${RUN_ALL_EXTRAS-}; do
+    "$extra" "$raw" || failed=1
+done
 exit "$failed"

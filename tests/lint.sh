@@ -87,7 +87,7 @@ for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
 read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
 read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
 phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk "${makefiles[@]}" |
-        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|FORCE|)$' | sort -u)
+        tr ' \134' '\n' | grep -vE '^(\.PHONY:|\$\(.*\)|programs|sanitize-flags|FORCE|)$' | sort -u)
 missing=$(for t in $phony; do grep -qE "^  (-C [^ ]+ )?([a-z0-9|_-]*\|)?$t([ :|]|$)" "$log/help.txt" || echo "$t"; done | tr '\n' ' ')
 if [ -n "$phony" ] && [ -z "$missing" ]; then pass "make help lists every target ($(wc -w <<< "$phony") of them)"
 else fail "make help lists every target" "missing: ${missing:-the .PHONY list was not found}"; fi
@@ -104,25 +104,18 @@ while IFS= read -r line; do
     esac
 done < <(grep -H '^##= ' "${help_files[@]}")
 count=$(grep -c '^  [A-Z_]*=' "$log/help.txt")
-for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V NCCL_HOME; do
+for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V; do
     grep -q "^  $name=" "$log/help.txt" || wrong="$wrong $name (not in make help)"
 done
 if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
 # ---------------------------------------------------------------- README
-# README's flags table lists every flag the programs' --help names (the one-GPU programs',
-# asked of step 3, and the one-process multi-GPU program's, step 12, where it is built),
-# the notations of -n included; and README says how to test the other types and how to clean.
-multi_program=""
-for dir in "${dirs[@]}"; do
-    program=$dir/reduce$suffix
-    if [ -x "$program" ] && [ "$(describe "$program" multi_gpu)" = 1 ] && [ "$(describe "$program" processes)" = one ]; then
-        multi_program=$program
-    fi
-done
+# README's flags table lists every flag the one-GPU programs' --help names (asked of step
+# 3; an extension's suite checks its own programs' flags), the notations of -n included;
+# and README says how to test the other types and how to clean.
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1; [ -n "$multi_program" ] && "$multi_program" --help 2>&1)
+helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
 missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
 if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then

@@ -130,9 +130,6 @@ static void test_options(void)
     TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
     TEST("options resources", parse(&opt, error, "--resources", NULL) == PARSE_OK && opt.resources);
     TEST("options resources off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.resources);
-    TEST("options gpus and latency", parse(&opt, error, "--gpus", "2", "--latency", NULL) == PARSE_OK &&
-                                     opt.gpus == 2 && opt.latency);
-    TEST("options gpus off by default", parse(&opt, error, NULL) == PARSE_OK && opt.gpus == 0 && !opt.latency);
     TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
                                 parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
 
@@ -162,9 +159,6 @@ static void test_options(void)
     TEST("bad input with n", rejects("not both", "--input", "f", "-n", "5", NULL));
     TEST("bad check zero", rejects("--check", "--check", "1,0", NULL));
     TEST("bad check words", rejects("--check", "--check", "abc", NULL));
-    TEST("bad gpus = 0", rejects("--gpus", "--gpus", "0", NULL));
-    TEST("bad gpus words", rejects("--gpus", "--gpus", "two", NULL));
-    TEST("bad gpus too many", rejects("--gpus", "--gpus", "65", NULL));
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
     TEST("bad check empty item between commas, never dropped", rejects("an empty size", "--check", "1,,2", NULL));
     TEST("bad check empty item at either end", rejects("an empty size", "--check", ",1", NULL) &&
@@ -242,44 +236,8 @@ static void test_adversarial_sizes(void)
                                                           s[0] == 1 && s[1] == 2);
 }
 
-/**
- * check_program_flags() for one command line of a multi-GPU program (multi_gpu: its
- * program_kind; it runs a step called "stepK_shard" on every GPU) or a one-GPU one
- * (multi_gpu 0): 0 if accepted; else
- * its line holds `text`.
- */
-static int program_flags(int multi_gpu, const char *text, const char *word, ...)
-{
-    char *argv[32], error[512];
-    va_list args;
-    va_start(args, word);
-    int argc = make_argv(argv, word, args);
-    va_end(args);
-    options opt;
-    if (parse_options(argc, argv, &opt, error, sizeof error) != PARSE_OK)
-        return -2;
-    if (check_program_flags(&opt, multi_gpu ? "stepK_shard" : NULL, multi_gpu, error, sizeof error) == 0)
-        return 0;
-    return strstr(error, text) != NULL && strchr(error, '\n') == NULL ? -1 : -3;
-}
-
 static void test_program_flags(void)
 {
-    TEST("step 12 refuses --device 0", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "0", NULL) == -1);
-    TEST("step 12 refuses --device 1 alike", program_flags(1, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
-    TEST("step 12 refuses --input", program_flags(1, "--input", "--input", "f", NULL) == -1);
-    TEST("step 12 takes --gpus and --latency", program_flags(1, "", "--gpus", "2", "--latency", NULL) == 0);
-    TEST("step 12 refuses --resources, naming the step it runs",
-         program_flags(1, "stepK_shard/reduce --resources", "--resources", NULL) == -1);
-    TEST("one rank per GPU refuses --gpus, saying how to start G ranks",
-         program_flags(MULTI_RANK_PER_GPU, "mpiexec -n G", "--gpus", "2", NULL) == -1);
-    TEST("one rank per GPU takes --latency", program_flags(MULTI_RANK_PER_GPU, "", "--latency", NULL) == 0);
-    TEST("one rank per GPU refuses --device too",
-         program_flags(MULTI_RANK_PER_GPU, "mpiexec -n G", "--device", "0", NULL) == -1);
-    TEST("one-GPU program refuses --gpus", program_flags(0, "multi-GPU program", "--gpus", "2", NULL) == -1);
-    TEST("one-GPU program refuses --latency", program_flags(0, "multi-GPU program", "--latency", NULL) == -1);
-    TEST("one-GPU program takes --device 1", program_flags(0, "", "--device", "1", NULL) == 0);
-
     const char *narrow = max_n_reason(INT32_MAX), *wide = max_n_reason(INT64_MAX);
     TEST("32-bit maximum: says why and where to go", strstr(narrow, "32-bit") && strstr(narrow, "index_bits=64"));
     TEST("64-bit maximum: says why, never 'use step6'", strstr(wide, "64-bit") && !strstr(wide, "step6"));
@@ -561,30 +519,6 @@ static void test_csv(void)
     TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
 }
 
-static void test_scaling(void)
-{
-    /* n = 2^20, 2^22, 2^24, 2^26: 2 GPUs slower, faster, slower, faster (noise), then faster */
-    static const double one[] = { 10, 20, 50, 160, 600 }, two[] = { 30, 18, 60, 90, 310 };
-    result_row rows[10];
-    for (int i = 0; i < 5; i++) {
-        rows[2 * i] = make_row("step12_multi_gpu", one[i], 100);
-        rows[2 * i + 1] = make_row("step12_multi_gpu", two[i], 200);
-        rows[2 * i].n = rows[2 * i + 1].n = 1ull << (20 + 2 * i);
-        rows[2 * i].gpus = 1;
-        rows[2 * i + 1].gpus = 2;
-    }
-    for (int i = 0; i < 10; i++)
-        snprintf(rows[i].label, sizeof rows[i].label, "step12 %d GPUs, one process", rows[i].gpus);
-    TEST("scaling setup: the label after the GPU count", strcmp(scaling_setup(&rows[1]), "one process") == 0);
-    TEST("scaling crossover: the first n from which 2 GPUs stay ahead",
-         scaling_crossover(rows, 10, 2, NULL) == (1ull << 26));
-    TEST("scaling crossover of one setup", scaling_crossover(rows, 10, 2, "one process") == (1ull << 26));
-    TEST("scaling crossover of a setup with no rows is none", scaling_crossover(rows, 10, 2, "one MPI rank per GPU") == 0);
-    TEST("scaling crossover of 1 GPU is none", scaling_crossover(rows, 10, 1, NULL) == 0);
-    rows[9].median_ms = 700;
-    TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2, NULL) == 0);
-}
-
 static void test_format(void)
 {
     char buf[64];
@@ -809,7 +743,6 @@ int main(void)
     test_stats();
     test_speedups();
     test_csv();
-    test_scaling();
     test_format();
     test_tables_and_pictures();
     test_diagnose();

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
+. multi/multi.sh
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
@@ -56,6 +57,6 @@ for n in $sizes; do
     echo
 done
 echo
-build/tools/report scaling "$raw" "results/scaling${suffix}.csv" "results/scaling${suffix}.svg" || failed=1
+build/tools/multi_report scaling "$raw" "results/scaling${suffix}.csv" "results/scaling${suffix}.svg" || failed=1
 [ "$all" -ge 2 ] || echo "(one GPU here: the table has G = 1 only; the scaling needs 2 or more)"
 exit "$failed"

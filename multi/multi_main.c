@@ -8,9 +8,10 @@
  * The same method as main.c, on every GPU at once: each GPU fills its own shard (the
  * input never goes through one GPU), the L2 of every GPU is flushed and a gate holds
  * every GPU until the whole run is queued; events on each process's first GPU time from
- * the start of the shard reductions until the combined sum is there (an all-reduce: on
- * every GPU); with several processes, each run's time is the slowest process's.
- * --latency times the combine alone, and the variants of it that might be cheaper.
+ * the start of the shard reductions until that GPU holds the combined sum (an all-reduce:
+ * its stop waits for every GPU's shard); with several processes, each run's time is the
+ * slowest process's. --latency times the combine alone, and the variants of it that
+ * might be cheaper (combine_variants.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,40 +21,13 @@
 #include "gpu.h"
 #include "gpu_slot.h"
 #include "harness.h"
+#include "multi_driver.h"
+#include "multi_options.h"
 #include "multi_step.h"
 #include "options.h"
 #include "ranks.h"
 #include "results.h"
 #include "step.h"
-
-/**
- * The G GPUs of a run: each one's slot (buffers, stream, events, gate: gpu_slot.h, as
- * the one-GPU driver has one), and what is step 12's own: the shards, a view of the
- * slots for the step file, the 64-bit sums and the communicators.
- */
-typedef struct gpu_group {
-    ranks world;                   /**< the processes of the run, and this one's place */
-    int count;                     /**< the GPUs this process drives: 0 .. count-1 (1 per MPI rank) */
-    int total;                     /**< G, the GPUs of the run: world.size x count */
-    int base;                      /**< the run's index of this process's GPU 0: world.rank x count */
-    gpu_slot slots[MAX_GPUS];      /**< one per GPU */
-    shard shards[MAX_GPUS];        /**< one per GPU: its slot's buffers and stream, its sum, its rank */
-    size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
-    size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
-    gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
-    ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
-} gpu_group;
-
-/** What the timed region of run_once() holds. */
-typedef enum work {
-    WORK_EMPTY,        /**< nothing: what the gate and the events cost */
-    WORK_STEP11,       /**< step 11 on each shard, no combine */
-    WORK_WHOLE_STEP,   /**< the whole step: shard_reduce() on every GPU, then combine() */
-    WORK_COMBINE,      /**< combine() alone: the all-reduce of one value */
-    WORK_REDUCE,       /**< ncclReduce of one value to GPU 0 instead of an all-reduce */
-    WORK_REGISTERED,   /**< the all-reduce on buffers from ncclMemAlloc, registered with NCCL */
-    WORK_GRAPH         /**< combine() captured once in a CUDA graph per GPU, then launched */
-} work;
 
 void nccl_check(ncclResult_t result, const char *call, const char *file, int line)
 {
@@ -64,7 +38,7 @@ void nccl_check(ncclResult_t result, const char *call, const char *file, int lin
 }
 
 /** NCCL's version as "major.minor.patch", for the report's headers. */
-static void format_nccl_version(char *buf, size_t size)
+void format_nccl_version(char *buf, size_t size)
 {
     int version = 0;
     NCCL_CHECK(ncclGetVersion(&version));
@@ -79,7 +53,7 @@ static size_t shard_first(size_t n, int gpus, int g)
 }
 
 /** Spreads n elements over the run's G shards: this process's sizes and first indices. */
-static void set_sizes(gpu_group *m, size_t n)
+void set_sizes(gpu_group *m, size_t n)
 {
     for (int g = 0; g < m->count; g++) {
         m->first[g] = shard_first(n, m->total, m->base + g);
@@ -114,14 +88,14 @@ static int open_rank_gpu(gpu_group *m, int visible, char *error, size_t error_si
 }
 
 /**
- * Opens this process's GPUs: GPUs 0 .. G-1 (G: --gpus, or every GPU visible) when it
+ * Opens this process's GPUs: GPUs 0 .. G-1 (G: `gpus`, from --gpus, or every GPU visible) when it
  * drives them all, its own when it is one rank per GPU; then one NCCL communicator over
  * every GPU of the run (connect_gpus(), the step's). Every rank agrees on the outcome
  * before the communicator, so that none waits there for a rank that gave up. Returns 0,
  * EXIT_USAGE (--gpus above what the machine has, more ranks than GPUs) or EXIT_NO_GPU,
  * the lowest failing rank's one line said.
  */
-static int open_gpus(gpu_group *m, const options *opt)
+static int open_gpus(gpu_group *m, int gpus)
 {
     char error[512];
     int status = 0, visible = 0;
@@ -130,12 +104,12 @@ static int open_gpus(gpu_group *m, const options *opt)
         status = gpu_open(0, &m->info[0], error, sizeof error);   /* says why there is none */
     if (status == 0 && m->world.one_gpu_each) {
         status = open_rank_gpu(m, visible, error, sizeof error);
-    } else if (status == 0 && opt->gpus > visible) {
-        snprintf(error, sizeof error, "--gpus %d: this machine has %d GPU%s; give 1 to %d", opt->gpus,
+    } else if (status == 0 && gpus > visible) {
+        snprintf(error, sizeof error, "--gpus %d: this machine has %d GPU%s; give 1 to %d", gpus,
                  visible, visible == 1 ? "" : "s", visible);
         status = EXIT_USAGE;
     } else if (status == 0) {
-        m->count = opt->gpus ? opt->gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
+        m->count = gpus ? gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
         for (int g = 0; g < m->count; g++) {
             if (status == 0)
                 status = gpu_open(g, &m->info[g], error, sizeof error);
@@ -172,7 +146,7 @@ static int open_gpus(gpu_group *m, const options *opt)
  * combine without the gate, so that NCCL connects its ranks before anything is timed.
  * Returns 0 or EXIT_USAGE.
  */
-static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
+int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 {
     m->max_shard = shard_first(max_n, m->total, 1);   /* the largest shard: the first */
     m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
@@ -219,7 +193,7 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 }
 
 /** Frees what allocate() and open_gpus() took. */
-static void release(gpu_group *m)
+void release(gpu_group *m)
 {
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
@@ -231,15 +205,8 @@ static void release(gpu_group *m)
     }
 }
 
-/** Buffers and graphs of the --latency variants that need their own (NULL: unused). */
-typedef struct variant_resources {
-    void *registered[MAX_GPUS];        /**< ncclMemAlloc'd, one value each */
-    void *handles[MAX_GPUS];           /**< ncclCommRegister's handles */
-    cudaGraphExec_t graphs[MAX_GPUS];  /**< combine() captured per GPU */
-} variant_resources;
-
 /** Queues `what` on every GPU (the timed part of run_once()). */
-static void queue_work(gpu_group *m, work what, const variant_resources *res)
+static void queue_work(gpu_group *m, work what, const own_work *own)
 {
     int G = m->count;
     switch (what) {
@@ -262,25 +229,8 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
     case WORK_COMBINE:
         NCCL_CHECK(combine(m->shards, G));
         break;
-    case WORK_REDUCE:
-        NCCL_CHECK(ncclGroupStart());
-        for (int g = 0; g < G; g++)
-            NCCL_CHECK(ncclReduce(m->shards[g].sum, m->shards[g].sum, 1, COMBINE_NCCL_TYPE, ncclSum, 0,
-                                  m->comms[g], m->shards[g].stream));
-        NCCL_CHECK(ncclGroupEnd());
-        break;
-    case WORK_REGISTERED:
-        NCCL_CHECK(ncclGroupStart());
-        for (int g = 0; g < G; g++)
-            NCCL_CHECK(ncclAllReduce(res->registered[g], res->registered[g], 1, COMBINE_NCCL_TYPE, ncclSum,
-                                     m->comms[g], m->shards[g].stream));
-        NCCL_CHECK(ncclGroupEnd());
-        break;
-    case WORK_GRAPH:
-        for (int g = 0; g < G; g++) {
-            CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-            CUDA_CHECK(cudaGraphLaunch(res->graphs[g], m->shards[g].stream));
-        }
+    case WORK_OWN:
+        own->queue(m, own->arg);
         break;
     }
 }
@@ -297,7 +247,7 @@ static void queue_work(gpu_group *m, work what, const variant_resources *res)
  * whose stop waits for the all-reduce, which waits for every GPU's shard; with several
  * processes, the slowest process's (each one's events see only its own GPU).
  */
-static float run_once(gpu_group *m, work what, int pass, const variant_resources *res)
+float run_once(gpu_group *m, work what, int pass, const own_work *own)
 {
     if (m->world.size > 1)
         ranks_barrier(&m->world);
@@ -308,7 +258,7 @@ static float run_once(gpu_group *m, work what, int pass, const variant_resources
             CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
         slot_begin(&m->slots[g], pass);
     }
-    queue_work(m, what, res);
+    queue_work(m, what, own);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         slot_end(&m->slots[g]);
@@ -324,20 +274,20 @@ static float run_once(gpu_group *m, work what, int pass, const variant_resources
 }
 
 /** Copies every GPU's combined sum back (cudaMemcpy with unified addressing: any GPU). */
-static void fetch_sums(const gpu_group *m, combine_t *got)
+void fetch_sums(const gpu_group *m, combine_t *got)
 {
     for (int g = 0; g < m->count; g++)
         CUDA_CHECK(cudaMemcpy(&got[g], m->shards[g].sum, sizeof(combine_t), cudaMemcpyDeviceToHost));
 }
 
 /** Longest chain of additions: step 11 on the largest shard, then up to G in the combine. */
-static uint64_t total_depth(const gpu_group *m)
+uint64_t total_depth(const gpu_group *m)
 {
     return depth_for(m->max_shard) + (uint64_t)m->total + 1;
 }
 
 /** Compares a combined sum with the reference: exact in 64 bits for int, else the float bound. */
-static verdict check_total(combine_t got, const reference *ref, uint64_t depth)
+verdict check_total(combine_t got, const reference *ref, uint64_t depth)
 {
 #if ELEMENT_IS_INTEGER
     (void)depth;   /* exact: no bound */
@@ -366,7 +316,7 @@ static void format_total(char *buf, size_t size, combine_t value)
  * this process (stderr) and returns 0, or returns 1 when all G GPUs hold the right sum
  * (every rank returns the same).
  */
-static int verify_once(gpu_group *m, const reference *ref, const char *what, size_t n, int call)
+int verify_once(gpu_group *m, const reference *ref, const char *what, size_t n, int call)
 {
     combine_t got[MAX_GPUS];
     run_once(m, WORK_WHOLE_STEP, call, NULL);
@@ -391,7 +341,7 @@ static int verify_once(gpu_group *m, const reference *ref, const char *what, siz
  * Each GPU makes its own shard of the random input (seed); returns the sum of every
  * shard's reference, the same on every rank (each rank's added in rank order).
  */
-static reference load_random(gpu_group *m, element_t *host, uint64_t seed)
+reference load_random(gpu_group *m, element_t *host, uint64_t seed)
 {
     reference mine = { .fits_element = 1 }, total = mine;
     for (int g = 0; g < m->count; g++) {
@@ -483,8 +433,12 @@ static int run_checks(gpu_group *m, const options *opt)
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-/** Times `reps` runs of `what` after `warmup` (GPU 0's events); exits if the host has no memory for them. */
-static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, const variant_resources *res)
+/**
+ * Times `reps` runs of `what` after `warmup` (each run's time: run_once()'s, this process's
+ * first GPU's events, the slowest process's with several); exits if the host has no
+ * memory for them.
+ */
+timing_stats time_work(gpu_group *m, work what, int warmup, int reps, const own_work *own)
 {
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     double *times = malloc((size_t)reps * sizeof *times);
@@ -493,7 +447,7 @@ static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, con
         exit(EXIT_USAGE);
     }
     for (int r = 0; r < warmup + reps; r++) {
-        float ms = run_once(m, what, r, res);
+        float ms = run_once(m, what, r, own);
         if (r >= warmup)
             times[r - warmup] = ms;
     }
@@ -508,7 +462,7 @@ static timing_stats time_work(gpu_group *m, work what, int warmup, int reps, con
  * one process, or one MPI rank per GPU; ", network transport" when NCCL_P2P_DISABLE=1 and
  * NCCL_SHM_DISABLE=1 keep NCCL off NVLink and shared memory, as between nodes).
  */
-static void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const options *opt,
+void fill_multi_row(result_row *row, const gpu_group *m, size_t n, const options *opt,
                            const timing_stats *t, const timing_stats *combine, double rel_error, int ok)
 {
     fill_row(row, &MULTI_STEP, n, &m->info[0], opt, t, rel_error, ok);
@@ -611,131 +565,6 @@ static int run_benchmark(gpu_group *m, const options *opt)
     return ok ? EXIT_OK : EXIT_WRONG;
 }
 
-/** Width of the --latency table's first column: its longest label, the CUDA graph's. */
-#define LATENCY_LABEL_WIDTH 68
-
-/** Prints one row of the --latency table. */
-static void print_latency(const char *what, const timing_stats *t)
-{
-    printf("  %-*s %8.1f %8.1f %8.1f\n", LATENCY_LABEL_WIDTH, what, t->median_ms * 1e3, t->ci_low_ms * 1e3,
-           t->ci_high_ms * 1e3);
-    fflush(stdout);
-}
-
-/**
- * --latency: what combining costs, with one element per GPU (n = G), L2 warm. Each
- * variant is timed like a run (gate, events on GPU 0, median): the gate and the events
- * alone (this method's floor), step 11 alone, the whole step, the all-reduce alone,
- * ncclReduce to GPU 0, the all-reduce on registered buffers, and in a CUDA graph.
- * NCCL_PROTO and NCCL_ALGO, read by NCCL at start-up, select its protocol and algorithm.
- * With several processes, each time is the slowest rank's (run_once()).
- * With --csv, two rows of the step at n = G (its sum verified on every GPU): the first's
- * combine_ms is the all-reduce alone, the second's (its setup ends in ", CUDA graph") the
- * all-reduce launched as a CUDA graph: what scripts read (make latency), not the table.
- */
-static int run_latency(gpu_group *m, options *opt)
-{
-    opt->hot = 1;
-    int status = allocate(m, (size_t)m->total, 0, !opt->no_gate);
-    if (status != 0)
-        return status;
-    set_sizes(m, (size_t)m->total);
-    element_t *host = host_alloc(1);
-    if ((status = ranks_agree(&m->world, !host, host ? 0 : EXIT_USAGE)) != 0)
-        return status;
-    reference ref = load_random(m, host, opt->seed);
-    free(host);
-
-    char nccl_text[32];
-    format_nccl_version(nccl_text, sizeof nccl_text);
-    const char *proto = getenv("NCCL_PROTO"), *algo = getenv("NCCL_ALGO");
-    printf("Combine latency on %d x %s, NCCL %s, NCCL_PROTO=%s NCCL_ALGO=%s, one %s per GPU\n", m->total,
-           m->info[0].name, nccl_text, proto ? proto : "(NCCL's choice)", algo ? algo : "(NCCL's choice)",
-           ELEMENT_NAME);
-    if (m->world.one_gpu_each)
-        printf("%d process%s, one MPI rank per GPU (%s)\n", m->world.size, m->world.size == 1 ? "" : "es",
-               ranks_describe());
-    else
-        printf("one process drives every GPU\n");
-    printf("median of %d runs after %d warm-up, microseconds, %s; 95%% confidence interval\n", opt->reps,
-           opt->warmup, m->world.size > 1 ? "each run the slowest rank's events" : "GPU 0's events");
-    printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
-    variant_resources res;
-    memset(&res, 0, sizeof res);
-    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, &res);
-    print_latency("nothing: the gate and the events alone (floor of the method)", &t);
-    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, &res);
-    print_latency("step 11 alone on each GPU's element, no combine", &t);
-    timing_stats whole = time_work(m, WORK_WHOLE_STEP, opt->warmup, opt->reps, &res);
-    char label[LATENCY_LABEL_WIDTH + 1];
-    snprintf(label, sizeof label, "step %d: step 11, %sncclAllReduce", MULTI_STEP.number,
-             ELEMENT_IS_INTEGER ? "widen to 64 bits, " : "");
-    print_latency(label, &whole);
-    timing_stats alone = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, &res);
-    snprintf(label, sizeof label, "ncclAllReduce of one value alone (step %d's combine)", MULTI_STEP.number);
-    print_latency(label, &alone);
-    result_row row;
-    if (opt->csv_path) {
-        combine_t got[MAX_GPUS];
-        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->total, 0);
-        fetch_sums(m, got);
-        fill_multi_row(&row, m, (size_t)m->total, opt, &whole, &alone,
-                       check_total(got[0], &ref, total_depth(m)).rel_error, ok);
-        if ((m->world.rank == 0 && !append_csv(opt, &row)) || !ok)
-            status = EXIT_WRONG;
-    }
-    if (algo && strcmp(algo, "Ring") != 0) {
-        /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
-        printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
-    } else {
-        t = time_work(m, WORK_REDUCE, opt->warmup, opt->reps, &res);
-        print_latency("ncclReduce of one value to GPU 0", &t);
-    }
-
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclMemAlloc(&res.registered[g], sizeof(combine_t)));
-        CUDA_CHECK(cudaMemset(res.registered[g], 0, sizeof(combine_t)));
-        NCCL_CHECK(ncclCommRegister(m->comms[g], res.registered[g], sizeof(combine_t), &res.handles[g]));
-    }
-    t = time_work(m, WORK_REGISTERED, opt->warmup, opt->reps, &res);
-    print_latency("ncclAllReduce, buffers from ncclMemAlloc + ncclCommRegister", &t);
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        NCCL_CHECK(ncclCommDeregister(m->comms[g], res.handles[g]));
-        NCCL_CHECK(ncclMemFree(res.registered[g]));
-    }
-
-    /* every GPU's stream is captured at once: the group's G calls land in G graphs */
-    cudaGraph_t graphs[MAX_GPUS];
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        CUDA_CHECK(cudaStreamBeginCapture(m->shards[g].stream, cudaStreamCaptureModeRelaxed));
-    }
-    NCCL_CHECK(combine(m->shards, m->count));
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
-        CUDA_CHECK(cudaStreamEndCapture(m->shards[g].stream, &graphs[g]));
-        CUDA_CHECK(cudaGraphInstantiate(&res.graphs[g], graphs[g], 0));
-        CUDA_CHECK(cudaGraphUpload(res.graphs[g], m->shards[g].stream));
-        CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
-    }
-    t = time_work(m, WORK_GRAPH, opt->warmup, opt->reps, &res);
-    print_latency("ncclAllReduce captured in a CUDA graph, one cudaGraphLaunch per GPU", &t);
-    if (opt->csv_path) {   /* the first row's run, with the graph's time as its combine */
-        row.combine_ms = t.median_ms;
-        snprintf(row.label + strlen(row.label), sizeof row.label - strlen(row.label), ", CUDA graph");
-        if (m->world.rank == 0 && !append_csv(opt, &row))
-            status = EXIT_WRONG;
-    }
-    for (int g = 0; g < m->count; g++) {
-        CUDA_CHECK(cudaGraphExecDestroy(res.graphs[g]));
-        CUDA_CHECK(cudaGraphDestroy(graphs[g]));
-    }
-    release(m);
-    return status;
-}
-
 /**
  * A hash of the flags and of the NCCL settings the program branches on (FNV-1a over
  * argv[1..], NCCL_ALGO and NCCL_PROTO, each ended by a 0 byte): ranks started with other
@@ -767,8 +596,10 @@ int main(int argc, char **argv)
     ranks_begin(&argc, &argv, &world);
     harness_writes_files = world.rank == 0;
     options opt;
-    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, world.one_gpu_each ? MULTI_RANK_PER_GPU
-                                                                                  : MULTI_ONE_PROCESS);
+    multi_flags flags;
+    const harness_driver *driver = multi_driver(world.one_gpu_each ? MULTI_RANK_PER_GPU : MULTI_ONE_PROCESS,
+                                                STEP.name, &flags);
+    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, driver);
     if (!ranks_same(&world, hash_flags(argc, argv)) && status == HARNESS_GO_ON) {
         say_error("the ranks were started with different flags, or NCCL_ALGO or NCCL_PROTO: give every rank "
                   "the same ones");
@@ -783,8 +614,8 @@ int main(int argc, char **argv)
     if (status == HARNESS_GO_ON) {
         m->world = world;
         ranks_hold_errors(&world);
-        if ((status = open_gpus(m, &opt)) == 0) {
-            if (opt.latency)
+        if ((status = open_gpus(m, flags.gpus)) == 0) {
+            if (flags.latency)
                 status = run_latency(m, &opt);
             else
                 status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);

@@ -12,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
+. multi/multi.sh
 suffix=${SUFFIX-}
 ##= LATENCY_REPS=200: runs per variant of make latency (small times need many for a tight median)
 reps=${LATENCY_REPS:-200}

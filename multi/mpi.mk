@@ -13,8 +13,8 @@
 #   make mpi-include         print the include folders it found (check-archs)
 
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
-MPI_COMMON := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-MPI_TOP    := $(abspath $(MPI_COMMON)/..)
+MPI_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+MPI_TOP    := $(abspath $(MPI_MK_DIR)/..)
 MPICC := $(firstword $(if $(MPI_HOME),$(wildcard $(MPI_HOME)/bin/mpicc)) $(shell command -v mpicc 2>/dev/null) \
                      $(wildcard $(MPI_TOP)/build/mpich/bin/mpicc))
 MPI_SHOW := $(if $(MPICC),$(shell $(MPICC) -show 2>/dev/null || $(MPICC) --showme 2>/dev/null))
@@ -38,7 +38,7 @@ EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
 MPI_LINK_DIRS := $(MPI_LIBDIRS) $(wildcard $(MPI_LIBDIRS:%=%/mpich))
 EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) \
                     $(filter -l%,$(MPI_SHOW))
-include $(MPI_COMMON)/nccl.mk
+include $(MPI_MK_DIR)/nccl.mk
 
 .PHONY: mpiexec-path mpi-include
 mpiexec-path:
@@ -46,10 +46,10 @@ mpiexec-path:
 mpi-include:
 	@echo $(MPI_INCLUDES)
 else
-.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs
+.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs sanitize-flags
 all run check-archs:
 	@echo "$(MPI_SKIP_LINE)"
-programs nccl-include mpiexec-path mpi-include:
+programs nccl-include mpiexec-path mpi-include sanitize-flags:
 	@true
 clean:
 	@rm -rf build reduce reduce_*

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make mpich: installs MPICH into build/mpich from its PyPI wheel (mpich 5.x: mpicc,
 # mpiexec, mpi.h, libmpi, 13 MB), for a machine with no MPI and no root: step 13 then finds
-# it (common/mpi.mk). Nothing outside build/ changes; `make clean` removes it with the
+# it (multi/mpi.mk). Nothing outside build/ changes; `make clean` removes it with the
 # rest of build/, as it does check-toolkit's toolkit.
 #
 #   MPICH_WHEEL=FILE   install this wheel file, with no network (a machine that reaches no

@@ -9,7 +9,7 @@
 #   make nccl-include        print the include folder found (empty: none), for scripts
 
 ##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; step 12 only
-COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+NCCL_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
@@ -30,7 +30,7 @@ EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
 EXTRA_CFLAGS     += -I$(NCCL_SHIM)
 # rpath: the program finds the same libnccl at run time, wherever it was found
 EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
-include $(COMMON)/step.mk
+include $(NCCL_MK_DIR)/../common/step.mk
 
 $(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
 $(NCCL_SHIM)/nccl.h:
@@ -41,10 +41,10 @@ $(NCCL_SHIM)/nccl.h:
 nccl-include:
 	@echo $(NCCL_INCLUDE)
 else
-.PHONY: all programs clean nccl-include run check-archs
+.PHONY: all programs clean nccl-include run check-archs sanitize-flags
 all run check-archs:
 	@echo "$(NCCL_SKIP_LINE)"
-programs nccl-include:
+programs nccl-include sanitize-flags:
 	@true
 clean:
 	@rm -rf build reduce reduce_*

@@ -1,0 +1,113 @@
+/**
+ * @file multi_options.c
+ * @brief The multi-GPU flags, --help and --describe lines (see multi_options.h).
+ */
+#include "multi_options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/** The one program's driver: what multi_driver() was given, for the callbacks. */
+static struct {
+    enum multi_kind kind;
+    const char *shard_step;
+    multi_flags *flags;
+} program;
+
+/** The flags, in the order take_flag() reads their index. */
+static const driver_flag multi_flag_list[] = {
+    { "gpus", 1 },
+    { "latency", 0 },
+};
+
+/** Takes --gpus G (1 .. MAX_GPUS) or --latency into program.flags. */
+static int take_flag(int index, const char *value, char *error, size_t error_size)
+{
+    if (index == 1) {
+        program.flags->latency = 1;
+        return 0;
+    }
+    if (parse_int_in(value, 1, MAX_GPUS, &program.flags->gpus) != 0) {
+        snprintf(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
+                 "from 1 to those the machine has (nvidia-smi -L)", value);
+        return -1;
+    }
+    return 0;
+}
+
+/**
+ * Refuses the flags that belong to another kind of program, whatever their value:
+ * --device, --input and --resources (these programs use GPUs 0 .. G-1, make their input
+ * on each and run `shard_step`'s kernel on every GPU), and --gpus where the ranks are
+ * the GPUs.
+ */
+static int check_flags(const options *opt, char *error, size_t error_size)
+{
+    if (program.kind == MULTI_RANK_PER_GPU && program.flags->gpus) {
+        snprintf(error, error_size, "--gpus belongs to the program of one process for every GPU; this one runs one "
+                 "MPI rank per GPU: start G ranks (mpiexec -n G)");
+        return -1;
+    }
+    if (opt->resources) {
+        snprintf(error, error_size, "--resources belongs to the one-GPU programs; this one runs %s's kernel "
+                 "on every GPU: %s/reduce --resources", program.shard_step, program.shard_step);
+        return -1;
+    }
+    if (opt->device_given || opt->input_path) {
+        snprintf(error, error_size, "%s belongs to the one-GPU programs: this one makes its input on each GPU "
+                 "and uses GPUs 0 .. G-1 (choose them with CUDA_VISIBLE_DEVICES, %s)",
+                 opt->device_given ? "--device" : "--input",
+                 program.kind == MULTI_RANK_PER_GPU ? "G with mpiexec -n G: one rank per GPU" : "G with --gpus");
+        return -1;
+    }
+    return 0;
+}
+
+/** The end of step 12's --help: which GPUs it takes. */
+static void print_one_process_footer(const char *name)
+{
+    (void)name;
+    printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
+           "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
+}
+
+/** The end of step 13's --help: how to start its ranks. */
+static void print_rank_per_gpu_footer(const char *name)
+{
+    printf("One MPI rank per GPU, as many ranks as GPUs: mpiexec -n G %s [flags] (srun on a cluster).\n"
+           "Each rank takes the GPU of its place on its node; --device, --input, --resources and\n"
+           "--gpus belong to the other programs.\n", name);
+}
+
+/**
+ * --describe's multi-GPU lines: multi_gpu=1, the step each GPU runs (shard_step), and
+ * processes=one (one process drives every GPU) or one_per_gpu (start it with mpiexec).
+ */
+static void describe(void)
+{
+    printf("multi_gpu=1\nshard_step=%s\nprocesses=%s\n", program.shard_step,
+           program.kind == MULTI_RANK_PER_GPU ? "one_per_gpu" : "one");
+}
+
+const harness_driver *multi_driver(enum multi_kind kind, const char *shard_step, multi_flags *flags)
+{
+    static harness_driver driver;
+    memset(flags, 0, sizeof *flags);
+    program.kind = kind;
+    program.shard_step = shard_step;
+    program.flags = flags;
+    driver.flags = (driver_flags){ multi_flag_list, (int)(sizeof multi_flag_list / sizeof multi_flag_list[0]),
+                                   take_flag };
+    driver.usage.runs_on = "the GPUs";
+    if (kind == MULTI_RANK_PER_GPU) {
+        driver.usage.flag_lines = "      --latency    time the combine alone (and its variants), no input\n";
+        driver.usage.print_footer = print_rank_per_gpu_footer;
+    } else {
+        driver.usage.flag_lines = "      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
+                                  "      --latency    time the combine alone (and its variants), no input\n";
+        driver.usage.print_footer = print_one_process_footer;
+    }
+    driver.check_flags = check_flags;
+    driver.describe = describe;
+    return &driver;
+}

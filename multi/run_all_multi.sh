@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make run-all's multi-GPU table (RUN_ALL_EXTRAS, from multi/multi.mk): with 2+ GPUs, step
+# 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), with the speedup over
+# the step each of its GPUs runs, read from run-all's own rows; with one GPU, or without
+# NCCL, one line says why there is no table. Exits 1 if a run failed.
+# Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit
+. scripts/gpus.sh
+. multi/multi.sh
+raw=$1
+suffix=${SUFFIX-}
+n=${N:-2^26}
+reps=${REPS:-20}
+failed=0
+
+multi_program=step12_multi_gpu/reduce$suffix
+gpus=$(visible_gpus)
+echo
+if [ ! -x "$multi_program" ]; then
+    echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
+elif [ "$gpus" -lt 2 ]; then
+    echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
+else
+    multi_raw=results/run-all-multi${suffix}-rows.csv
+    rm -f "$multi_raw"
+    for g in $(seq 1 "$gpus"); do
+        "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
+            { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
+    done
+    # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
+    build/tools/multi_report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1
+fi
+exit "$failed"

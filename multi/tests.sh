@@ -1,0 +1,278 @@
+# shellcheck shell=bash
+# The multi-GPU extension's suite (steps 12 and 13), sourced by tests/run.sh after its own
+# sections (TEST_SUITES, from multi/multi.mk), with its helpers (pass, fail, skip, section,
+# expect, gpu_expect, describe) and variables ($log, $type, $suffix, $gpu, $dirs, $large).
+# The core's sections built these folders (SUITE_PROGRAM_DIRS) and tested
+# nothing else of them. Here: the unit tests of the multi-GPU flags and tables; the
+# programs found by what they say (--describe: multi_gpu, processes); step 12 includes
+# step 11's kernel file and step 13 changes step 12's, each by at most 40 lines; make help
+# shows the extension's variables, README's flags table its flags; then step 12 and step
+# 13 on the GPUs, and their bad input. Without NCCL or MPI, or a GPU, or enough GPUs, every
+# test that needs them is a SKIP line, by name.
+# shellcheck disable=SC2154  # tests/run.sh sets $type, $log, $suffix, $dirs ... before it sources this
+. multi/multi.sh
+
+section multi-unit
+if [ -x "build/$type/multi_unit_tests" ]; then
+    "build/$type/multi_unit_tests" > "$log/multi-unit.txt" 2>&1
+    status=$?
+    while read -r verdict rest; do
+        case $verdict in
+            PASS) pass "$rest" ;;
+            FAIL) fail "$rest" ;;
+        esac
+    done < "$log/multi-unit.txt"
+    grep -q '^PASS' "$log/multi-unit.txt" || fail "multi unit tests" "no test ran (exit $status)"
+    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/multi-unit.txt" || fail "multi unit tests" "exit $status"
+else
+    fail "multi unit tests" "build/$type/multi_unit_tests was not built"
+fi
+
+section multi-programs
+# The programs, as they say they are; a folder that built nothing is named, with its build's
+# skip line (the core's build section wrote it), so that its tests SKIP by name.
+multi_program="" multi_name="$MULTI_ONE_PROCESS_STEP/reduce$suffix"   # step 12, when NCCL was found
+rank_program="" rank_name="$MULTI_RANK_PER_GPU_STEP/reduce$suffix"    # step 13, when MPI and NCCL were
+rank_missing=$(sed -n 's/^[^ ]*: skipped, //p' "$log/build-$MULTI_RANK_PER_GPU_STEP.txt" 2> /dev/null | head -1)
+rank_missing=${rank_missing:-not built}
+for dir in $MULTI_STEPS; do
+    for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
+        if [ "$(describe "$dir/$program" multi_gpu)" != 1 ]; then
+            fail "multi: $dir/$program says multi_gpu=1 (--describe)" "it says '$(describe "$dir/$program" multi_gpu)'"
+        elif [ "$(describe "$dir/$program" processes)" = one_per_gpu ]; then
+            rank_program=$dir/$program rank_name=$dir/$program
+        else
+            multi_program=$dir/$program multi_name=$dir/$program
+        fi
+    done
+done
+
+section multi-diff
+# Step 12 includes the step before it (the last one-GPU step of the list): what it adds is
+# the whole of its own file, counted without blank and comment lines (a line opening with
+# `*` is code, e.g. `*sum = *partial;`, unless a space, `/` or the line's end follows the
+# `*`); step 13 is step 12's file changed, as the one-GPU steps change their predecessor's.
+previous=""
+for dir in "${dirs[@]}"; do
+    case $dir in step*/*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
+    [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
+done
+previous_multi=""
+for dir in $MULTI_STEPS; do
+    files=("$dir"/*.cu)
+    file=${files[0]}
+    if [ -n "$previous_multi" ]; then
+        lines=$(diff "$previous_multi" "$file" | grep -c '^[<>]')
+        name="diff ${previous_multi%%_*} -> ${dir%%_*} changes $lines lines"
+        if [ "$lines" -le 40 ]; then pass "$name (at most 40)"; else fail "$name" "more than 40"; fi
+    else
+        lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
+        name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
+        if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
+        else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
+    fi
+    previous_multi=$file
+done
+
+section multi-help
+# make help shows the extension's variables; README's flags table lists every flag of the
+# multi-GPU programs' --help.
+make --no-print-directory help > "$log/multi-help.txt" 2>&1
+missing=""
+for name in NCCL_HOME MPI_HOME SCALING_SIZES; do
+    grep -q "^  $name=" "$log/multi-help.txt" || missing="$missing $name"
+done
+if [ -z "$missing" ]; then pass "make help shows the multi-GPU variables (NCCL_HOME, MPI_HOME, SCALING_SIZES)"
+else fail "make help shows the multi-GPU variables" "missing:$missing"; fi
+name="README's flags table lists every flag of the multi-GPU programs' --help"
+if [ -z "$multi_program" ]; then
+    skip "$name" "NCCL not found"
+else
+    table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
+    helps=$("$multi_program" --help 2>&1; [ -n "$rank_program" ] && "$rank_program" --help 2>&1)
+    flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
+    missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
+    if [ -n "$table" ] && grep -qx -- '--gpus' <<< "$flags" && grep -qx -- '--latency' <<< "$flags" && [ -z "$missing" ]; then
+        pass "$name ($(wc -w <<< "$flags"))"
+    else
+        fail "$name" "missing: ${missing:-the table, or --gpus and --latency in --help}"
+    fi
+fi
+
+visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
+# size_notes G N...: what makes the sizes adversarial on G GPUs, for the test's name
+size_notes() {
+    local g=$1 n notes=""
+    shift
+    [ "$g" = all ] && return
+    for n in "$@"; do
+        if [ "$n" -lt "$g" ]; then notes="n < G"; break; fi
+    done
+    for n in "$@"; do
+        if [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ]; then notes="${notes:+$notes, }n % G != 0"; break; fi
+    done
+    [ -n "$notes" ] && echo " ($notes)"
+}
+# run_verdict NAME SIZE...: one --check run ($log/check.txt, check-err.txt) passed every
+# size, or the failing sizes are named with the program's first lines about them
+run_verdict() {
+    local name=$1 n failing=""
+    shift
+    for n in "$@"; do
+        grep -q "^check n=$n: PASS" "$log/check.txt" || failing="$failing $n"
+    done
+    if [ -z "$failing" ]; then
+        pass "$name"
+    else
+        n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
+        fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
+    fi
+}
+
+# ---------------------------------------------------------------- step 12
+section step12
+# the sizes: the program's own that break reductions (--check auto, from the step each GPU
+# runs; --describe lists them), 2^31+5 apart: on one GPU or rank, and on all when more than 2
+IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
+huge=()
+for i in "${!sizes[@]}"; do
+    if [ "${sizes[i]}" -gt 2147483647 ]; then huge=("${sizes[i]}"); unset 'sizes[i]'; fi
+done
+[ ${#sizes[@]} -gt 0 ] || sizes=(1 3 257)   # without a program the checks below SKIP, by name
+# multi_check G SIZE...: step 12 --check on G GPUs (G = all: every GPU), one test per
+# run; SKIP by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
+multi_check() {
+    local g=$1 list n name reason="" args=()
+    shift
+    [ "$g" = all ] || args=(--gpus "$g")
+    if [ -z "$multi_program" ]; then reason="NCCL not found"
+    elif [ -z "$gpu" ]; then reason="no GPU"
+    elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
+    name="gpu $multi_name $type G=$g: $# sizes$(size_notes "$g" "$@")"
+    if [ -n "$reason" ]; then skip "$name" "$reason"; return; fi
+    list=$(IFS=,; echo "$*")
+    timeout 900 "$multi_program" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
+    run_verdict "$name" "$@"
+}
+multi_check 1 "${sizes[@]}" "${huge[@]}"
+multi_check 2 "${sizes[@]}"
+if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "${huge[@]}"
+else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
+if [ -z "$multi_program" ]; then
+    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device 0" "--device 1" "--resources" \
+                "one GPU at a time: 100 calls"; do
+        skip "input/gpu $multi_name: $name" "NCCL not found"
+    done
+else
+    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi_program" --gpus 0 -n 1000
+    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
+    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 0 -n 1000
+    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
+    expect "input: $multi_name --resources" 2 "$(describe "$multi_program" shard_step)/reduce --resources" \
+        "$multi_program" --resources
+    gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
+        "$multi_program" --gpus $((visible + 1)) -n 1000
+    gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
+        "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
+fi
+expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
+expect "input: --latency on a one-GPU step" 2 "unknown option '--latency'" "$large" --latency -n 1000
+
+# ---------------------------------------------------------------- step 13
+section step13
+# One MPI rank per GPU, started with the mpiexec of the MPI it was built with. Never hang:
+# every run here is ended after 60 s (a hang fails), and the runs that must fail do so in
+# one line, with the same exit code on every rank, in seconds. Without MPI: every test
+# SKIPs by name. Exactness on GPUs: G = 1, 2 (over NVLink, and over NCCL's network
+# transport) and all, on the adversarial sizes (n < G and n % G != 0 among them).
+rank_tests=("--bogus" "-n 0" "--gpus 2" "ranks given different flags" "a rank without a GPU" "no GPU: every rank stops"
+            "more ranks than GPUs" "G=1: 100 calls" "G=2: a rank killed during a run")
+launcher=$( [ -n "$rank_program" ] && mpi_launcher)
+# ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks of step 13 (ARGS: its program and
+# flags) exit CODE in under 30 s (ended at 60); when CODE is not 0, the program says one
+# line (lines opening with its name; a launcher's own notices, such as Open MPI's on a
+# non-zero exit, are not the program's) holding TEXT
+ranks_expect() {
+    local name=$1 code=$2 text=$3 ranks=$4 start=$SECONDS status took lines
+    shift 4
+    timeout 60 env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@" > "$log/out.txt" 2> "$log/err.txt"
+    status=$? took=$((SECONDS - start))
+    lines=$(grep -c "^$rank_program: " "$log/err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status after $took s, expected $code: $(head -c 300 "$log/err.txt")"
+    elif [ "$took" -ge 30 ]; then
+        fail "$name" "took $took s"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line from the program, got $lines: $(head -c 300 "$log/err.txt")"
+    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/err.txt" "$log/out.txt"; then
+        fail "$name" "no '$text' in the output: $(head -c 300 "$log/err.txt")"
+    else
+        pass "$name ($took s)"
+    fi
+}
+# rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over the network transport)
+rank_check() {
+    local g=$1 list n name reason="" how="" network=()
+    shift
+    if [ "${NETWORK:-0}" = 1 ]; then how=", network transport" network=("${NETWORK_ENV[@]}"); fi
+    if [ -z "$rank_program" ]; then reason=$rank_missing
+    elif [ -z "$gpu" ]; then reason="no GPU"
+    elif [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
+    name="gpu $rank_name $type ranks=$g$how: $# sizes$(size_notes "$g" "$@")"
+    if [ -n "$reason" ]; then skip "$name" "$reason"; return; fi
+    list=$(IFS=,; echo "$*")
+    timeout 900 env "${network[@]}" "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" --check "$list" \
+        > "$log/check.txt" 2> "$log/check-err.txt"
+    run_verdict "$name" "$@"
+}
+if [ -z "$rank_program" ]; then
+    for name in "${rank_tests[@]}"; do skip "input/gpu $rank_name: $name" "$rank_missing"; done
+else
+    ranks_expect "input: $rank_name 2 ranks --bogus" 2 "--bogus" 2 "$rank_program" --bogus
+    ranks_expect "input: $rank_name 2 ranks -n 0" 2 "at least 1" 2 "$rank_program" -n 0
+    ranks_expect "input: $rank_name 2 ranks --gpus 2" 2 "mpiexec -n G" 2 "$rank_program" --gpus 2 -n 1000
+    ranks_expect "input: $rank_name ranks given different flags" 2 "different flags" 1 "$rank_program" -n 1000 \
+        : -n 1 "$rank_program" -n 2000
+    # rank 0 sees no GPU (CUDA_VISIBLE_DEVICES empty), rank 1 every GPU: both stop, one line
+    # shellcheck disable=SC2016  # the script written expands its own variables
+    printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
+        '[ "$rank" = 0 ] && export CUDA_VISIBLE_DEVICES=' 'exec "$@"' > "$log/rank0_without_gpu.sh"
+    chmod +x "$log/rank0_without_gpu.sh"
+    ranks_expect "input/gpu $rank_name: a rank without a GPU stops every rank" 3 "rank 0 of 2" 2 \
+        "$log/rank0_without_gpu.sh" "$rank_program" -n 1000
+    if [ -z "$gpu" ]; then
+        ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 "$rank_program" -n 1000
+    else
+        skip "input $rank_name: no GPU: every rank stops, one line" "a GPU is here"
+    fi
+    if [ -n "$gpu" ]; then
+        ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) \
+            "$rank_program" -n 1000
+        ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
+            "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
+    else
+        skip "gpu input: $rank_name more ranks than GPUs" "no GPU"
+        skip "gpu $rank_name 1 rank: 100 calls in a row, every result verified" "no GPU"
+    fi
+    name="gpu $rank_name: a rank killed during a run ends every rank"
+    if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
+    else
+        # rank 1 is killed (SIGKILL, the process the launcher started) 5 s into a run of about
+        # a minute: rank 0, waiting for it in an all-reduce, must not stay there: the launcher
+        # ends the job, non-zero, well before
+        # shellcheck disable=SC2016  # the script written expands its own variables
+        printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
+            'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi' 'exec "$@"' > "$log/kill_rank1.sh"
+        chmod +x "$log/kill_rank1.sh"
+        start=$SECONDS
+        timeout 60 env "${MPI_ENV[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^24 -r 2000000 \
+            --quiet > "$log/kill.txt" 2>&1
+        status=$? took=$((SECONDS - start))
+        if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -lt 50 ]; then pass "$name (exit $status, $took s)"
+        else fail "$name" "exit $status after $took s (124: still running at 60 s)"; fi
+    fi
+fi
+rank_check 1 "${sizes[@]}" "${huge[@]}"
+rank_check 2 "${sizes[@]}"
+NETWORK=1 rank_check 2 "${sizes[@]}"
+if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
