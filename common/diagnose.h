@@ -37,8 +37,9 @@ typedef enum diagnosis {
     DIAG_NONE,          /**< nothing failed */
     DIAG_STATE,         /**< right on the first call, wrong on the second: state not reset */
     DIAG_INDEX_32BIT,   /**< wrong above 2^31 - 1 elements: a signed 32-bit index or count
-                             overflows (an unsigned one only above 2^32 - 1 elements, so a
-                             check at 2^31 + 5 passes it; only n > 2^32 catches it) */
+                             overflows. An unsigned one passes a check at 2^31 + 5 and
+                             breaks only from about 2^32 (n >= 2^32, or within a grid
+                             stride of it), a size no check here tries */
     DIAG_NOT_WRITTEN,   /**< the result still holds the poison: nothing wrote it */
     DIAG_LOST_TAIL,     /**< a one-hot in the leftover after the whole blocks/vectors was lost */
     DIAG_LOST_ELEMENT,  /**< a one-hot elsewhere was lost: a gap in the ranges or the tree */
