@@ -22,7 +22,7 @@ LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 EXTENSIONS   += lab
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean

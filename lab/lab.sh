@@ -37,6 +37,10 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
+# what the hints add to a make command so that it finds these copies: nothing for the
+# default folder, else LAB_DIR=... (quoted for the shell where it needs to be)
+lab_dir_arg=""
+[ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
@@ -124,7 +128,7 @@ start() {
     prev=$(step_dir $((k - 1)))
     dest=$lab_dir/$cur
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
-        echo "make lab: $dest already exists (your work); make lab-check STEP=$k checks it, FORCE=1 replaces it with a fresh copy" >&2
+        echo "make lab: $dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy" >&2
         exit 2
     fi
     local exercise title idea work
@@ -156,7 +160,7 @@ start() {
         echo " *"
         printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e 's/^/ * /' -e 's/ *$//'
         echo " *"
-        echo " * Check it: make lab-check STEP=$k    (correctness, sanitizers, time next to ours)"
+        echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
         echo " */"
         awk -v step="$k" -f lab/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
@@ -183,7 +187,7 @@ start() {
     printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$common" "$common" > "$dest/Makefile"
     rm -rf "$work"
     echo "make lab: $dest/reduce.cu is step $((k - 1))'s kernel with the exercise at the top and $todos TODO(step $k) comments"
-    echo "next: edit it, then make lab-check STEP=$k"
+    echo "next: edit it, then make lab-check STEP=$k$lab_dir_arg"
 }
 
 # ------------------------------------------------------------------ check
@@ -437,7 +441,7 @@ check() {
         custom_sizes+=("$((${size/^/**}))")
     done
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
+        echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
     fi
     log=$dest/build/lab-check
@@ -611,7 +615,7 @@ check() {
     if [ "$grading" = 1 ]; then
         :   # lab-grade scores the time, not a profile
     elif [ "${PROFILE:-0}" != 1 ]; then
-        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
+        echo "make lab-check STEP=$k$lab_dir_arg PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
     else
         echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
         PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
@@ -647,7 +651,7 @@ grade() {
         exit 2
     fi
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
+        echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
     fi
     weights=${LAB_WEIGHTS:-lab/weights.conf}
@@ -697,7 +701,7 @@ status() {
         cur=$(step_dir "$k")
         dest=$lab_dir/$cur
         if [ ! -f "$dest/reduce.cu" ]; then
-            state="not started (make lab STEP=$k)"
+            state="not started (make lab STEP=$k$lab_dir_arg)"
         else
             started=$((started + 1))
             if [ -f "$dest/.lab-check" ] && ! [ "$dest/reduce.cu" -nt "$dest/.lab-check" ]; then
@@ -705,9 +709,9 @@ status() {
                 correct=$((correct + 1))
                 case $state in *"gain reached"*|*"can't tell"*) reached=$((reached + 1)) ;; esac
             elif [ -f "$dest/.lab-check" ]; then
-                state="started, changed since its last lab-check passed (make lab-check STEP=$k)"
+                state="started, changed since its last lab-check passed (make lab-check STEP=$k$lab_dir_arg)"
             else
-                state="started, not yet passed (make lab-check STEP=$k)"
+                state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
             fi
         fi
         printf '%-5s %-40s %s\n' "$k" "$dest" "$state"
@@ -764,7 +768,7 @@ clean() {
     echo "make lab-clean: removes $lab_dir/ and what it holds:"
     printf '  %s\n' "${copies[@]}"
     rm -rf -- "$lab_dir"
-    echo "removed $lab_dir/; make lab STEP=k starts a copy again"
+    echo "removed $lab_dir/; make lab STEP=k$lab_dir_arg starts a copy again"
 }
 
 case ${1:-} in

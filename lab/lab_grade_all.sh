@@ -78,6 +78,7 @@ grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
 [ -n "$max_score" ] || exit 2
+##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
 work=$root/build/lab-grade-all
 rm -rf "$work"
@@ -180,6 +181,8 @@ xargs -d '\n' -n 1 -P "$jobs" sh -c 'timeout -k 10 "$0" make -s --no-print-direc
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time
+# each scratch copy goes once graded (and the base copy at the end), unless:
+##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/
 echo "== grading, one submission at a time on the GPU"
 i=0
 no_gpu=0

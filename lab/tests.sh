@@ -18,6 +18,7 @@
 #
 # LAB_TESTS=0 leaves the lab out (one SKIP line): the quick run on a GPU machine.
 # Every copy is made in a folder under build/ (LAB_DIR), never in lab/work.
+##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then
     skip "lab: every lab test" "LAB_TESTS=0"
     return 0
@@ -53,9 +54,25 @@ done
 make --no-print-directory help > "$log/lab-help.txt" 2>&1
 lab_targets=$(sed -n 's/^\.PHONY: //p' lab/lab.mk)
 missing=$(for t in $lab_targets; do grep -qE "^  $t([ :]|$)" "$log/lab-help.txt" || echo "$t"; done | tr '\n' ' ')
-for name in LAB_DIR LAB_TYPES SUBMISSIONS; do grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "; done
+for name in LAB_DIR LAB_TYPES SUBMISSIONS LAB_KEEP LAB_GRADES_CSV LAB_TESTS LAB_TIMEOUT; do
+    grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "
+done
 if [ "$(wc -w <<< "$lab_targets")" -ge 7 ] && [ -z "$missing" ]; then pass "make help lists the lab's targets and variables"
 else fail "make help lists the lab's targets and variables" "missing: ${missing:-the .PHONY line of lab/lab.mk}"; fi
+# each default make help shows for a lab script's variable is the one in force: the
+# script that documents it has ${VAR:-default} (make lint checks the same for every file)
+wrong="" count=0
+while IFS= read -r line; do
+    file=${line%%:*} line=${line#*:##= }
+    name=${line%%=*} value=${line#*=}
+    value=${value%%: *} value=${value#\"} value=${value%\"}
+    case $file in *.sh) ;; *) continue ;; esac
+    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
+    count=$((count + 1))
+    grep -qF "\${$name:-$value}" "$file" || wrong+="$name ($file has no \${$name:-$value}) "
+done < <(grep -H '^##= ' lab/*.sh)
+if [ "$count" -ge 12 ] && [ -z "$wrong" ]; then pass "make help: the lab scripts' $count defaults are the ones in force"
+else fail "make help: the lab scripts' defaults are the ones in force" "${wrong:-only $count found}"; fi
 
 # the steps, from the top Makefile (the one list); the lab steps are 1 to the last with a
 # kernel file of its own
@@ -71,7 +88,7 @@ make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/
 make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
 make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
 make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
-make_expect "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-check: no copy"  2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
 make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
 make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
 if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
@@ -150,6 +167,13 @@ make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
 else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
 make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+# the hints name the LAB_DIR they were given, so that the next command finds the copy
+if grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/lab-out.txt" &&
+   grep -qF "make lab-check STEP=3 LAB_DIR=$lab_root/start " "$copy/reduce.cu"; then
+    pass "lab: the next: hint and the copy's header keep LAB_DIR"
+else
+    fail "lab: the next: hint and the copy's header keep LAB_DIR" "$(grep '^next:' "$log/lab-out.txt")"
+fi
 if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
 else pass "lab: FORCE=1 starts from a fresh copy"; fi
 
@@ -166,10 +190,17 @@ if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a co
 else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 rm -f "$copy/.lab-check"
 make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
-if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" && grep -q "not started" "$log/lab-out.txt"; then
+if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" &&
+   grep -qF "not started (make lab STEP=1 LAB_DIR=$lab_root/none)" "$log/lab-out.txt"; then
     pass "lab-status: nothing started"
 else
     fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
+fi
+LAB_DIR=lab/work/ lab/lab.sh status > "$log/lab-out.txt" 2>&1
+if grep -q " of ${lab_steps[-1]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"; then
+    pass "lab-status: the default LAB_DIR is not added to the hints"
+else
+    fail "lab-status: the default LAB_DIR is not added to the hints" "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 fi
 
 # the lab table takes its three rows in the order lab-check ran them: a student who pasted
@@ -321,7 +352,7 @@ printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
 make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
 make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
-make_expect "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-grade: no copy"            2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
 make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
 make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
 make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
