@@ -396,6 +396,38 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
+# size_value TEXT: the size TEXT names in the programs' notation (N, 2^K, 2^K+M or 2^K-M,
+# as -n takes it), in decimal; fails on anything else, on 0, and past 2^62 (no GPU holds
+# that many elements, and bash's arithmetic would wrap)
+size_value() {
+    local value
+    if [[ $1 =~ ^[0-9]{1,18}$ ]]; then
+        value=$((10#$1))
+    elif [[ $1 =~ ^2\^([0-9]{1,2})([+-][0-9]{1,18})?$ ]] && [ "$((10#${BASH_REMATCH[1]}))" -le 62 ]; then
+        value=$((1 << 10#${BASH_REMATCH[1]}))
+        case ${BASH_REMATCH[2]} in
+            +*) value=$((value + 10#${BASH_REMATCH[2]#+})) ;;
+            -*) value=$((value - 10#${BASH_REMATCH[2]#-})) ;;
+        esac
+    else
+        return 1
+    fi
+    [ "$value" -ge 1 ] && echo "$value"
+}
+
+# check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
+# them, or one line and exit 2: a typo is said before three builds, not after them
+check_n_reps() {
+    if ! size_value "${N:-2^26}" > /dev/null; then
+        echo "make $1: N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')" >&2
+        exit 2
+    fi
+    if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
+        echo "make $1: REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')" >&2
+        exit 2
+    fi
+}
+
 # failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE (its first
 # line, and the kind of bug its hint names)
 failure_summary() {
@@ -431,15 +463,16 @@ check() {
     dest=$lab_dir/$cur
     types=$(lab_types lab-check) || exit 2
     seed=$(lab_seed lab-check 1) || exit 2
-    local size size_list custom_sizes=()
+    local size size_list value custom_sizes=()
     read -ra size_list <<< "${LAB_SIZES:-}"
     for size in "${size_list[@]}"; do
-        if ! [[ $size =~ ^[0-9]+$|^2\^[0-9]+([+-][0-9]+)?$ ]] || [ "$((${size/^/**}))" -lt 1 ]; then
+        if ! value=$(size_value "$size"); then
             echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '$size')" >&2
             exit 2
         fi
-        custom_sizes+=("$((${size/^/**}))")
+        custom_sizes+=("$value")
     done
+    check_n_reps lab-check
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
         echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
@@ -645,6 +678,7 @@ grade() {
     dest=$lab_dir/$cur
     types=$(lab_types lab-grade) || exit 2
     seed=$(lab_seed lab-grade "$(fresh_seed)") || exit 2
+    check_n_reps lab-grade
     limit=${LAB_TIMEOUT:-300}
     if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
         echo "make lab-grade: LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')" >&2

@@ -115,6 +115,19 @@ for k in "${lab_steps[@]}"; do
     copies+=("$copy")
 done
 
+# N and REPS are checked before the three builds of lab-check (and lab-grade): one line, exit 2
+copy=$lab_root/start/$(step_dir 3)
+make_expect "lab-check: N=2^x"  2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=2^x
+make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
+make_expect "lab-check: REPS=0" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=0
+make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
+make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
+if [ -e "$copy/build" ] || [ -e "$copy/reduce$suffix" ]; then
+    fail "lab-check: a bad N or REPS is refused before any build" "$(ls "$copy" | tr '\n' ' ')"
+else
+    pass "lab-check: a bad N or REPS is refused before any build"
+fi
+
 # build_all DIR...: make every copy for $type at once (one job per core); one test each
 build_all() {
     local dir
