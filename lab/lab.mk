@@ -51,7 +51,7 @@ lab:
 lab-check: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh check $(STEP)
 
-## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary
+## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary (make exits 2 on any failure; lab/lab.sh grade K exits 3 without a GPU)
 lab-grade: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh grade $(STEP)
 

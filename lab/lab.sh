@@ -31,6 +31,8 @@
 ##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (lab/README.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
+# Through make every failure is 2 (make's own status): an autograder that must tell "no
+# GPU" from "bad input" runs this script directly (lab/README.md, "Grading a class").
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")   # grade runs the checks through it
 cd "$(dirname "$0")/.." || exit
@@ -687,6 +689,10 @@ grade() {
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
         echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
+    fi
+    if [ ! -x "$grader" ]; then   # run directly, not through make, which builds it first
+        echo "make lab-grade: $grader is not built: make build/tools/lab_grade build/tools/report" >&2
+        exit 1
     fi
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong

@@ -25,7 +25,8 @@
 # submission), LAB_WEIGHTS, LAB_TIMEOUT, LAB_JOBS, LAB_GRADES_CSV, LAB_KEEP=1 (keep the
 # scratch copies in build/lab-grade-all/).
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
-# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded).
+# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
+# both failures arrive as 2 (make's own status): an autograder runs this script directly.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
@@ -75,6 +76,10 @@ for t in $types; do
 done
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
+if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
+    echo "make lab-grade-all: the lab's tools are not built: make build/tools/lab_grade build/tools/report" >&2
+    exit 1
+fi
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
 [ -n "$max_score" ] || exit 2

@@ -123,7 +123,7 @@ make_expect "lab-check: REPS=0" 2 "REPS takes the number of timed runs" lab-chec
 make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
 make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
 if [ -e "$copy/build" ] || [ -e "$copy/reduce$suffix" ]; then
-    fail "lab-check: a bad N or REPS is refused before any build" "$(ls "$copy" | tr '\n' ' ')"
+    fail "lab-check: a bad N or REPS is refused before any build" "$(find "$copy" -mindepth 1 -maxdepth 1 -printf '%f ')"
 else
     pass "lab-check: a bad N or REPS is refused before any build"
 fi
@@ -372,6 +372,24 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
+# the autograder's commands, run directly, keep their exit codes (make turns every
+# failure into 2): 2 on bad input here, 3 without a GPU below. direct_expect NAME CODE
+# TEXT COMMAND...: COMMAND exits CODE and says TEXT in one line on stderr
+direct_expect() {
+    local name=$1 code=$2 text=$3 status
+    shift 3
+    "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
+    status=$?
+    if [ "$status" -ne "$code" ]; then fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+    elif [ "$(wc -l < "$log/lab-err.txt")" -ne 1 ]; then fail "$name" "expected one line on stderr, got $(wc -l < "$log/lab-err.txt")"
+    elif ! grep -qF -- "$text" "$log/lab-err.txt"; then fail "$name" "no '$text' in: $(head -c 300 "$log/lab-err.txt")"
+    else pass "$name"; fi
+}
+direct_expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
+direct_expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
+    env LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon lab/lab.sh grade 3
+direct_expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
+direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
 step3=$(step_dir 3)
 step7=$(step_dir 7)
@@ -383,7 +401,7 @@ status=$?
 if [ -z "$gpu" ]; then
     if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
        grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
-        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3"
+        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3 (lab/lab.sh grade, run directly)"
     else
         fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
     fi
