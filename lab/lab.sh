@@ -481,8 +481,23 @@ check() {
     fi
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
-    mkdir -p "$log" || exit 1
+    # nvcc's temporary files in the copy, not in /tmp: a time limit that kills a build
+    # leaves them where the copy's next check (or the scratch copy's removal) clears them
+    rm -rf "$log/tmp"
+    mkdir -p "$log/tmp" || exit 1
+    TMPDIR=$(realpath -m "$log/tmp")
+    export TMPDIR
 
+    # what a time limit cuts short from here on, in the record: the build (the #include
+    # check's preprocessing included), then the checks
+    note_item phase "" build
+    # an empty file is said as such, before the #include check and the build's pages of
+    # link errors (blank lines only: a save that wrote nothing, or the wrong file)
+    if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
+        echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
+        note empty fail "empty file: reduce.cu holds no code"
+        exit 1
+    fi
     echo "== includes: $dest/reduce.cu against our step $k's file"
     check_includes "$dest/reduce.cu" "$k" || exit 1
 
@@ -505,6 +520,7 @@ check() {
     built=${built# }
     [ -n "$built" ] || exit 1
     note_item built "" "$built"
+    note_item phase "" checks
     local first_type program threads max_n ours_max
     first_type=${types%% *}
     program=$dest/reduce$(suffix_of "${built%% *}")

@@ -232,6 +232,8 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             copy_text(r->built, sizeof r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
             r->no_gpu = 1;
+        } else if (strcmp(key, "phase") == 0) {
+            copy_text(r->phase, sizeof r->phase, rest);
         } else if (strcmp(key, "timeout") == 0) {
             r->timeout_s = atoi(rest) > 0 ? atoi(rest) : 1;
         } else if (strcmp(key, "elapsed") == 0) {
@@ -249,13 +251,28 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
     return 0;
 }
 
-/** Why a test that has no line was not run. */
-static void not_run_reason(const grade_record *r, int includes_failed, const char *needs, char *text, size_t size)
+/** Where a time limit struck, in words: the build's time is not the kernel's fault. */
+static const char *timeout_phase(const grade_record *r)
 {
-    if (includes_failed)
+    if (strcmp(r->phase, "build") == 0)
+        return "during the build (LAB_TIMEOUT shorter than a build?)";
+    if (strcmp(r->phase, "checks") == 0)
+        return "during the checks (a kernel that never ends?)";
+    return "(a kernel that never ends?)";
+}
+
+/** What stopped every check before the build: nothing, the #include check, an empty file. */
+enum stopped_by { STOPPED_BY_NOTHING, STOPPED_BY_INCLUDES, STOPPED_BY_EMPTY_FILE };
+
+/** Why a test that has no line was not run. */
+static void not_run_reason(const grade_record *r, enum stopped_by stopped, const char *needs, char *text, size_t size)
+{
+    if (stopped == STOPPED_BY_EMPTY_FILE)
+        snprintf(text, size, "not run: the file is empty, so there was nothing to build or run");
+    else if (stopped == STOPPED_BY_INCLUDES)
         snprintf(text, size, "not run: the #include check failed, so nothing of this copy was built or run");
     else if (r->timeout_s > 0)
-        snprintf(text, size, "not run: the time limit of %d s ran out first (a kernel that never ends?)", r->timeout_s);
+        snprintf(text, size, "not run: the time limit of %d s ran out first, %s", r->timeout_s, timeout_phase(r));
     else if (r->no_gpu)
         snprintf(text, size, "not run: no GPU on this machine; this check needs one%s%s%s",
                  r->built[0] ? " (the copy builds for " : "", r->built, r->built[0] ? ")" : "");
@@ -310,12 +327,23 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
     memset(g, 0, sizeof *g);
     g->gain = GAIN_NO_DATA;
     const recorded_test *includes = find_test(r, "includes");
-    int includes_failed = includes && includes->status == GRADE_FAIL;
+    /* an empty file is its own first failure, in place of the #include check: said so,
+     * rather than as a build's pages of link errors */
+    const recorded_test *empty = find_test(r, "empty");
+    int empty_file = empty && empty->status == GRADE_FAIL;
+    enum stopped_by stopped = empty_file ? STOPPED_BY_EMPTY_FILE
+                              : includes && includes->status == GRADE_FAIL ? STOPPED_BY_INCLUDES
+                                                                            : STOPPED_BY_NOTHING;
+    int includes_failed = stopped != STOPPED_BY_NOTHING;
     char reason[256], name[112], id[32], needs[160];
 
-    not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
-    snprintf(name, sizeof name, "Own code: only the #include lines of step %d's file", r->step);
-    grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
+    not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
+    if (empty_file) {
+        grade_test(&g->tests[g->count++], empty, "Own code: a kernel file with code in it", "file", 0, reason);
+    } else {
+        snprintf(name, sizeof name, "Own code: only the #include lines of step %d's file", r->step);
+        grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
+    }
 
     /* correctness: the types, the sanitizers and the timed runs */
     int first = g->count;
@@ -324,12 +352,12 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(id, sizeof id, "correct:%s", r->types[i]);
         snprintf(name, sizeof name, "Correct, %s: random and one-hot data at every size, each call on new data",
                  r->types[i]);
-        not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
+        not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
         grade_test(&g->tests[g->count++], find_test(r, id), name, r->types[i],
                    correct_each + (i < correct_left ? 1 : 0), reason);
     }
     snprintf(needs, sizeof needs, "needs the %s checks to pass first", r->types[0]);
-    not_run_reason(r, includes_failed, needs, reason, sizeof reason);
+    not_run_reason(r, stopped, needs, reason, sizeof reason);
     grade_test(&g->tests[g->count++], find_test(r, "memcheck"), "memcheck: no access out of bounds", "memcheck",
                w->memcheck, reason);
     grade_test(&g->tests[g->count++], find_test(r, "racecheck"), "racecheck: no shared-memory race", "racecheck",
@@ -378,7 +406,7 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
             snprintf(perf->output, sizeof perf->output, "0 points: a timed run returned a wrong sum, so its time "
                      "counts for nothing");
         else
-            not_run_reason(r, includes_failed, "needs the timed runs to pass", perf->output, sizeof perf->output);
+            not_run_reason(r, stopped, "needs the timed runs to pass", perf->output, sizeof perf->output);
     } else if (!(r->start_ms > 0.0) || !(r->ours_ms > 0.0)) {
         perf->status = GRADE_SKIP;
         perf->score = share_of(perf->max_score, correct_earned, correct_max);
@@ -431,9 +459,11 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(g->correct, sizeof g->correct, "not run (no GPU)");
     else
         snprintf(g->correct, sizeof g->correct, all_ran ? "yes" : "incomplete");
-    if (!any_fail && r->timeout_s > 0)
-        snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s (a kernel that never ends?)",
-                 r->timeout_s);
+    if (empty_file)
+        snprintf(g->first_failure, sizeof g->first_failure, "%.*s", (int)sizeof g->first_failure - 1, empty->summary);
+    else if (!any_fail && r->timeout_s > 0)
+        snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s %s", r->timeout_s,
+                 timeout_phase(r));
     else if (!any_fail && r->no_gpu)
         snprintf(g->first_failure, sizeof g->first_failure, "GPU checks not run (no GPU here)%s%s",
                  r->built[0] ? "; builds for " : "", r->built);
@@ -541,8 +571,8 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
         fprintf(f, "NO GPU HERE: only the #include lines and the build were checked; the GPU checks did not run, "
                    "so this is not a grade\n");
     if (r->timeout_s > 0)
-        fprintf(f, "TIMED OUT: the time limit of %d s (LAB_TIMEOUT) killed the checks; what had not run scores 0\n",
-                r->timeout_s);
+        fprintf(f, "TIMED OUT: the time limit of %d s (LAB_TIMEOUT) ran out %s; what had not run scores 0\n",
+                r->timeout_s, timeout_phase(r));
     fprintf(f, "%7s %7s  %-12s %s\n", "score", "max", "test", "result");
     for (int i = 0; i < g->count; i++) {
         const graded_test *t = &g->tests[i];

@@ -121,6 +121,10 @@ while IFS= read -r folder; do
         else
             why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
         fi
+        # a kernel file under another name (a browser saves a second download as
+        # "reduce (1).cu"): named, with what to do; never graded in its place
+        stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
+        [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
         printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
     fi
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
@@ -180,9 +184,12 @@ while IFS=$sep read -r student k file why; do
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
 # checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
-# that fails is graded as such below (|| true: xargs says 123 when any did).
+# that fails is graded as such below (|| true: xargs says 123 when any did). nvcc's
+# temporary files go to the scratch copy (TMPDIR), so that a build the time limit kills
+# leaves none in /tmp.
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
-xargs -d '\n' -n 1 -P "$jobs" sh -c 'timeout -k 10 "$0" make -s --no-print-directory -C "${1#* }" TYPE="${1%% *}" \
+xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
+    TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time

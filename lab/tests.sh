@@ -449,6 +449,40 @@ if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-g
 else
     fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 fi
+if grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
+   grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"; then
+    pass "lab-grade: a time limit that kills the build says the build timed out"
+else
+    fail "lab-grade: a time limit that kills the build says the build timed out" "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
+fi
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (/tmp unless set; here a
+# folder of the test's own, which no other nvcc on the machine writes to): one is seen in
+# the copy while the grading builds, the grading is stopped there, mid-build, as a time
+# limit stops it, and none is left in the caller's TMPDIR
+test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
+outer_tmp=$lab_root/outer-tmp
+rm -rf "$outer_tmp"
+mkdir -p "$outer_tmp"
+rm -rf "$lab_root/tmpfiles"
+make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/tmpfiles" > /dev/null 2>&1
+copy_tmp=$lab_root/tmpfiles/$step3/build/lab-check/tmp
+env "${grade_env[@]}" TMPDIR="$outer_tmp" LAB_DIR="$lab_root/tmpfiles" lab/lab.sh grade 3 > "$log/lab-grade-tmp.txt" 2>&1 &
+grading=$!
+seen=""
+for _ in $(seq 1200); do   # up to two minutes
+    seen=$(find "$copy_tmp" "$outer_tmp" -name 'tmpxft*' -print -quit 2> /dev/null)
+    if [ -n "$seen" ] || ! kill -0 "$grading" 2> /dev/null; then break; fi
+    sleep 0.1
+done
+kill -TERM "$grading" 2> /dev/null
+wait "$grading" 2> /dev/null
+sleep 1   # what the stopped build's processes still had to do
+left=$(find "$outer_tmp" -mindepth 1 -printf '%f ' | head -c 300)
+case $seen in
+    "$copy_tmp"/*) if [ -z "$left" ]; then pass "$test_name"; else fail "$test_name" "left in TMPDIR: $left"; fi ;;
+    "") fail "$test_name" "no nvcc temporary seen while the grading built: $(tail -2 "$log/lab-grade-tmp.txt" | tr '\n' ' ')" ;;
+    *) fail "$test_name" "nvcc wrote $seen" ;;
+esac
 
 # lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder,
 # as make lab leaves it), a build error shipped with a Makefile of its own, and a student
