@@ -527,6 +527,30 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
     "^ok 0.00 100.00$"
+# an empty reduce.cu is its own first failure (one line, no build's link errors); a kernel
+# file under another name (a browser's "reduce (1).cu") is named, with what to do
+class2=$lab_root/class2
+mkdir -p "$class2/erin/$step3" "$class2/frank/$step3"
+printf '\n  \n' > "$class2/erin/$step3/reduce.cu"
+cp "$step3/reduce.cu" "$class2/frank/$step3/reduce (1).cu"
+env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades2.csv" LAB_TIMEOUT=600 \
+    lab/lab_grade_all.sh "$class2" 3 > "$log/lab-grade-all2.txt" 2>&1
+status=$?
+if [ "$status" -eq 0 ] &&
+   grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$lab_root/grades2.csv" &&
+   grep -q '^FAIL empty file: ' "$class2/erin/$step3/lab-grade.txt" &&
+   ! grep -qiE 'error|undefined|compile' "$class2/erin/$step3/lab-grade.txt"; then
+    pass "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line"
+else
+    fail "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" \
+         "exit $status: $(grep '^"erin"' "$lab_root/grades2.csv" 2>/dev/null) $(head -3 "$class2/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
+fi
+if grep -qF "\"frank\",3,\"no\",\"nothing handed in: no $step3/reduce.cu in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
+        "$lab_root/grades2.csv" 2>/dev/null; then
+    pass "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu"
+else
+    fail "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" "$(grep '^"frank"' "$lab_root/grades2.csv" 2>/dev/null)"
+fi
 left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
        -printf '%f ' 2>/dev/null)
 if [ -z "$left" ]; then
