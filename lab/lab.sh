@@ -721,7 +721,8 @@ grade() {
       "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
       "$grader" note "$record_file" seed "" "" "$seed" &&
       "$grader" note "$record_file" types "" "" "$types"; } || exit 1
-    echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
+    # the step, the copy and the seed head the summary, once
+    echo "lab-grade: checking $types, up to $limit s (LAB_TIMEOUT); the summary follows"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
     # Ctrl-C here, the whole group goes, whatever program of the copy is running

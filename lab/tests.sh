@@ -229,6 +229,39 @@ else
     fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
 fi
 
+# the class table (lab-grade-all) and lab-grade's summary: every column as wide as its
+# widest cell, so a long name shifts nothing and no word is cut ("double", not "doubl")
+long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
+no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
+rm -f "$log/class-long.csv"
+build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf "$long_name" 3 "$no_gpu_text" > /dev/null 2>&1
+build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf bo 11 "nothing handed in" > /dev/null 2>&1
+build/tools/lab_grade class "$log/class-long.csv" > "$log/class-long.txt" 2>&1
+# the column where the first failure starts: the same in the header and in each row
+columns=$(awk -v a="$no_gpu_text" 'NR == 1 { print index($0, "first failure") }
+                                   NR == 2 { print index($0, a) } NR == 3 { print index($0, "nothing handed in") }' \
+          "$log/class-long.txt" | sort -u | wc -l)
+if grep -q "^$long_name  " "$log/class-long.txt" && grep -qF "  $no_gpu_text" "$log/class-long.txt" &&
+   [ "$columns" -eq 1 ] && [ "$(grep -c 'first failure' "$log/class-long.txt")" -eq 1 ]; then
+    pass "lab-grade-all's class table: a long name shifts no column, no cell is cut"
+else
+    fail "lab-grade-all's class table: a long name shifts no column, no cell is cut" "$(head -3 "$log/class-long.txt" | tr '\n' '|')"
+fi
+printf '%s\n' "item,id,status,text" "step,3,,$(step_dir 3)" "types,,,int float double" "test,includes,pass,only ours" \
+    "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
+build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
+# each test's line whole: its text may wrap between words, never inside one
+summary_ok=1
+for t in int float double memcheck racecheck "timed runs" performance; do
+    grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=0
+done
+if [ "$summary_ok" = 1 ] && [ "$(grep -c 'int float double' "$log/summary-long.txt")" -ge 8 ] &&
+   ! grep -qE 'doubl($|[^e])' "$log/summary-long.txt"; then
+    pass "lab-grade's summary: the columns in line, no word cut"
+else
+    fail "lab-grade's summary: the columns in line, no word cut" "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
+fi
+
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
 # lab_absent: an extended regex the output must not match (empty: none).
@@ -415,6 +448,13 @@ else
     # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
     lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
         "^ok 7[0-4]\.[0-9]{2} 100\.00$"
+fi
+# the step, the copy and the seed are said once, at the head of the summary
+if [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] &&
+   [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]; then
+    pass "lab-grade: the step, the copy and the seed said once"
+else
+    fail "lab-grade: the step, the copy and the seed said once" "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
 fi
 # our kernel: full marks; a shortcut: less, its first failure named; a kernel that never
 # ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
