@@ -261,7 +261,7 @@ static const char *timeout_phase(const grade_record *r)
     return "(a kernel that never ends?)";
 }
 
-/** What stopped every check before the build: nothing, the #include check, an empty file. */
+/** What stopped every check before the build: nothing, the check of the include lines, an empty file. */
 enum stopped_by { STOPPED_BY_NOTHING, STOPPED_BY_INCLUDES, STOPPED_BY_EMPTY_FILE };
 
 /** Why a test that has no line was not run. */
