@@ -22,7 +22,7 @@ LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 EXTENSIONS   += lab
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean
@@ -51,7 +51,7 @@ lab:
 lab-check: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh check $(STEP)
 
-## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary
+## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary (make exits 2 on any failure; lab/lab.sh grade K exits 3 without a GPU)
 lab-grade: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh grade $(STEP)
 

@@ -31,12 +31,18 @@
 ##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (lab/README.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading
 # Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
+# Through make every failure is 2 (make's own status): an autograder that must tell "no
+# GPU" from "bad input" runs this script directly (lab/README.md, "Grading a class").
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")   # grade runs the checks through it
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
+# what the hints add to a make command so that it finds these copies: nothing for the
+# default folder, else LAB_DIR=... (quoted for the shell where it needs to be)
+lab_dir_arg=""
+[ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
@@ -124,7 +130,7 @@ start() {
     prev=$(step_dir $((k - 1)))
     dest=$lab_dir/$cur
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
-        echo "make lab: $dest already exists (your work); make lab-check STEP=$k checks it, FORCE=1 replaces it with a fresh copy" >&2
+        echo "make lab: $dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy" >&2
         exit 2
     fi
     local exercise title idea work
@@ -156,7 +162,7 @@ start() {
         echo " *"
         printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e 's/^/ * /' -e 's/ *$//'
         echo " *"
-        echo " * Check it: make lab-check STEP=$k    (correctness, sanitizers, time next to ours)"
+        echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
         echo " */"
         awk -v step="$k" -f lab/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
@@ -183,7 +189,7 @@ start() {
     printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$common" "$common" > "$dest/Makefile"
     rm -rf "$work"
     echo "make lab: $dest/reduce.cu is step $((k - 1))'s kernel with the exercise at the top and $todos TODO(step $k) comments"
-    echo "next: edit it, then make lab-check STEP=$k"
+    echo "next: edit it, then make lab-check STEP=$k$lab_dir_arg"
 }
 
 # ------------------------------------------------------------------ check
@@ -392,6 +398,38 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
+# size_value TEXT: the size TEXT names in the programs' notation (N, 2^K, 2^K+M or 2^K-M,
+# as -n takes it), in decimal; fails on anything else, on 0, and past 2^62 (no GPU holds
+# that many elements, and bash's arithmetic would wrap)
+size_value() {
+    local value
+    if [[ $1 =~ ^[0-9]{1,18}$ ]]; then
+        value=$((10#$1))
+    elif [[ $1 =~ ^2\^([0-9]{1,2})([+-][0-9]{1,18})?$ ]] && [ "$((10#${BASH_REMATCH[1]}))" -le 62 ]; then
+        value=$((1 << 10#${BASH_REMATCH[1]}))
+        case ${BASH_REMATCH[2]} in
+            +*) value=$((value + 10#${BASH_REMATCH[2]#+})) ;;
+            -*) value=$((value - 10#${BASH_REMATCH[2]#-})) ;;
+        esac
+    else
+        return 1
+    fi
+    [ "$value" -ge 1 ] && echo "$value"
+}
+
+# check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
+# them, or one line and exit 2: a typo is said before three builds, not after them
+check_n_reps() {
+    if ! size_value "${N:-2^26}" > /dev/null; then
+        echo "make $1: N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')" >&2
+        exit 2
+    fi
+    if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
+        echo "make $1: REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')" >&2
+        exit 2
+    fi
+}
+
 # failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE (its first
 # line, and the kind of bug its hint names)
 failure_summary() {
@@ -427,23 +465,39 @@ check() {
     dest=$lab_dir/$cur
     types=$(lab_types lab-check) || exit 2
     seed=$(lab_seed lab-check 1) || exit 2
-    local size size_list custom_sizes=()
+    local size size_list value custom_sizes=()
     read -ra size_list <<< "${LAB_SIZES:-}"
     for size in "${size_list[@]}"; do
-        if ! [[ $size =~ ^[0-9]+$|^2\^[0-9]+([+-][0-9]+)?$ ]] || [ "$((${size/^/**}))" -lt 1 ]; then
+        if ! value=$(size_value "$size"); then
             echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '$size')" >&2
             exit 2
         fi
-        custom_sizes+=("$((${size/^/**}))")
+        custom_sizes+=("$value")
     done
+    check_n_reps lab-check
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
+        echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
     fi
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
-    mkdir -p "$log" || exit 1
+    # nvcc's temporary files in the copy, not in /tmp: a time limit that kills a build
+    # leaves them where the copy's next check (or the scratch copy's removal) clears them
+    rm -rf "$log/tmp"
+    mkdir -p "$log/tmp" || exit 1
+    TMPDIR=$(realpath -m "$log/tmp")
+    export TMPDIR
 
+    # what a time limit cuts short from here on, in the record: the build (the #include
+    # check's preprocessing included), then the checks
+    note_item phase "" build
+    # an empty file is said as such, before the #include check and the build's pages of
+    # link errors (blank lines only: a save that wrote nothing, or the wrong file)
+    if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
+        echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
+        note empty fail "empty file: reduce.cu holds no code"
+        exit 1
+    fi
     echo "== includes: $dest/reduce.cu against our step $k's file"
     check_includes "$dest/reduce.cu" "$k" || exit 1
 
@@ -466,6 +520,7 @@ check() {
     built=${built# }
     [ -n "$built" ] || exit 1
     note_item built "" "$built"
+    note_item phase "" checks
     local first_type program threads max_n ours_max
     first_type=${types%% *}
     program=$dest/reduce$(suffix_of "${built%% *}")
@@ -611,7 +666,7 @@ check() {
     if [ "$grading" = 1 ]; then
         :   # lab-grade scores the time, not a profile
     elif [ "${PROFILE:-0}" != 1 ]; then
-        echo "make lab-check STEP=$k PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
+        echo "make lab-check STEP=$k$lab_dir_arg PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
     else
         echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
         PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
@@ -641,14 +696,19 @@ grade() {
     dest=$lab_dir/$cur
     types=$(lab_types lab-grade) || exit 2
     seed=$(lab_seed lab-grade "$(fresh_seed)") || exit 2
+    check_n_reps lab-grade
     limit=${LAB_TIMEOUT:-300}
     if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
         echo "make lab-grade: LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')" >&2
         exit 2
     fi
     if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k starts one" >&2
+        echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
         exit 2
+    fi
+    if [ ! -x "$grader" ]; then   # run directly, not through make, which builds it first
+        echo "make lab-grade: $grader is not built: make build/tools/lab_grade build/tools/report" >&2
+        exit 1
     fi
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
@@ -661,7 +721,8 @@ grade() {
       "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
       "$grader" note "$record_file" seed "" "" "$seed" &&
       "$grader" note "$record_file" types "" "" "$types"; } || exit 1
-    echo "lab-grade: step $k, $dest/reduce.cu, $types, seed $seed, time limit $limit s (LAB_TIMEOUT)"
+    # the step, the copy and the seed head the summary, once
+    echo "lab-grade: checking $types, up to $limit s (LAB_TIMEOUT); the summary follows"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
     # Ctrl-C here, the whole group goes, whatever program of the copy is running
@@ -697,7 +758,7 @@ status() {
         cur=$(step_dir "$k")
         dest=$lab_dir/$cur
         if [ ! -f "$dest/reduce.cu" ]; then
-            state="not started (make lab STEP=$k)"
+            state="not started (make lab STEP=$k$lab_dir_arg)"
         else
             started=$((started + 1))
             if [ -f "$dest/.lab-check" ] && ! [ "$dest/reduce.cu" -nt "$dest/.lab-check" ]; then
@@ -705,9 +766,9 @@ status() {
                 correct=$((correct + 1))
                 case $state in *"gain reached"*|*"can't tell"*) reached=$((reached + 1)) ;; esac
             elif [ -f "$dest/.lab-check" ]; then
-                state="started, changed since its last lab-check passed (make lab-check STEP=$k)"
+                state="started, changed since its last lab-check passed (make lab-check STEP=$k$lab_dir_arg)"
             else
-                state="started, not yet passed (make lab-check STEP=$k)"
+                state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
             fi
         fi
         printf '%-5s %-40s %s\n' "$k" "$dest" "$state"
@@ -764,7 +825,7 @@ clean() {
     echo "make lab-clean: removes $lab_dir/ and what it holds:"
     printf '  %s\n' "${copies[@]}"
     rm -rf -- "$lab_dir"
-    echo "removed $lab_dir/; make lab STEP=k starts a copy again"
+    echo "removed $lab_dir/; make lab STEP=k$lab_dir_arg starts a copy again"
 }
 
 case ${1:-} in

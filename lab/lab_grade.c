@@ -232,6 +232,8 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             copy_text(r->built, sizeof r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
             r->no_gpu = 1;
+        } else if (strcmp(key, "phase") == 0) {
+            copy_text(r->phase, sizeof r->phase, rest);
         } else if (strcmp(key, "timeout") == 0) {
             r->timeout_s = atoi(rest) > 0 ? atoi(rest) : 1;
         } else if (strcmp(key, "elapsed") == 0) {
@@ -249,13 +251,28 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
     return 0;
 }
 
-/** Why a test that has no line was not run. */
-static void not_run_reason(const grade_record *r, int includes_failed, const char *needs, char *text, size_t size)
+/** Where a time limit struck, in words: the build's time is not the kernel's fault. */
+static const char *timeout_phase(const grade_record *r)
 {
-    if (includes_failed)
+    if (strcmp(r->phase, "build") == 0)
+        return "during the build (LAB_TIMEOUT shorter than a build?)";
+    if (strcmp(r->phase, "checks") == 0)
+        return "during the checks (a kernel that never ends?)";
+    return "(a kernel that never ends?)";
+}
+
+/** What stopped every check before the build: nothing, the check of the include lines, an empty file. */
+enum stopped_by { STOPPED_BY_NOTHING, STOPPED_BY_INCLUDES, STOPPED_BY_EMPTY_FILE };
+
+/** Why a test that has no line was not run. */
+static void not_run_reason(const grade_record *r, enum stopped_by stopped, const char *needs, char *text, size_t size)
+{
+    if (stopped == STOPPED_BY_EMPTY_FILE)
+        snprintf(text, size, "not run: the file is empty, so there was nothing to build or run");
+    else if (stopped == STOPPED_BY_INCLUDES)
         snprintf(text, size, "not run: the #include check failed, so nothing of this copy was built or run");
     else if (r->timeout_s > 0)
-        snprintf(text, size, "not run: the time limit of %d s ran out first (a kernel that never ends?)", r->timeout_s);
+        snprintf(text, size, "not run: the time limit of %d s ran out first, %s", r->timeout_s, timeout_phase(r));
     else if (r->no_gpu)
         snprintf(text, size, "not run: no GPU on this machine; this check needs one%s%s%s",
                  r->built[0] ? " (the copy builds for " : "", r->built, r->built[0] ? ")" : "");
@@ -310,12 +327,23 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
     memset(g, 0, sizeof *g);
     g->gain = GAIN_NO_DATA;
     const recorded_test *includes = find_test(r, "includes");
-    int includes_failed = includes && includes->status == GRADE_FAIL;
+    /* an empty file is its own first failure, in place of the #include check: said so,
+     * rather than as a build's pages of link errors */
+    const recorded_test *empty = find_test(r, "empty");
+    int empty_file = empty && empty->status == GRADE_FAIL;
+    enum stopped_by stopped = empty_file ? STOPPED_BY_EMPTY_FILE
+                              : includes && includes->status == GRADE_FAIL ? STOPPED_BY_INCLUDES
+                                                                            : STOPPED_BY_NOTHING;
+    int includes_failed = stopped != STOPPED_BY_NOTHING;
     char reason[256], name[112], id[32], needs[160];
 
-    not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
-    snprintf(name, sizeof name, "Own code: only the #include lines of step %d's file", r->step);
-    grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
+    not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
+    if (empty_file) {
+        grade_test(&g->tests[g->count++], empty, "Own code: a kernel file with code in it", "file", 0, reason);
+    } else {
+        snprintf(name, sizeof name, "Own code: only the #include lines of step %d's file", r->step);
+        grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
+    }
 
     /* correctness: the types, the sanitizers and the timed runs */
     int first = g->count;
@@ -324,12 +352,12 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(id, sizeof id, "correct:%s", r->types[i]);
         snprintf(name, sizeof name, "Correct, %s: random and one-hot data at every size, each call on new data",
                  r->types[i]);
-        not_run_reason(r, includes_failed, "an earlier failure stopped it", reason, sizeof reason);
+        not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
         grade_test(&g->tests[g->count++], find_test(r, id), name, r->types[i],
                    correct_each + (i < correct_left ? 1 : 0), reason);
     }
     snprintf(needs, sizeof needs, "needs the %s checks to pass first", r->types[0]);
-    not_run_reason(r, includes_failed, needs, reason, sizeof reason);
+    not_run_reason(r, stopped, needs, reason, sizeof reason);
     grade_test(&g->tests[g->count++], find_test(r, "memcheck"), "memcheck: no access out of bounds", "memcheck",
                w->memcheck, reason);
     grade_test(&g->tests[g->count++], find_test(r, "racecheck"), "racecheck: no shared-memory race", "racecheck",
@@ -378,7 +406,7 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
             snprintf(perf->output, sizeof perf->output, "0 points: a timed run returned a wrong sum, so its time "
                      "counts for nothing");
         else
-            not_run_reason(r, includes_failed, "needs the timed runs to pass", perf->output, sizeof perf->output);
+            not_run_reason(r, stopped, "needs the timed runs to pass", perf->output, sizeof perf->output);
     } else if (!(r->start_ms > 0.0) || !(r->ours_ms > 0.0)) {
         perf->status = GRADE_SKIP;
         perf->score = share_of(perf->max_score, correct_earned, correct_max);
@@ -431,9 +459,11 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(g->correct, sizeof g->correct, "not run (no GPU)");
     else
         snprintf(g->correct, sizeof g->correct, all_ran ? "yes" : "incomplete");
-    if (!any_fail && r->timeout_s > 0)
-        snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s (a kernel that never ends?)",
-                 r->timeout_s);
+    if (empty_file)
+        snprintf(g->first_failure, sizeof g->first_failure, "%.*s", (int)sizeof g->first_failure - 1, empty->summary);
+    else if (!any_fail && r->timeout_s > 0)
+        snprintf(g->first_failure, sizeof g->first_failure, "timed out after %d s %s", r->timeout_s,
+                 timeout_phase(r));
     else if (!any_fail && r->no_gpu)
         snprintf(g->first_failure, sizeof g->first_failure, "GPU checks not run (no GPU here)%s%s",
                  r->built[0] ? "; builds for " : "", r->built);
@@ -518,21 +548,44 @@ void write_results_json(FILE *f, const grade_record *r, const grade *g)
     fprintf(f, "  ]\n}\n");
 }
 
-/** The first line of a text, cut to `width` characters. */
-static void first_line(char *buf, size_t size, const char *text, int width)
+/** The widest a table's line gets before its last column wraps (a terminal's width). */
+enum { TABLE_WIDTH = 120, TABLE_LAST_COLUMN_MIN = 40 };
+
+/**
+ * Prints the first line of `text` as a table's last column, which starts at column
+ * `indent`: wrapped between words so that no line passes TABLE_WIDTH (the column gets at
+ * least TABLE_LAST_COLUMN_MIN), each further line indented to the column. A word is never
+ * cut: one longer than the column gets a line of its own.
+ */
+static void print_last_column(FILE *f, const char *text, int indent)
 {
-    size_t length = strcspn(text, "\n");
-    if (length > (size_t)width)
-        length = (size_t)width;
-    if (length >= size)
-        length = size - 1;
-    memcpy(buf, text, length);
-    buf[length] = '\0';
+    int width = TABLE_WIDTH - indent;
+    if (width < TABLE_LAST_COLUMN_MIN)
+        width = TABLE_LAST_COLUMN_MIN;
+    size_t end = strcspn(text, "\n");
+    int used = 0;
+    for (size_t at = 0; at < end;) {
+        while (at < end && text[at] == ' ')
+            at++;
+        size_t word = at;
+        while (at < end && text[at] != ' ')
+            at++;
+        int length = (int)(at - word);
+        if (length == 0)
+            break;
+        if (used > 0 && used + 1 + length > width) {
+            fprintf(f, "\n%*s", indent, "");
+            used = 0;
+        }
+        fprintf(f, "%s%.*s", used > 0 ? " " : "", length, text + word);
+        used += (used > 0) + length;
+    }
+    fputc('\n', f);
 }
 
 void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
 {
-    char points[32], max[32], line[128];
+    char points[32], max[32];
     fprintf(f, "lab-grade: step %d (%s), %s\n", r->step, r->title[0] ? r->title : r->step_name,
             r->copy[0] ? r->copy : "(no copy)");
     fprintf(f, "seed %llu (LAB_SEED=%llu grades the same data again)%s%s, %ld s\n", r->seed, r->seed,
@@ -541,15 +594,25 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
         fprintf(f, "NO GPU HERE: only the #include lines and the build were checked; the GPU checks did not run, "
                    "so this is not a grade\n");
     if (r->timeout_s > 0)
-        fprintf(f, "TIMED OUT: the time limit of %d s (LAB_TIMEOUT) killed the checks; what had not run scores 0\n",
-                r->timeout_s);
-    fprintf(f, "%7s %7s  %-12s %s\n", "score", "max", "test", "result");
+        fprintf(f, "TIMED OUT: the time limit of %d s (LAB_TIMEOUT) ran out %s; what had not run scores 0\n",
+                r->timeout_s, timeout_phase(r));
+    /* the columns as wide as their widest cell: nothing is cut, nothing shifts */
+    int score_width = 6, test_width = 4;
+    for (int i = 0; i < g->count; i++) {
+        format_points(max, sizeof max, g->tests[i].max_score);
+        int length = (int)strlen(max);
+        score_width = length > score_width ? length : score_width;
+        length = (int)strlen(g->tests[i].short_name);
+        test_width = length > test_width ? length : test_width;
+    }
+    int indent = 2 * score_width + 1 + 2 + test_width + 2;
+    fprintf(f, "%*s %*s  %-*s  %s\n", score_width, "score", score_width, "max", test_width, "test", "result");
     for (int i = 0; i < g->count; i++) {
         const graded_test *t = &g->tests[i];
         format_points(points, sizeof points, t->score);
         format_points(max, sizeof max, t->max_score);
-        first_line(line, sizeof line, t->output, 90);
-        fprintf(f, "%7s %7s  %-12s %s\n", points, max, t->short_name, line);
+        fprintf(f, "%*s %*s  %-*s  ", score_width, points, score_width, max, test_width, t->short_name);
+        print_last_column(f, t->output, indent);
     }
     format_points(points, sizeof points, g->score);
     format_points(max, sizeof max, g->max_score);
@@ -617,6 +680,25 @@ void write_grades_csv_missing(FILE *f, const char *student, const char *step, co
     fprintf(f, ",,,0.00,%s,\n", max);
 }
 
+/** The class table's columns but the last, first failure (print_class_table()). */
+enum { CLASS_COLUMNS = 7 };
+
+/** One row of grades.csv as the class table shows it: its cells, "x" added to the speedups. */
+static int class_row(char *line, char cell[CLASS_COLUMNS][256], const char **failure)
+{
+    char *field[9];
+    chomp(line);
+    if (line[0] == '\0' || csv_split(line, field, 9) != 9)
+        return 0;
+    const int from[CLASS_COLUMNS] = {0, 1, 2, 4, 5, 6, 7};   /* student, step, correct, speedup, ours, score, max */
+    for (int c = 0; c < CLASS_COLUMNS; c++) {
+        const char *text = cell_text(field[from[c]]);
+        snprintf(cell[c], sizeof cell[c], "%.*s%s", 250, text, (c == 3 || c == 4) && text[0] ? "x" : "");
+    }
+    *failure = cell_text(field[3]);
+    return 1;
+}
+
 int print_class_table(FILE *out, FILE *csv)
 {
     char line[2048];
@@ -625,39 +707,43 @@ int print_class_table(FILE *out, FILE *csv)
     chomp(line);
     if (strcmp(line, csv_header) != 0)
         return -1;
-    /* the student column as wide as the longest name: a first pass over the rows */
+    /* every column as wide as its widest cell (a first pass over the rows): a long name
+     * or a long word is never cut, and the columns stay in line */
+    static const char *const title[CLASS_COLUMNS] = {"student", "step", "correct", "speedup", "ours", "score", "max"};
+    int width[CLASS_COLUMNS];
+    for (int c = 0; c < CLASS_COLUMNS; c++)
+        width[c] = (int)strlen(title[c]);
+    static char cell[CLASS_COLUMNS][256];
+    const char *failure = NULL;
     long body = ftell(csv);
-    int width = 7;
-    while (fgets(line, sizeof line, csv)) {
-        int length = (int)strcspn(line, ",") - 2;   /* the quotes */
-        width = length > width ? (length < 40 ? length : 40) : width;
-    }
+    while (fgets(line, sizeof line, csv))
+        if (class_row(line, cell, &failure))
+            for (int c = 0; c < CLASS_COLUMNS; c++) {
+                int length = (int)strlen(cell[c]);
+                width[c] = length > width[c] ? length : width[c];
+            }
     fseek(csv, body, SEEK_SET);
-    fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, "student", "step", "correct", "speedup", "ours",
-            "score", "max", "first failure");
+    /* student and correct to the left, the numbers to the right, two spaces apart; the
+     * first failure last, whole (its first line): nothing after it can shift */
+    for (int c = 0; c < CLASS_COLUMNS; c++) {
+        int left = c == 0 || c == 2;
+        fprintf(out, "%s%*s", c ? "  " : "", left ? -width[c] : width[c], title[c]);
+    }
+    fprintf(out, "  first failure\n");
     int rows = 0, correct = 0;
     double total = 0.0, total_max = 0.0;
     while (fgets(line, sizeof line, csv)) {
-        chomp(line);
-        if (line[0] == '\0')
+        if (!class_row(line, cell, &failure))
             continue;
-        char *field[9];
-        if (csv_split(line, field, 9) != 9)
-            continue;
-        for (int i = 0; i < 9; i++)
-            field[i] = (char *)cell_text(field[i]);
-        char speedup[16] = "", ours[16] = "", failure[64];
-        if (field[4][0])
-            snprintf(speedup, sizeof speedup, "%sx", field[4]);
-        if (field[5][0])
-            snprintf(ours, sizeof ours, "%sx", field[5]);
-        first_line(failure, sizeof failure, field[3], 60);
-        fprintf(out, "%-*s %4s  %-17s %8s %6s %7s %7s  %s\n", width, field[0], field[1], field[2], speedup, ours,
-                field[6], field[7], failure);
+        for (int c = 0; c < CLASS_COLUMNS; c++) {
+            int left = c == 0 || c == 2;
+            fprintf(out, "%s%*s", c ? "  " : "", left ? -width[c] : width[c], cell[c]);
+        }
+        fprintf(out, "  %.*s\n", (int)strcspn(failure, "\n"), failure);
         rows++;
-        correct += strcmp(field[2], "yes") == 0;
-        total += atof(field[6]);
-        total_max += atof(field[7]);
+        correct += strcmp(cell[2], "yes") == 0;
+        total += atof(cell[5]);
+        total_max += atof(cell[6]);
     }
     if (rows > 0)
         fprintf(out, "%d graded, %d correct; mean score %.2f of %.2f\n", rows, correct, total / rows, total_max / rows);

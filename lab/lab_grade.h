@@ -17,13 +17,16 @@
  *     seed,,,N                 the seed of the data (LAB_SEED=N grades the same data again)
  *     types,,,T...             the element types checked, e.g. types,,,int float double
  *     device,,,TEXT            the GPU
- *     test,ID,STATUS,SUMMARY   one check: ID is includes, correct:TYPE, memcheck, racecheck
- *                              or timed; STATUS pass, fail or skip (not run for a reason
+ *     test,ID,STATUS,SUMMARY   one check: ID is empty (fail: the file holds no code), includes,
+ *                              correct:TYPE, memcheck, racecheck or timed; STATUS pass,
+ *                              fail or skip (not run for a reason
  *                              that is not the student's: its points follow correctness)
  *     detail,ID,,TEXT          a line of detail for test ID (a failure's hint)
  *     time,ROLE,,MS            median time of start (step k-1), yours or ours
  *     built,,,T...             the types that compiled
  *     nogpu,,,                 no GPU answered: the GPU checks were not run
+ *     phase,,,NAME             what runs from here on: build (the #include check and the
+ *                              builds), then checks (a time limit says which it cut short)
  *     timeout,,,S              the time limit of S seconds killed the checks
  *     elapsed,,,S              seconds the grading took
  *
@@ -84,6 +87,7 @@ typedef struct grade_record {
     char built[32];                       /**< the types that compiled, "int float" */
     int no_gpu;
     int timeout_s;                        /**< > 0: killed by the time limit */
+    char phase[16];                       /**< what ran last: "build", "checks" ("": not said) */
     long elapsed_s;
 } grade_record;
 

@@ -25,7 +25,8 @@
 # submission), LAB_WEIGHTS, LAB_TIMEOUT, LAB_JOBS, LAB_GRADES_CSV, LAB_KEEP=1 (keep the
 # scratch copies in build/lab-grade-all/).
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
-# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded).
+# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
+# both failures arrive as 2 (make's own status): an autograder runs this script directly.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
@@ -75,9 +76,14 @@ for t in $types; do
 done
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
+if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
+    echo "make lab-grade-all: the lab's tools are not built: make build/tools/lab_grade build/tools/report" >&2
+    exit 1
+fi
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
 [ -n "$max_score" ] || exit 2
+##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
 work=$root/build/lab-grade-all
 rm -rf "$work"
@@ -115,6 +121,10 @@ while IFS= read -r folder; do
         else
             why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
         fi
+        # a kernel file under another name (a browser saves a second download as
+        # "reduce (1).cu"): named, with what to do; never graded in its place
+        stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
+        [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
         printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
     fi
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
@@ -174,12 +184,17 @@ while IFS=$sep read -r student k file why; do
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
 # checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
-# that fails is graded as such below (|| true: xargs says 123 when any did).
+# that fails is graded as such below (|| true: xargs says 123 when any did). nvcc's
+# temporary files go to the scratch copy (TMPDIR), so that a build the time limit kills
+# leaves none in /tmp.
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
-xargs -d '\n' -n 1 -P "$jobs" sh -c 'timeout -k 10 "$0" make -s --no-print-directory -C "${1#* }" TYPE="${1%% *}" \
+xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
+    TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time
+# each scratch copy goes once graded (and the base copy at the end), unless:
+##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/
 echo "== grading, one submission at a time on the GPU"
 i=0
 no_gpu=0

@@ -18,6 +18,7 @@
 #
 # LAB_TESTS=0 leaves the lab out (one SKIP line): the quick run on a GPU machine.
 # Every copy is made in a folder under build/ (LAB_DIR), never in lab/work.
+##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then
     skip "lab: every lab test" "LAB_TESTS=0"
     return 0
@@ -53,9 +54,25 @@ done
 make --no-print-directory help > "$log/lab-help.txt" 2>&1
 lab_targets=$(sed -n 's/^\.PHONY: //p' lab/lab.mk)
 missing=$(for t in $lab_targets; do grep -qE "^  $t([ :]|$)" "$log/lab-help.txt" || echo "$t"; done | tr '\n' ' ')
-for name in LAB_DIR LAB_TYPES SUBMISSIONS; do grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "; done
+for name in LAB_DIR LAB_TYPES SUBMISSIONS LAB_KEEP LAB_GRADES_CSV LAB_TESTS LAB_TIMEOUT; do
+    grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "
+done
 if [ "$(wc -w <<< "$lab_targets")" -ge 7 ] && [ -z "$missing" ]; then pass "make help lists the lab's targets and variables"
 else fail "make help lists the lab's targets and variables" "missing: ${missing:-the .PHONY line of lab/lab.mk}"; fi
+# each default make help shows for a lab script's variable is the one in force: the
+# script that documents it has ${VAR:-default} (make lint checks the same for every file)
+wrong="" count=0
+while IFS= read -r line; do
+    file=${line%%:*} line=${line#*:##= }
+    name=${line%%=*} value=${line#*=}
+    value=${value%%: *} value=${value#\"} value=${value%\"}
+    case $file in *.sh) ;; *) continue ;; esac
+    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
+    count=$((count + 1))
+    grep -qF "\${$name:-$value}" "$file" || wrong+="$name ($file has no \${$name:-$value}) "
+done < <(grep -H '^##= ' lab/*.sh)
+if [ "$count" -ge 12 ] && [ -z "$wrong" ]; then pass "make help: the lab scripts' $count defaults are the ones in force"
+else fail "make help: the lab scripts' defaults are the ones in force" "${wrong:-only $count found}"; fi
 
 # the steps, from the top Makefile (the one list); the lab steps are 1 to the last with a
 # kernel file of its own
@@ -71,7 +88,7 @@ make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/
 make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
 make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
 make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
-make_expect "lab-check: no copy"  2 "make lab STEP=3 starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-check: no copy"  2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
 make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
 make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
 if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
@@ -97,6 +114,19 @@ for k in "${lab_steps[@]}"; do
     fi
     copies+=("$copy")
 done
+
+# N and REPS are checked before the three builds of lab-check (and lab-grade): one line, exit 2
+copy=$lab_root/start/$(step_dir 3)
+make_expect "lab-check: N=2^x"  2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=2^x
+make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
+make_expect "lab-check: REPS=0" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=0
+make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
+make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
+if [ -e "$copy/build" ] || [ -e "$copy/reduce$suffix" ]; then
+    fail "lab-check: a bad N or REPS is refused before any build" "$(find "$copy" -mindepth 1 -maxdepth 1 -printf '%f ')"
+else
+    pass "lab-check: a bad N or REPS is refused before any build"
+fi
 
 # build_all DIR...: make every copy for $type at once (one job per core); one test each
 build_all() {
@@ -150,6 +180,13 @@ make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$
 if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
 else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
 make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+# the hints name the LAB_DIR they were given, so that the next command finds the copy
+if grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/lab-out.txt" &&
+   grep -qF "make lab-check STEP=3 LAB_DIR=$lab_root/start " "$copy/reduce.cu"; then
+    pass "lab: the next: hint and the copy's header keep LAB_DIR"
+else
+    fail "lab: the next: hint and the copy's header keep LAB_DIR" "$(grep '^next:' "$log/lab-out.txt")"
+fi
 if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
 else pass "lab: FORCE=1 starts from a fresh copy"; fi
 
@@ -166,10 +203,17 @@ if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a co
 else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 rm -f "$copy/.lab-check"
 make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
-if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" && grep -q "not started" "$log/lab-out.txt"; then
+if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" &&
+   grep -qF "not started (make lab STEP=1 LAB_DIR=$lab_root/none)" "$log/lab-out.txt"; then
     pass "lab-status: nothing started"
 else
     fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
+fi
+LAB_DIR=lab/work/ lab/lab.sh status > "$log/lab-out.txt" 2>&1
+if grep -q " of ${lab_steps[-1]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"; then
+    pass "lab-status: the default LAB_DIR is not added to the hints"
+else
+    fail "lab-status: the default LAB_DIR is not added to the hints" "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 fi
 
 # the lab table takes its three rows in the order lab-check ran them: a student who pasted
@@ -183,6 +227,39 @@ if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.00
     pass "lab: the lab table shows your time even when your copy has our step's name"
 else
     fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
+fi
+
+# the class table (lab-grade-all) and lab-grade's summary: every column as wide as its
+# widest cell, so a long name shifts nothing and no word is cut ("double", not "doubl")
+long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
+no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
+rm -f "$log/class-long.csv"
+build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf "$long_name" 3 "$no_gpu_text" > /dev/null 2>&1
+build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf bo 11 "nothing handed in" > /dev/null 2>&1
+build/tools/lab_grade class "$log/class-long.csv" > "$log/class-long.txt" 2>&1
+# the column where the first failure starts: the same in the header and in each row
+columns=$(awk -v a="$no_gpu_text" 'NR == 1 { print index($0, "first failure") }
+                                   NR == 2 { print index($0, a) } NR == 3 { print index($0, "nothing handed in") }' \
+          "$log/class-long.txt" | sort -u | wc -l)
+if grep -q "^$long_name  " "$log/class-long.txt" && grep -qF "  $no_gpu_text" "$log/class-long.txt" &&
+   [ "$columns" -eq 1 ] && [ "$(grep -c 'first failure' "$log/class-long.txt")" -eq 1 ]; then
+    pass "lab-grade-all's class table: a long name shifts no column, no cell is cut"
+else
+    fail "lab-grade-all's class table: a long name shifts no column, no cell is cut" "$(head -3 "$log/class-long.txt" | tr '\n' '|')"
+fi
+printf '%s\n' "item,id,status,text" "step,3,,$(step_dir 3)" "types,,,int float double" "test,includes,pass,only ours" \
+    "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
+build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
+# each test's line whole: its text may wrap between words, never inside one
+summary_ok=1
+for t in int float double memcheck racecheck "timed runs" performance; do
+    grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=0
+done
+if [ "$summary_ok" = 1 ] && [ "$(grep -c 'int float double' "$log/summary-long.txt")" -ge 8 ] &&
+   ! grep -qE 'doubl($|[^e])' "$log/summary-long.txt"; then
+    pass "lab-grade's summary: the columns in line, no word cut"
+else
+    fail "lab-grade's summary: the columns in line, no word cut" "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
 fi
 
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
@@ -321,13 +398,31 @@ printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
 make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
 make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
-make_expect "lab-grade: no copy"            2 "make lab STEP=3 starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
+make_expect "lab-grade: no copy"            2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
 make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
 make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
 make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
+# the autograder's commands, run directly, keep their exit codes (make turns every
+# failure into 2): 2 on bad input here, 3 without a GPU below. direct_expect NAME CODE
+# TEXT COMMAND...: COMMAND exits CODE and says TEXT in one line on stderr
+direct_expect() {
+    local name=$1 code=$2 text=$3 status
+    shift 3
+    "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
+    status=$?
+    if [ "$status" -ne "$code" ]; then fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+    elif [ "$(wc -l < "$log/lab-err.txt")" -ne 1 ]; then fail "$name" "expected one line on stderr, got $(wc -l < "$log/lab-err.txt")"
+    elif ! grep -qF -- "$text" "$log/lab-err.txt"; then fail "$name" "no '$text' in: $(head -c 300 "$log/lab-err.txt")"
+    else pass "$name"; fi
+}
+direct_expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
+direct_expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
+    env LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon lab/lab.sh grade 3
+direct_expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
+direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
 step3=$(step_dir 3)
 step7=$(step_dir 7)
@@ -339,7 +434,7 @@ status=$?
 if [ -z "$gpu" ]; then
     if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
        grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
-        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3"
+        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3 (lab/lab.sh grade, run directly)"
     else
         fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
     fi
@@ -353,6 +448,13 @@ else
     # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
     lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
         "^ok 7[0-4]\.[0-9]{2} 100\.00$"
+fi
+# the step, the copy and the seed are said once, at the head of the summary
+if [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] &&
+   [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]; then
+    pass "lab-grade: the step, the copy and the seed said once"
+else
+    fail "lab-grade: the step, the copy and the seed said once" "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
 fi
 # our kernel: full marks; a shortcut: less, its first failure named; a kernel that never
 # ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
@@ -387,6 +489,40 @@ if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-g
 else
     fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 fi
+if grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
+   grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"; then
+    pass "lab-grade: a time limit that kills the build says the build timed out"
+else
+    fail "lab-grade: a time limit that kills the build says the build timed out" "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
+fi
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (/tmp unless set; here a
+# folder of the test's own, which no other nvcc on the machine writes to): one is seen in
+# the copy while the grading builds, the grading is stopped there, mid-build, as a time
+# limit stops it, and none is left in the caller's TMPDIR
+test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
+outer_tmp=$lab_root/outer-tmp
+rm -rf "$outer_tmp"
+mkdir -p "$outer_tmp"
+rm -rf "$lab_root/tmpfiles"
+make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/tmpfiles" > /dev/null 2>&1
+copy_tmp=$lab_root/tmpfiles/$step3/build/lab-check/tmp
+env "${grade_env[@]}" TMPDIR="$outer_tmp" LAB_DIR="$lab_root/tmpfiles" lab/lab.sh grade 3 > "$log/lab-grade-tmp.txt" 2>&1 &
+grading=$!
+seen=""
+for _ in $(seq 1200); do   # up to two minutes
+    seen=$(find "$copy_tmp" "$outer_tmp" -name 'tmpxft*' -print -quit 2> /dev/null)
+    if [ -n "$seen" ] || ! kill -0 "$grading" 2> /dev/null; then break; fi
+    sleep 0.1
+done
+kill -TERM "$grading" 2> /dev/null
+wait "$grading" 2> /dev/null
+sleep 1   # what the stopped build's processes still had to do
+left=$(find "$outer_tmp" -mindepth 1 -printf '%f ' | head -c 300)
+case $seen in
+    "$copy_tmp"/*) if [ -z "$left" ]; then pass "$test_name"; else fail "$test_name" "left in TMPDIR: $left"; fi ;;
+    "") fail "$test_name" "no nvcc temporary seen while the grading built: $(tail -2 "$log/lab-grade-tmp.txt" | tr '\n' ' ')" ;;
+    *) fail "$test_name" "nvcc wrote $seen" ;;
+esac
 
 # lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder,
 # as make lab leaves it), a build error shipped with a Makefile of its own, and a student
@@ -431,6 +567,30 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
     "^ok 0.00 100.00$"
+# an empty reduce.cu is its own first failure (one line, no build's link errors); a kernel
+# file under another name (a browser's "reduce (1).cu") is named, with what to do
+class2=$lab_root/class2
+mkdir -p "$class2/erin/$step3" "$class2/frank/$step3"
+printf '\n  \n' > "$class2/erin/$step3/reduce.cu"
+cp "$step3/reduce.cu" "$class2/frank/$step3/reduce (1).cu"
+env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades2.csv" LAB_TIMEOUT=600 \
+    lab/lab_grade_all.sh "$class2" 3 > "$log/lab-grade-all2.txt" 2>&1
+status=$?
+if [ "$status" -eq 0 ] &&
+   grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$lab_root/grades2.csv" &&
+   grep -q '^FAIL empty file: ' "$class2/erin/$step3/lab-grade.txt" &&
+   ! grep -qiE 'error|undefined|compile' "$class2/erin/$step3/lab-grade.txt"; then
+    pass "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line"
+else
+    fail "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" \
+         "exit $status: $(grep '^"erin"' "$lab_root/grades2.csv" 2>/dev/null) $(head -3 "$class2/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
+fi
+if grep -qF "\"frank\",3,\"no\",\"nothing handed in: no $step3/reduce.cu in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
+        "$lab_root/grades2.csv" 2>/dev/null; then
+    pass "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu"
+else
+    fail "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" "$(grep '^"frank"' "$lab_root/grades2.csv" 2>/dev/null)"
+fi
 left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
        -printf '%f ' 2>/dev/null)
 if [ -z "$left" ]; then

@@ -275,6 +275,18 @@ static void test_lab_grade(void)
                                                          strcmp(g.correct, "timed out") == 0 &&
                                                          strstr(g.first_failure, "timed out after 300 s") &&
                                                          strstr(test_named(&g, "float")->output, "time limit"));
+    ok = graded("phase,,,build\ntimeout,,,5\n", &r, &g);
+    TEST("grade: a time limit that cuts the build short says so", ok && g.score == 0 && adds_up(&g) &&
+                                                                   strcmp(g.correct, "timed out") == 0 &&
+                                                                   strstr(g.first_failure, "5 s during the build") &&
+                                                                   !strstr(g.first_failure, "never ends"));
+    ok = graded("test,includes,pass,x\nphase,,,build\nbuilt,,,int\nphase,,,checks\ntimeout,,,300\n", &r, &g);
+    TEST("grade: a time limit during the checks says so", ok && strstr(g.first_failure, "300 s during the checks"));
+    ok = graded("test,empty,fail,empty file: reduce.cu holds no code\n", &r, &g);
+    TEST("grade: an empty file is its own first failure", ok && g.score == 0 && adds_up(&g) &&
+                                                          strcmp(g.correct, "no") == 0 &&
+                                                          strcmp(g.first_failure, "empty file: reduce.cu holds no code") == 0 &&
+                                                          strstr(test_named(&g, "int")->output, "the file is empty"));
     ok = graded("test,includes,pass,x\ntest,correct:int,fail,n=1: hangs\ntimeout,,,300\n", &r, &g);
     TEST("grade: a failure before the time limit is the first failure", ok && strcmp(g.correct, "no") == 0 &&
                                                                         strstr(g.first_failure, "int: n=1"));
