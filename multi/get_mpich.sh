@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make mpich: installs MPICH into build/mpich from its PyPI wheel (mpich 5.x: mpicc,
 # mpiexec, mpi.h, libmpi, 13 MB), for a machine with no MPI and no root: step 13 then finds
-# it (multi/mpi.mk). Nothing outside build/ changes; `make clean` removes it with the
-# rest of build/, as it does check-toolkit's toolkit.
+# it (multi/mpi.mk). Nothing outside build/ changes; `make clean` keeps it (and
+# check-toolkit's toolkit), `make distclean` removes it.
 #
 #   MPICH_WHEEL=FILE   install this wheel file, with no network (a machine that reaches no
 #                      package index: download it elsewhere with
@@ -13,7 +13,12 @@ cd "$(dirname "$0")/.." || exit
 ##= MPICH_WHEEL=: make mpich installs this wheel file instead of downloading one
 prefix=build/mpich
 say() { echo "make mpich: $*"; }
-if [ -x "$prefix/bin/mpicc" ] && "$prefix/bin/mpicc" -show > /dev/null 2>&1; then
+if [ -n "${MPICH_WHEEL:-}" ] && [ ! -f "$MPICH_WHEEL" ]; then
+    say "MPICH_WHEEL=$MPICH_WHEEL: no such file" >&2
+    exit 2
+fi
+# a given wheel is installed even over an MPICH already here; without one, that MPICH stays
+if [ -z "${MPICH_WHEEL:-}" ] && [ -x "$prefix/bin/mpicc" ] && "$prefix/bin/mpicc" -show > /dev/null 2>&1; then
     say "MPICH is already in $prefix ($("$prefix/bin/mpichversion" 2>/dev/null | head -1 | tr -s ' \t' ' ')); rm -rf $prefix to install it again"
     exit 0
 fi
@@ -40,14 +45,19 @@ if [ ! -f "$wheel" ]; then
     say "MPICH_WHEEL=$wheel: no such file" >&2
     exit 2
 fi
-rm -rf "$prefix" "$prefix.unpack"
-python3 -m zipfile -e "$wheel" "$prefix.unpack"
+rm -rf "$prefix.unpack"
+if ! python3 -m zipfile -e "$wheel" "$prefix.unpack" 2> /dev/null; then
+    say "$wheel is not a wheel (a zip file): give the mpich-*.whl that pip downloads" >&2
+    rm -rf "$prefix.unpack"
+    exit 2
+fi
 data=("$prefix.unpack"/mpich-*.data/data)
 if [ ! -f "${data[0]}/include/mpi.h" ]; then
     say "$wheel holds no mpich-*.data/data/include/mpi.h: not an MPICH wheel" >&2
     rm -rf "$prefix.unpack"
     exit 2
 fi
+rm -rf "$prefix"
 mv "${data[0]}" "$prefix"
 rm -rf "$prefix.unpack"
 chmod +x "$prefix"/bin/*   # zip files keep no modes

@@ -130,6 +130,12 @@ run_verdict() {
 }
 
 # ---------------------------------------------------------------- step 12
+# make mpich with a wheel that is no wheel, or no file: one line, exit 2, before anything
+# installed is touched
+echo "not a zip file" > "$log/not-a-wheel.whl"
+make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
+make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
+
 section step12
 # the sizes: the program's own that break reductions (--check auto, from the step each GPU
 # runs; --describe lists them), 2^31+5 apart: on one GPU or rank, and on all when more than 2
