@@ -58,6 +58,7 @@ latency:
 	@$(MAKE) --no-print-directory all
 	@multi/latency.sh
 
+## -C step13_rank_per_gpu mpiexec-path|mpi-include|nccl-include: the mpiexec of the MPI step 13 is built with, MPI's include folders, NCCL's (step 12 too), for scripts
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
