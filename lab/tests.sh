@@ -43,12 +43,7 @@ else
     fail "lab unit tests" "build/$type/lab_unit_tests was not built"
 fi
 
-# every lab script passes shellcheck, as run.sh checks scripts/ (.shellcheckrc applies)
-for script in lab/*.sh; do
-    if ! command -v shellcheck > /dev/null 2>&1; then skip "shellcheck $script" "shellcheck not installed"
-    elif shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then pass "shellcheck $script"
-    else fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"; fi
-done
+# (the lab scripts pass shellcheck: make lint checks every script of the tree)
 
 # make help: the lab's targets (lab/lab.mk's .PHONY list) and its variables
 make --no-print-directory help > "$log/lab-help.txt" 2>&1
