@@ -99,7 +99,7 @@ $(UNIT_TESTS).cmd: FORCE
 $(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/svg.h $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
 
-$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h) scripts/svg.h $(UNIT_TESTS).cmd
+$(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/svg.h $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)

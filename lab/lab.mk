@@ -35,13 +35,13 @@ all test: $(LAB_TOOL) $(LAB_UNIT_TESTS)
 $(LAB_TOOL).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(LAB_CFLAGS))
 $(LAB_UNIT_TESTS).cmd: FORCE
-	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Ilab)
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Ilab -Itests)
 
 $(LAB_TOOL): lab/lab_grade_main.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_TOOL).cmd
 	$(Q)$(CC) $(LAB_CFLAGS) -o $@ lab/lab_grade_main.c $(LAB_SOURCES) -lm
 
-$(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_UNIT_TESTS).cmd
-	$(Q)$(CC) $(HOST_CFLAGS) -Ilab -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
+$(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) tests/unit_test.h $(LAB_UNIT_TESTS).cmd
+	$(Q)$(CC) $(HOST_CFLAGS) -Ilab -Itests -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
 
 ## lab STEP=k: start lab exercise k (1..11): lab/work/stepK_name/ gets step k-1's kernel, the exercise and TODOs (FORCE=1 replaces it)
 lab:

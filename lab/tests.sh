@@ -28,20 +28,7 @@ lab_root=build/$type/test-lab
 rm -rf "$lab_root"
 
 # the lab's unit tests, one result line each, as run.sh counts the core's
-if [ -x "build/$type/lab_unit_tests" ]; then
-    build/"$type"/lab_unit_tests > "$log/lab-unit.txt" 2>&1
-    status=$?
-    while read -r verdict rest; do
-        case $verdict in
-            PASS) pass "$rest" ;;
-            FAIL) fail "$rest" ;;
-        esac
-    done < "$log/lab-unit.txt"
-    grep -q '^PASS' "$log/lab-unit.txt" || fail "lab unit tests" "no test ran (exit $status)"
-    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/lab-unit.txt" || fail "lab unit tests" "exit $status"
-else
-    fail "lab unit tests" "build/$type/lab_unit_tests was not built"
-fi
+unit_tests lab_unit_tests
 
 # (the lab scripts pass shellcheck: make lint checks every script of the tree)
 

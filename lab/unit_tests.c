@@ -14,21 +14,7 @@
 #include "lab_verdict.h"
 #include "results.h"
 
-static int failures = 0;
-
-/** Records one test: prints PASS, or FAIL with the failed condition. */
-static void report(const char *name, int ok, const char *why)
-{
-    if (ok) {
-        printf("PASS unit %s\n", name);
-    } else {
-        printf("FAIL unit %s: %s\n", name, why);
-        failures++;
-    }
-}
-
-/** One named test: its condition, stringified as the reason when it fails. */
-#define TEST(name, condition) report(name, (condition), #condition)
+#include "unit_test.h"
 
 /** A passing row with the given time and bandwidth. */
 static result_row make_row(const char *step, double ms, double gbs)

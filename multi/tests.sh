@@ -13,20 +13,7 @@
 . multi/multi.sh
 
 section multi-unit
-if [ -x "build/$type/multi_unit_tests" ]; then
-    "build/$type/multi_unit_tests" > "$log/multi-unit.txt" 2>&1
-    status=$?
-    while read -r verdict rest; do
-        case $verdict in
-            PASS) pass "$rest" ;;
-            FAIL) fail "$rest" ;;
-        esac
-    done < "$log/multi-unit.txt"
-    grep -q '^PASS' "$log/multi-unit.txt" || fail "multi unit tests" "no test ran (exit $status)"
-    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/multi-unit.txt" || fail "multi unit tests" "exit $status"
-else
-    fail "multi unit tests" "build/$type/multi_unit_tests was not built"
-fi
+unit_tests multi_unit_tests
 
 section multi-programs
 # The programs, as they say they are; a folder that built nothing is named, with its build's

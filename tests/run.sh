@@ -61,21 +61,24 @@ section() {
 }
 
 # ---------------------------------------------------------------- unit
-section unit
-if [ -x "build/$type/unit_tests" ]; then
-    build/"$type"/unit_tests > "$log/unit.txt" 2>&1
+# unit_tests NAME: build/TYPE/NAME's lines (tests/unit_test.h: PASS or FAIL, one a test),
+# each counted as a test of this suite; the extensions' suites run theirs with it too
+unit_tests() {
+    local name=$1 status verdict rest
+    if [ ! -x "build/$type/$name" ]; then fail "$name" "build/$type/$name was not built"; return; fi
+    "build/$type/$name" > "$log/$name.txt" 2>&1
     status=$?
     while read -r verdict rest; do
         case $verdict in
             PASS) pass "$rest" ;;
             FAIL) fail "$rest" ;;
         esac
-    done < "$log/unit.txt"
-    grep -q '^PASS' "$log/unit.txt" || fail "unit tests" "no test ran (exit $status)"
-    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/unit.txt" || fail "unit tests" "exit $status"
-else
-    fail "unit tests" "build/$type/unit_tests was not built"
-fi
+    done < "$log/$name.txt"
+    grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
+    [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
+}
+section unit
+unit_tests unit_tests
 
 # ---------------------------------------------------------------- build
 section build
