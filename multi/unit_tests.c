@@ -18,16 +18,6 @@
 
 #include "unit_test.h"
 
-/** Builds argv ("reduce" then the words up to NULL); returns argc. */
-static int make_argv(char **argv, const char *word, va_list args)
-{
-    int argc = 0;
-    argv[argc++] = (char *)"reduce";
-    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
-        argv[argc++] = (char *)w;
-    argv[argc] = NULL;
-    return argc;
-}
 
 /**
  * One command line of a multi-GPU program of `kind` (it runs a step called "stepK_shard"

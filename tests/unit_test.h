@@ -2,12 +2,17 @@
  * @file unit_test.h
  * @brief The unit tests' one way of reporting, shared by the core's (tests/unit_tests.c)
  * and each extension's: one line per test, "PASS unit NAME" or "FAIL unit NAME: the
- * condition that failed", which make test counts as it counts its own lines.
+ * condition that failed", which make test counts as it counts its own lines; and the
+ * helpers more than one of them needs (a result row, an argv).
  */
 #ifndef UNIT_TEST_H
 #define UNIT_TEST_H
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "results.h"
 
 /** Failed tests so far: main() returns 1 when there are any. */
 static int failures = 0;
@@ -25,5 +30,41 @@ static inline void report(const char *name, int ok, const char *why)
 
 /** One named test: its condition, stringified as the reason when it fails. */
 #define TEST(name, condition) report(name, (condition), #condition)
+
+
+/** A passing row with the given time and bandwidth. */
+static inline result_row make_row(const char *step, double ms, double gbs)
+{
+    result_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.step, sizeof r.step, "%s", step);
+    snprintf(r.label, sizeof r.label, "%s label, with comma", step);
+    snprintf(r.type, sizeof r.type, "int");
+    snprintf(r.device, sizeof r.device, "NVIDIA \"Test\" GPU, 80GB");
+    snprintf(r.status, sizeof r.status, "PASSED");
+    r.n = 67108864;
+    r.bytes = 268435456;
+    r.peak_gbs = 3352.0;
+    r.reps = 20;
+    r.flushed = 1;
+    r.median_ms = ms;
+    r.min_ms = ms;
+    r.max_ms = ms;
+    r.ci_low_ms = ms;
+    r.ci_high_ms = ms;
+    r.gbs = gbs;
+    return r;
+}
+
+/** Builds argv ("reduce" then the words up to NULL); returns argc. */
+static inline int make_argv(char **argv, const char *word, va_list args)
+{
+    int argc = 0;
+    argv[argc++] = (char *)"reduce";
+    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
+        argv[argc++] = (char *)w;
+    argv[argc] = NULL;
+    return argc;
+}
 
 #endif

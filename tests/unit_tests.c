@@ -23,16 +23,6 @@
 
 #include "unit_test.h"
 
-/** Builds argv ("reduce" then the words up to NULL); returns argc. */
-static int make_argv(char **argv, const char *word, va_list args)
-{
-    int argc = 0;
-    argv[argc++] = (char *)"reduce";
-    for (const char *w = word; w && argc < 31; w = va_arg(args, const char *))
-        argv[argc++] = (char *)w;
-    argv[argc] = NULL;
-    return argc;
-}
 
 /** Parses a command line given as a NULL-terminated list of words. */
 static enum parse_result parse(options *opt, char *error, const char *word, ...)
@@ -427,29 +417,6 @@ static void test_stats(void)
     TEST("noise threshold 2%: outside", is_noisy(&edge_out));
 }
 
-/** A passing row with the given time and bandwidth. */
-static result_row make_row(const char *step, double ms, double gbs)
-{
-    result_row r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.step, sizeof r.step, "%s", step);
-    snprintf(r.label, sizeof r.label, "%s label, with comma", step);
-    snprintf(r.type, sizeof r.type, "int");
-    snprintf(r.device, sizeof r.device, "NVIDIA \"Test\" GPU, 80GB");
-    snprintf(r.status, sizeof r.status, "PASSED");
-    r.n = 67108864;
-    r.bytes = 268435456;
-    r.peak_gbs = 3352.0;
-    r.reps = 20;
-    r.flushed = 1;
-    r.median_ms = ms;
-    r.min_ms = ms;
-    r.max_ms = ms;
-    r.ci_low_ms = ms;
-    r.ci_high_ms = ms;
-    r.gbs = gbs;
-    return r;
-}
 
 static void test_speedups(void)
 {
