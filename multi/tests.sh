@@ -123,6 +123,11 @@ echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
 
+# make -C DIR run where the step was skipped (no MPI, or no NCCL): its skip line and a
+# failure, not "skipped" and exit 0 (MPICC= on make's line: as if no MPI were found)
+make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skipped, MPI not found" \
+    -C "$rank_per_gpu_step" run MPICC=
+
 section step12
 # the sizes: the program's own that break reductions (--check auto, from the step each GPU
 # runs; --describe lists them), 2^31+5 apart: on one GPU or rank, and on all when more than 2
