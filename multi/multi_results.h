@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "tables.h"
 
 /**
  * The setup of a multi-GPU row: its label after the GPU count ("one process", "one MPI

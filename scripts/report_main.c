@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "tables.h"
 #include "svg.h"
 
 #define MAX_ROWS 1024

@@ -8,7 +8,7 @@
 #ifndef REDUCE_SVG_H
 #define REDUCE_SVG_H
 
-#include "results.h"
+#include "tables.h"
 
 #ifdef __cplusplus
 extern "C" {

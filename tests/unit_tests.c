@@ -19,6 +19,7 @@
 #include "diagnose.h"
 #include "options.h"
 #include "results.h"
+#include "tables.h"
 #include "svg.h"
 
 #include "unit_test.h"

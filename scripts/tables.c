@@ -1,0 +1,165 @@
+/**
+ * @file tables.c
+ * @brief The tables of make run-all and make sweep (see tables.h), from the rows the
+ * programs write (common/results.h).
+ */
+#include "tables.h"
+
+#include <math.h>
+#include <string.h>
+
+speedups compute_speedups(const result_row *rows, int count, int i, int reference_index)
+{
+    speedups s = { 0.0, 0.0, 0.0 };
+    if (i < 0 || i >= count || !row_passed(&rows[i]))
+        return s;
+    if (i > 0 && i != reference_index && row_passed(&rows[i - 1]))
+        s.step = rows[i - 1].median_ms / rows[i].median_ms;
+    if (row_passed(&rows[0]))
+        s.cumulative = rows[0].median_ms / rows[i].median_ms;
+    if (reference_index >= 0 && reference_index < count && row_passed(&rows[reference_index]) &&
+        rows[reference_index].gbs > 0.0)
+        s.vs_reference = rows[i].gbs / rows[reference_index].gbs;
+    return s;
+}
+
+/** 1 if the rows are float or double (the table then shows the relative error). */
+static int rows_are_float(const result_row *rows, int count)
+{
+    return count > 0 && strcmp(rows[0].type, "int") != 0;
+}
+
+/** Writes a speedup as "2.33x", or blanks when there is none. */
+static void format_ratio(char *buf, size_t size, double ratio)
+{
+    if (ratio > 0.0)
+        snprintf(buf, size, "%.2fx", ratio);
+    else
+        buf[0] = '\0';
+}
+
+void print_run_table(FILE *out, const result_row *rows, int count, int reference_index)
+{
+    if (count <= 0) {
+        fprintf(out, "no results\n");
+        return;
+    }
+    const result_row *head = &rows[first_passed(rows, count)];
+    char n_text[32], bytes_text[32];
+    format_count(n_text, sizeof n_text, head->n);
+    format_bytes(bytes_text, sizeof bytes_text, head->bytes);
+    int floats = rows_are_float(rows, count);
+    fprintf(out, "Sum of %s %s (%s), %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type,
+            bytes_text, head->device, head->peak_gbs, head->reps,
+            cache_state(head));
+    fprintf(out, "%-42s %9s %17s %7s %13s %11s %7s", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak",
+            "Step speedup", "Cumulative", "vs CUB");
+    fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (!row_passed(r)) {
+            fprintf(out, "%-42s %9s\n", r->label, "FAILED");
+            continue;
+        }
+        speedups s = compute_speedups(rows, count, i, reference_index);
+        char step[16], cumulative[16], vs[16];
+        format_ratio(step, sizeof step, s.step);
+        format_ratio(cumulative, sizeof cumulative, s.cumulative);
+        format_ratio(vs, sizeof vs, s.vs_reference);
+        fprintf(out, "%-42s %9.3f %17.1f %6.1f%% %13s %11s %7s", r->label, r->median_ms, r->gbs,
+                100.0 * r->gbs / r->peak_gbs, step, cumulative, vs);
+        if (floats)
+            fprintf(out, " %10.1e", r->rel_error);
+        if (row_is_noisy(r))
+            fprintf(out, "  noisy: median uncertain by more than 2%%, try REPS=50");
+        fputc('\n', out);
+    }
+}
+
+int write_run_csv(const char *path, const result_row *rows, int count, int reference_index)
+{
+    char header[512];
+    snprintf(header, sizeof header, "%s,step_speedup,cumulative,vs_cub", CSV_HEADER);
+    FILE *out = create_csv(path, header);
+    if (!out)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        speedups s = compute_speedups(rows, count, i, reference_index);
+        csv_write_fields(out, &rows[i]);
+        fprintf(out, ",%.3f,%.3f,%.3f\n", s.step, s.cumulative, s.vs_reference);
+    }
+    return close_csv(out);
+}
+
+/** Writes n as "2^K" when it is a power of two, else with separators. */
+void format_size(char *buf, size_t size, unsigned long long n)
+{
+    if (n && (n & (n - 1)) == 0) {
+        int k = 0;
+        while ((1ull << k) < n)
+            k++;
+        snprintf(buf, size, "2^%d", k);
+    } else {
+        format_count(buf, size, n);
+    }
+}
+
+/** Row i's size for a table's first column, blank when it repeats the row above (one size, several rows). */
+void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
+{
+    buf[0] = '\0';
+    if (i == 0 || rows[i].n != rows[i - 1].n)
+        format_size(buf, size, rows[i].n);
+}
+
+/** The reference design's row at size n, or NULL. */
+static const result_row *reference_at(const result_row *rows, int count, const char *step,
+                                      unsigned long long n)
+{
+    for (int i = 0; i < count; i++)
+        if (rows[i].n == n && strcmp(rows[i].step, step) == 0 && row_passed(&rows[i]))
+            return &rows[i];
+    return NULL;
+}
+
+void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step)
+{
+    if (count <= 0) {
+        fprintf(out, "no results\n");
+        return;
+    }
+    const result_row *head = &rows[first_passed(rows, count)];
+    fprintf(out, "Sweep of %s sums, %s, peak %.0f GB/s, median of %d runs, %s\n", head->type,
+            head->device, head->peak_gbs, head->reps, cache_state(head));
+    fprintf(out, "%-8s %-42s %10s %9s %7s %7s\n", "n", "Design", "Time (us)", "GB/s", "% peak", "vs CUB");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char size_text[32];
+        format_size_cell(size_text, sizeof size_text, rows, i);
+        if (!row_passed(r)) {
+            fprintf(out, "%-8s %-42s %10s\n", size_text, r->label, "FAILED");
+            continue;
+        }
+        const result_row *ref = reference_at(rows, count, reference_step, r->n);
+        char vs[16];
+        format_ratio(vs, sizeof vs, ref ? r->gbs / ref->gbs : 0.0);
+        fprintf(out, "%-8s %-42s %10.1f %9.1f %6.1f%% %7s\n", size_text, r->label, r->median_ms * 1e3,
+                r->gbs, 100.0 * r->gbs / r->peak_gbs, vs);
+    }
+}
+
+int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step)
+{
+    FILE *out = create_csv(path, "step,label,type,n,median_us,gbs,pct_peak,vs_cub,status");
+    if (!out)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        const result_row *ref = reference_at(rows, count, reference_step, r->n);
+        double vs = (ref && row_passed(r)) ? r->gbs / ref->gbs : 0.0;
+        fprintf(out, "%s,\"%s\",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->step, r->label, r->type, r->n,
+                r->median_ms * 1e3, r->gbs, r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs,
+                r->status);
+    }
+    return close_csv(out);
+}

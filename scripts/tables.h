@@ -1,0 +1,56 @@
+/**
+ * @file tables.h
+ * @brief The tables of make run-all and make sweep, and their CSV files: the report tool's
+ * (scripts/report_main.c), and the multi-GPU tables' helpers. No step links them.
+ */
+#ifndef TABLES_H
+#define TABLES_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+/** Speedups of one table row against its neighbours in the same run. */
+typedef struct speedups {
+    double step;        /**< previous row's time / this row's time (0: none) */
+    double cumulative;  /**< first row's time / this row's time (0: none) */
+    double vs_reference;/**< this row's bandwidth / the reference row's (0: none) */
+} speedups;
+
+/**
+ * Speedups for row i of a table: against row i-1 (step), row 0 (cumulative) and the
+ * reference row (CUB), ignoring rows that failed. reference_index < 0: no reference.
+ */
+speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
+
+/**
+ * Prints Harris's table for one `make run-all`: a title line with the size, type, GPU,
+ * peak and method, then one row per program with time, bandwidth, % of peak, step and
+ * cumulative speedup and the ratio to the reference (CUB). Float builds gain a relative
+ * error column; noisy and failed rows say so.
+ */
+void print_run_table(FILE *out, const result_row *rows, int count, int reference_index);
+
+/**
+ * Writes the run-all rows with their speedups as CSV (the table, machine-readable) to the
+ * file at `path`. Returns 0, or -1 if the file cannot be written. So do the other tables'
+ * CSV writers below.
+ */
+int write_run_csv(const char *path, const result_row *rows, int count, int reference_index);
+
+/**
+ * Prints the sweep: one block per n, one line per design, with median time in
+ * microseconds, GB/s, % of peak and the ratio to the reference design at that n.
+ */
+void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step);
+
+/** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
+int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step);
+
+/** Writes n as "2^K" when it is a power of two, else with separators. */
+void format_size(char *buf, size_t size, unsigned long long n);
+
+/** Row i's size for a table's first column, blank when it repeats the row above (one size, several rows). */
+void format_size_cell(char *buf, size_t size, const result_row *rows, int i);
+
+#endif
