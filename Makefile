@@ -9,15 +9,6 @@
 COMMON := common
 include common/config.mk
 
-# Without nvcc every build fails, so a target that builds says so once, first, and stops
-# (exit 2); the targets that need no compiler still answer.
-NO_NVCC_GOALS := help clean distclean diff diffs docs lint lab-status lab-clean print-%
-ifeq ($(NVCC_FOUND),)
-ifneq ($(filter-out $(NO_NVCC_GOALS),$(or $(MAKECMDGOALS),all)),)
-$(error no nvcc found (not on PATH, not in CUDA_HOME, not at $(NVCC)): install the CUDA Toolkit, or give its folder, make CUDA_PATH=/path/to/cuda)
-endif
-endif
-
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
@@ -50,8 +41,18 @@ RUN_ALL_EXTRAS     :=
 SUITE_PROGRAM_DIRS :=
 # what make installed into build/ (a toolkit, an MPI): make clean keeps it, make distclean not
 INSTALLED    := build/toolkit
+# the targets that need no compiler (an extension adds its own)
+NO_NVCC_GOALS := help clean distclean diff diffs docs print-%
 include lab/lab.mk
 include multi/multi.mk
+
+# Without nvcc every build fails, so a target that builds says so once, first, and stops
+# (exit 2); the targets that need no compiler still answer.
+ifeq ($(NVCC_FOUND),)
+ifneq ($(filter-out $(NO_NVCC_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error no nvcc found (not on PATH, not in CUDA_HOME, not at $(NVCC)): install the CUDA Toolkit, or give its folder, make CUDA_PATH=/path/to/cuda)
+endif
+endif
 
 ##= N=2^26: elements each program of make run-all sums (N, 2^K or 2^K+M)
 N      ?= 2^26

@@ -1,7 +1,8 @@
 /**
  * @file results.h
- * @brief Measurements as data: statistics of the repetitions, one CSV row per run, and
- * the tables of `make run-all` and `make sweep`. Pure C, unit-tested without a GPU.
+ * @brief Measurements as data: statistics of the repetitions and one CSV row per run
+ * (the tables made of those rows are the report tool's: scripts/tables.h). Pure C,
+ * unit-tested without a GPU.
  */
 #ifndef REDUCE_RESULTS_H
 #define REDUCE_RESULTS_H

@@ -20,6 +20,7 @@ LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 
 EXTENSIONS   += lab
+NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
 HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh lab/tests.sh

@@ -536,18 +536,22 @@ check() {
     "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1 || probe=$?
     [ "$probe" -eq 3 ] && no_gpu "$log/probe.txt"
 
-    local sizes=("${custom_sizes[@]}")
-    if [ ${#sizes[@]} -eq 0 ]; then
-        # the harness's sizes that break reductions (--check auto, from your STEP), less
-        # 2^31+5, checked on its own below (LAB_HUGE)
-        IFS=, read -ra sizes <<< "$(describe "$program" check_sizes)"
-    fi
-    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | grep -vx 2147483653 | sort -nu)
-    local count=${#sizes[@]}
-    echo "== correctness: $count sizes (${sizes[*]}), random and one-hot data, each reduced twice"
+    # type_sizes PROGRAM: the sizes to check it at: LAB_SIZES, else the harness's sizes that
+    # break reductions (--check auto, from your STEP and this type's vector width), less
+    # 2^31+5, checked on its own below (LAB_HUGE)
+    local sizes=() count
+    type_sizes() {
+        sizes=("${custom_sizes[@]}")
+        [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
+        mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | grep -vx 2147483653 | sort -nu)
+    }
+    type_sizes "$program"
+    count=${#sizes[@]}
+    echo "== correctness: random and one-hot data, each reduced twice, at $count sizes ($first_type: ${sizes[*]})"
     local status passed=""
     for t in $built; do
         status=0
+        type_sizes "$dest/reduce$(suffix_of "$t")"
         check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" || status=$?
         cat "$log/sizes-$t.txt"
         [ "$status" -eq 3 ] && no_gpu "$log/check-err.txt"

@@ -14,19 +14,19 @@ n=${N:-2^26}
 reps=${REPS:-20}
 failed=0
 
-multi_program=step12_multi_gpu/reduce$suffix
+multi_program=$one_process_step/reduce$suffix   # multi/multi.sh: step 12's folder
 gpus=$(visible_gpus)
 echo
 if [ ! -x "$multi_program" ]; then
-    echo "step12_multi_gpu: not built ($NCCL_MISSING), no multi-GPU table"
+    echo "$one_process_step: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
-    echo "step12_multi_gpu: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
+    echo "$one_process_step: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
 else
     multi_raw=results/run-all-multi${suffix}-rows.csv
     rm -f "$multi_raw"
     for g in $(seq 1 "$gpus"); do
         "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
-            { echo "step12_multi_gpu --gpus $g: FAILED"; failed=1; }
+            { echo "$one_process_step --gpus $g: FAILED"; failed=1; }
     done
     # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
     build/tools/multi_report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1

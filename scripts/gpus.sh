@@ -11,6 +11,12 @@ NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 # the repository's root, wherever the sourcing script was started from
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# make_var NAME: the top Makefile's variable NAME, as make passed it (set, even empty), or
+# asked of make when a script is started by hand
+make_var() {
+    if [ -n "${!1+set}" ]; then printf '%s\n' "${!1}"
+    else make -s --no-print-directory -C "$REPO_ROOT" "print-$1" 2> /dev/null; fi
+}
 # program_dirs: the program folders, one a line, from the top Makefile, the only list of
 # them (it exports PROGRAM_DIRS to the scripts it runs; a script started by hand asks it)
 program_dirs() {

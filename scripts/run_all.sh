@@ -42,7 +42,7 @@ build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${s
 
 # the extensions' tables after the core's (RUN_ALL_EXTRAS, from their .mk files: a script
 # each, given the rows above, e.g. a multi-GPU table)
-for extra in ${RUN_ALL_EXTRAS-}; do
+for extra in $(make_var RUN_ALL_EXTRAS); do
     "$extra" "$raw" || failed=1
 done
 exit "$failed"

@@ -86,7 +86,8 @@ programs=()        # the programs the sections below test: every folder's but SU
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
 # suite_owned DIR: true if DIR's programs are tested by an extension's suite (its .mk adds
 # the folder to SUITE_PROGRAM_DIRS): built here, then left to that suite
-suite_owned() { case " ${SUITE_PROGRAM_DIRS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
+suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     # what the folder builds here: an extension's folder may build nothing (a library it
@@ -620,9 +621,10 @@ else fail "$name" "$(build/tools/report field "$log/field-rows.csv" median_ms 2>
 # ---------------------------------------------------------------- removable
 # Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
 # out of a course: in a scratch copy of this tree without its folders and without its one
-# include line in the Makefile, `make all` and `make test` pass. The scratch test runs with
-# no GPU visible and without the lab's section (the layout is what is tested, and the GPU
-# checks already ran here); TYPE=int only, since no folder depends on the type.
+# include line in the Makefile, `make all`, `make test` and `make docs` (with doxygen)
+# pass. The scratch test runs with no GPU visible and without the lab's section (the
+# layout is what is tested, and the GPU checks already ran here); TYPE=int only, since no
+# folder depends on the type.
 section removable
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 if [ "${REMOVABLE_TESTS:-1}" = 0 ]; then
@@ -643,11 +645,12 @@ for ext in "${extensions[@]}"; do
     ( cd "$scratch" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
       sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
       make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
-      CUDA_VISIBLE_DEVICES="" LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 )
+      CUDA_VISIBLE_DEVICES="" LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 &&
+      { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
     status=$?
     last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
     if [ "$status" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
-        pass "$name: make all and make test pass ($last)"
+        pass "$name: make all, make test and make docs pass ($last)"
         # the scratch copy is a built tree to try make clean on: what make installed into
         # build/ stays, every build goes; make distclean takes build/ away
         read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
@@ -662,13 +665,13 @@ for ext in "${extensions[@]}"; do
         fi
         rm -rf "$scratch"
     else
-        fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
+        fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" "$scratch/docs.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
     fi
 done
 
 # the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
 # sourced here with the functions above, each its own section
-for suite in ${TEST_SUITES:-}; do
+for suite in $(make_var TEST_SUITES); do
     section "$suite"
     # shellcheck disable=SC1090  # the suites are named by the Makefile
     . "$suite"
