@@ -218,7 +218,7 @@ read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS
 for program in "${sweep_programs[@]}"; do
     dir=${program%/*}
     if ! printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" ||
-       ! make --no-print-directory -s -C "$dir" programs | tr ' ' '\n' | grep -qxF "${program##*/}"; then
+       ! make --no-print-directory -s -C "$dir" programs | tr ' ' '\n' | grep -qxF "${program##*/}$suffix"; then
         wrong+=" $program"
     fi
 done
