@@ -107,8 +107,10 @@ int write_scaling_csv(const char *path, const result_row *rows, int count)
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         double s = speedup_over_one(rows, count, r);
-        fprintf(out, "%s,\"%s\",%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->step, scaling_setup(r), r->n, r->gpus,
-                r->median_ms * 1e3, r->gbs, s, r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
+        fprintf(out, "%s,", r->step);
+        csv_write_field(out, scaling_setup(r));   /* quoted, a quote doubled: the one CSV writer */
+        fprintf(out, ",%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
+                r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
     }
     return close_csv(out);
 }

@@ -157,9 +157,10 @@ int write_sweep_csv(const char *path, const result_row *rows, int count, const c
         const result_row *r = &rows[i];
         const result_row *ref = reference_at(rows, count, reference_step, r->n);
         double vs = (ref && row_passed(r)) ? r->gbs / ref->gbs : 0.0;
-        fprintf(out, "%s,\"%s\",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->step, r->label, r->type, r->n,
-                r->median_ms * 1e3, r->gbs, r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs,
-                r->status);
+        fprintf(out, "%s,", r->step);
+        csv_write_field(out, r->label);   /* quoted, a quote doubled: the one CSV writer */
+        fprintf(out, ",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->type, r->n, r->median_ms * 1e3, r->gbs,
+                r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs, r->status);
     }
     return close_csv(out);
 }
