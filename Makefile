@@ -3,8 +3,9 @@
 # Start with `make run-all` (every step on this machine's GPU, one table) or `make test`.
 # `make help` lists every target and every variable, from one place: the "## " line above
 # each target's rule here, and the "##= NAME=default: what it does" line next to where each
-# variable's default is set (here, common/config.mk and the files in HELP_FILES). This header lists none of them, so it cannot drift from the help; make test
-# checks that every target is in the help and that every default it shows is the real one.
+# variable's default is set (here, common/config.mk and the files in HELP_FILES). This
+# header lists none of them, so it cannot drift from the help; make lint checks that every
+# target is in the help and that every default it shows is the real one.
 
 COMMON := common
 include common/config.mk

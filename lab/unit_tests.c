@@ -17,17 +17,6 @@
 #include "unit_test.h"
 
 
-/** Reads a whole small file into buf; returns its length or -1. */
-static long slurp(const char *path, char *buf, long size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    long len = (long)fread(buf, 1, (size_t)size - 1, f);
-    buf[len] = '\0';
-    fclose(f);
-    return len;
-}
 
 /** lab_verdict() gives `expected` and its text contains `label`. */
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)

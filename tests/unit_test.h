@@ -3,7 +3,7 @@
  * @brief The unit tests' one way of reporting, shared by the core's (tests/unit_tests.c)
  * and each extension's: one line per test, "PASS unit NAME" or "FAIL unit NAME: the
  * condition that failed", which make test counts as it counts its own lines; and the
- * helpers more than one of them needs (a result row, an argv).
+ * helpers more than one of them needs (a result row, an argv, a small file read back).
  */
 #ifndef UNIT_TEST_H
 #define UNIT_TEST_H
@@ -65,6 +65,18 @@ static inline int make_argv(char **argv, const char *word, va_list args)
         argv[argc++] = (char *)w;
     argv[argc] = NULL;
     return argc;
+}
+
+/** Reads a whole small file into buf; returns its length or -1. */
+static inline long slurp(const char *path, char *buf, long size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long len = (long)fread(buf, 1, (size_t)size - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return len;
 }
 
 #endif

@@ -488,17 +488,6 @@ static void test_format(void)
     TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
 }
 
-/** Reads a whole small file into buf; returns its length or -1. */
-static long slurp(const char *path, char *buf, long size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    long len = (long)fread(buf, 1, (size_t)size - 1, f);
-    buf[len] = '\0';
-    fclose(f);
-    return len;
-}
 
 static void test_tables_and_pictures(void)
 {
