@@ -47,7 +47,8 @@ void say_error(const char *message);
  * Makes CUDA load every kernel when the context is created: with lazy loading (CUDA's
  * default) a kernel's first launch behind a closed gate would wait for the gate to
  * finish, which waits for the host, which waits for the launch. Must run before anything
- * initializes CUDA: harness_begin() calls it, and a driver before a library of its own initializes CUDA.
+ * initializes CUDA: harness_begin() calls it, and a driver does before a library of its
+ * own initializes CUDA.
  */
 void load_kernels_eagerly(void);
 
