@@ -25,6 +25,27 @@ static int judges(double start, double yours, double ours, lab_gain expected, co
     return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
 }
 
+/**
+ * The class table (print_class_table()) of the grades CSV at `path`, written to a file and
+ * read back into `text` (and the file removed): its row count, or -2 when a file could not
+ * be opened.
+ */
+static int class_table_of(const char *path, char *text, long size)
+{
+    const char *table = "build/unit_test_class.txt";
+    FILE *in = fopen(path, "r"), *out = fopen(table, "w");
+    int rows = -2;
+    if (in && out)
+        rows = print_class_table(out, in);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    slurp(table, text, size);
+    remove(table);
+    return rows;
+}
+
 static void test_lab_verdict(void)
 {
     TEST("lab verdict: the start copy has not the gain", judges(0.173, 0.172, 0.137, GAIN_NOT_YET, "gain not yet"));
@@ -319,22 +340,12 @@ static void test_lab_grade(void)
     TEST("grade CSV: quoted fields", strstr(text, "\"o'brien, \"\"jo\"\"\",3,\"yes\",\"\",1.78,1.78,100.00,100.00,99\n") &&
                                      strstr(text, "\"bob\",3,\"no\",\"includes: line 9: #include <cub/cub.cuh>, then "
                                                   "\"\"more\"\"\",,,0.00,100.00,99\n"));
-    const char *table = "build/unit_test_class.txt";
-    FILE *in = fopen(path, "r"), *out = fopen(table, "w");
-    int rows = -2;
-    if (in && out)
-        rows = print_class_table(out, in);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    slurp(table, text, sizeof text);
+    int rows = class_table_of(path, text, sizeof text);
     TEST("grade class table: a row per submission and the mean",
          rows == 2 && strstr(text, "o'brien, \"jo\"") && strstr(text, "1.78x") &&
          strstr(text, "includes: line 9: #include <cub/cub.cuh>, then \"more\"") &&
          strstr(text, "2 graded, 1 correct; mean score 50.00 of 100.00"));
     remove(path);
-    remove(table);
     remove("build/unit_test_grade.txt");
 }
 
@@ -348,7 +359,7 @@ static void test_grades_csv_formulas(void)
     static grade_record r;
     static grade g;
     static char text[1 << 14];
-    const char *path = "build/unit_test_formula.csv", *table = "build/unit_test_formula.txt";
+    const char *path = "build/unit_test_formula.csv";
     graded("test,includes,fail,=cmd|' /C calc'!A0\n", &r, &g);
     FILE *f = fopen(path, "w");
     if (f) {
@@ -364,21 +375,12 @@ static void test_grades_csv_formulas(void)
          strstr(text, "\n\"'=HYPERLINK(\"\"http://x\"\")\",3,\"no\",\"includes: =cmd|' /C calc'!A0\",") &&
          strstr(text, "\n\"'+alice\",3,") && strstr(text, "\n\"'@bob\",3,\"no\",\"'-nothing handed in\",,,0.00,100.00,\n") &&
          strstr(text, "\n\"carol-ann\",,\"no\",\"nothing handed in\",,,0.00,100.00,\n"));
-    FILE *in = fopen(path, "r"), *out = fopen(table, "w");
-    int rows = -2;
-    if (in && out)
-        rows = print_class_table(out, in);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    slurp(table, text, sizeof text);
+    int rows = class_table_of(path, text, sizeof text);
     TEST("grade class table: the escaped cells read back as written", rows == 4 &&
          strstr(text, "\n=HYPERLINK(\"http://x\") ") && strstr(text, "\n+alice ") && strstr(text, "\n@bob ") &&
          strstr(text, " -nothing handed in") && !strstr(text, "'=") && !strstr(text, "'+") &&
          !strstr(text, "'@") && !strstr(text, "'-"));
     remove(path);
-    remove(table);
 }
 
 /** Runs every group and exits non-zero if any test failed. */
