@@ -74,6 +74,8 @@ static void describe(const step_info *info, const harness_driver *driver)
     printf("\n");
     if (driver)
         driver->describe();
+    else if (info->own_flags)
+        info->own_flags->describe();
 }
 
 void load_kernels_eagerly(void)
@@ -85,9 +87,12 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, co
 {
     harness_program = argv[0];
     char error[512];
-    switch (parse_driver_options(argc, argv, opt, driver ? &driver->flags : NULL, error, sizeof error)) {
+    /* the one-GPU driver's program takes the step's own flags too; another driver, its own */
+    const step_flags *own = driver ? NULL : info->own_flags;
+    const driver_flags *extra = driver ? &driver->flags : own ? &own->parse : NULL;
+    switch (parse_driver_options(argc, argv, opt, extra, error, sizeof error)) {
     case PARSE_HELP:
-        print_usage(argv[0], info->name, info->max_n, driver ? &driver->usage : NULL);
+        print_usage(argv[0], info->name, info->max_n, driver ? &driver->usage : NULL, own ? own->usage_lines : NULL);
         return EXIT_OK;
     case PARSE_ERROR:
         say_error(error);

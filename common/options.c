@@ -245,7 +245,8 @@ const char *max_n_reason(uint64_t max_n)
            "the device's memory runs out long before";
 }
 
-void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver)
+void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver,
+                 const char *step_lines)
 {
     printf("Usage: %s [flags]\n"
            "Times the %s reduction on %s and verifies every result.\n\n"
@@ -273,6 +274,8 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
     if (!driver)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
+    if (step_lines)
+        printf("%s", step_lines);
     printf("  -h, --help       this text\n\n");
     if (driver)
         driver->print_footer(program);

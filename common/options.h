@@ -119,9 +119,11 @@ typedef struct driver_usage {
 /**
  * Prints the usage text for `program`, naming the step and its largest n: the one-GPU
  * program's (`driver` NULL: --device, --input, --resources), or a driver's, which lists its
- * own flags and footer instead of those three.
+ * own flags and footer instead of those three. `step_lines`: the step's own flags' lines
+ * (step.h's step_flags), or NULL.
  */
-void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver);
+void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver,
+                 const char *step_lines);
 
 #ifdef __cplusplus
 }

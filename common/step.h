@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 #include "element.h"
+#include "options.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +23,18 @@ extern "C" {
 #define MAX_N_32BIT ((uint64_t)INT32_MAX)
 /** "Any n that fits in memory": the steps with 64-bit indices. */
 #define MAX_N_64BIT ((uint64_t)INT64_MAX)
+
+/**
+ * Flags of the step's own, for a step whose lesson needs a knob the harness has no reason
+ * to know (step 14's --blocks, CUB's --determinism); NULL in every other step. Parsed
+ * with the core's flags in one pass (so errors exit 2 before the GPU, like theirs), listed
+ * in --help after them, and described after the core's --describe lines.
+ */
+typedef struct step_flags {
+    driver_flags parse;       /**< the flags and the step's function that takes each value */
+    const char *usage_lines;  /**< their --help lines, "      --name V   what it does\n" */
+    void (*describe)(void);   /**< prints their values as key=value lines for --describe */
+} step_flags;
 
 /**
  * What a step tells the harness about itself, declared, so that the harness and the
@@ -76,6 +89,8 @@ typedef struct step_info {
      * right for every step that reduces in passes (see depth_of_passes()).
      */
     uint64_t (*addition_depth)(size_t n);
+    /** The step's own flags (step_flags), or NULL: omitted in every step that has none. */
+    const step_flags *own_flags;
 } step_info;
 
 /** The step's metadata: one definition per program, in the step's .cu file. */
