@@ -12,7 +12,8 @@ include common/config.mk
 
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
-         step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass
+         step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass \
+         step14_same_bits
 # Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB; the
 # extensions add theirs (the multi-GPU steps: multi/multi.mk).
 PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference

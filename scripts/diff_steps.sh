@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # make diff STEP=k: the diff of step k-1's kernel file against step k's (what step k
-# changed), in colour on a terminal. make diffs: every consecutive diff into
-# results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
+# changed; step 14's is against step 11's, see before_of), in colour on a terminal.
+# make diffs: every consecutive diff into results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
 # of changing a copy (step 12 includes step 11's reduce.cu) shows as a new file: that
 # file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir: the folders of the Makefile's list
-# the steps: 0, 1, ... as long as the list has the next one
+# the steps: 0, 1, ... up to the highest number in the list (a course without the
+# multi-GPU steps has no 12 and 13, and step 14 still follows step 11)
 count=0
-while step_dir "$count" > /dev/null; do count=$((count + 1)); done
+for dir in $(program_dirs); do
+    if [[ $dir =~ ^step([0-9]+)_[^/]*$ ]] && [ "${BASH_REMATCH[1]}" -ge "$count" ]; then
+        count=$((BASH_REMATCH[1] + 1))
+    fi
+done
 
 # kernel file of step k, or nothing
 kernel_of() {
@@ -18,20 +23,23 @@ kernel_of() {
     files=("$dir"/*.cu)
     if [ -f "${files[0]}" ]; then echo "${files[0]}"; fi
 }
-# what step k's file is compared with: step k-1's file when it has the same name (a
-# changed copy: reduce.cu, or step 13's multi_gpu.cu of step 12's), or nothing for an
-# including step
+# what step k's file is compared with: the file of the nearest step below k with the
+# same name (a changed copy: reduce.cu, step 13's multi_gpu.cu of step 12's, step 14's
+# reduce.cu of step 11's past the multi-GPU steps), or nothing for an including step
 before_of() {
-    local mine before
-    mine=$(kernel_of "$1") before=$(kernel_of $(($1 - 1)))
-    if [ -n "$before" ] && [ "$(basename "$mine")" = "$(basename "$before")" ]; then echo "$before"
-    else echo /dev/null; fi
+    local mine before j
+    mine=$(kernel_of "$1")
+    for ((j = $1 - 1; j >= 0; j--)); do
+        before=$(kernel_of "$j")
+        if [ -n "$before" ] && [ "$(basename "$mine")" = "$(basename "$before")" ]; then echo "$before"; return 0; fi
+    done
+    echo /dev/null
 }
 
 case ${1:-} in
 show)
     k=${2:-}
-    if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ -z "$(kernel_of "$k")" ] || [ -z "$(kernel_of $((k - 1)))" ]; then
+    if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ -z "$(kernel_of "$k")" ]; then
         echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2
         exit 2
     fi
@@ -42,6 +50,7 @@ show)
 all)
     mkdir -p results/diffs
     for ((k = 1; k < count; k++)); do
+        [ -n "$(kernel_of "$k")" ] || continue
         out=results/diffs/step$k.diff
         diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out" || [ $? -le 1 ]
         # removed plus added lines, counted as tests/run.sh counts them (step 12's own
