@@ -10,6 +10,8 @@
 
 /** Largest n a signed 32-bit index can reach. */
 #define INT32_LIMIT 2147483647ull
+/** Largest n an unsigned 32-bit count can hold: above it, every 32-bit index wraps. */
+#define UINT32_LIMIT 4294967295ull
 
 /**
  * 1 if the first input of the size was right on its first call and wrong on its second:
@@ -60,11 +62,24 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
                  "changes from run to run (a race: run racecheck)", n);
         return DIAG_STATE;
     }
+    /*
+     * Two ranges, two likely culprits: from 2^31 a signed index or count (int) wraps, while
+     * an unsigned one (and blockIdx.x * blockDim.x, an unsigned product) holds up to about
+     * 2^32; above 2^32 - 1 every 32-bit one wraps, the unsigned ones too (make test's
+     * "unsigned index" tests: a 32-bit step's copy passes 2^31+5 and fails here at 2^32+5).
+     */
+    if (n > UINT32_LIMIT) {
+        snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^32 - 1, where every 32-bit "
+                 "index or count wraps, signed or unsigned (an int or unsigned int index, n passed as "
+                 "unsigned int, blockIdx.x * blockDim.x multiplied in 32 bits); index with size_t, cast "
+                 "before multiplying ((size_t)blockIdx.x * blockDim.x), and set STEP.max_n to MAX_N_64BIT", n);
+        return DIAG_INDEX_32BIT;
+    }
     if (n > INT32_LIMIT) {
-        snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: an int index or count "
-                 "(or a 32-bit product such as blockIdx.x * blockDim.x) wraps (an unsigned one wraps only "
-                 "above 2^32 - 1); index with size_t and set "
-                 "STEP.max_n to MAX_N_64BIT", n);
+        snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: a signed 32-bit index or "
+                 "count wraps (an int index or n, or blockIdx.x * blockDim.x stored in an int); an unsigned "
+                 "one would hold until about 2^32 (n, or an index plus a stride, past 2^32 - 1); index with "
+                 "size_t and set STEP.max_n to MAX_N_64BIT", n);
         return DIAG_INDEX_32BIT;
     }
     if (o->got_poison) {

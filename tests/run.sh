@@ -15,8 +15,10 @@
 #   gpu       every program verified exactly on the sizes that break careless code, on
 #             random and one-hot data: one --check auto run and one line per program (the
 #             harness derives the sizes from the step; 2^31+5 for the 64-bit steps), naming
-#             the sizes that fail; every program's timed path called 100 times, each call
-#             verified; --input and --print-sum; device-memory and device-index errors.
+#             the sizes that fail; a 32-bit step's unsigned index, in a copy that claims
+#             64-bit indices, right at 2^31+5 and caught at 2^32+5 (TYPE=int, 16 GiB);
+#             every program's timed path called 100 times, each call verified; --input
+#             and --print-sum; device-memory and device-index errors.
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits.
 #   report    the report tool reads a CSV column by its name
@@ -515,6 +517,81 @@ fi
 for program in "${programs[@]}"; do
     check_all "$program"
 done
+# The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
+# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The kernel is a
+# copy of the first 32-bit step (step.h: those index with unsigned int) whose STEP claims
+# 64-bit indices (MAX_N_64BIT), built in build/; it must pass --check 2^31+5 and fail
+# --check 2^32+5 with the hint that blames unsigned indices too. 2^32+5 ints are 16 GiB,
+# which is why --check auto stops at 2^31+5 and this runs once, here. TYPE=int only (the
+# indices are the same in every type); SKIP by name without a GPU, or when the program says
+# (exit 2, before it runs) that the GPU's free memory or the host's is too small.
+unsigned_program=""
+for program in "${programs[@]}"; do
+    if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
+        unsigned_program=$program
+        break
+    fi
+done
+unsigned_dir=${unsigned_program%/*}
+unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
+unsigned_names=("unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
+                "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)"
+                "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices")
+unsigned_built=""
+if [ "$type" != int ]; then
+    for name in "${unsigned_names[@]}"; do skip "$name" "TYPE=int only: the indices are the same in every type"; done
+elif [ -z "$unsigned_program" ]; then
+    fail "${unsigned_names[0]}" "no program whose --describe says index_bits=32 and kernel=own was built"
+else
+    rm -rf "${unsigned_copy%/*}" && mkdir -p "$unsigned_copy"
+    sed 's/^\( *\.max_n = \)MAX_N_32BIT,/\1MAX_N_64BIT,/' "$unsigned_dir/reduce.cu" > "$unsigned_copy/reduce.cu"
+    echo "include $(pwd)/common/step.mk" > "$unsigned_copy/Makefile"
+    changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>')
+    if [ "$changed" -ne 1 ]; then
+        fail "${unsigned_names[0]}" "$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
+    elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then
+        fail "${unsigned_names[0]}" "its kernel has no 'unsigned int i = ': not the unsigned index this tests"
+    elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then
+        fail "${unsigned_names[0]}" "$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')"
+    elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then
+        fail "${unsigned_names[0]}" "its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"
+    else
+        pass "${unsigned_names[0]}"
+        unsigned_built=yes
+    fi
+fi
+# unsigned_check NAME SIZE CODE TEXT...: the copy's --check SIZE exits CODE and its output
+# holds every TEXT; SKIP when it says, exit 2, that memory is too small for SIZE
+unsigned_check() {
+    local name=$1 size=$2 code=$3 status text
+    shift 3
+    if [ "$type" != int ]; then return; fi
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
+    if [ -z "$unsigned_built" ]; then fail "$name" "the copy was not built"; return; fi
+    timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" > "$log/unsigned-check.txt" 2> "$log/unsigned-check-err.txt"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -q 'of device memory\|of host memory' "$log/unsigned-check-err.txt"; then
+        skip "$name" "$(sed 's/^[^ :]*: //' "$log/unsigned-check-err.txt" | head -1)"
+        return
+    fi
+    if [ "$status" -eq 124 ]; then fail "$name" "still running after 600 s: killed"; return; fi
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(grep -h -m3 -E 'check n=|FAILED|hint' "$log/unsigned-check.txt" \
+             "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
+        return
+    fi
+    for text in "$@"; do
+        if ! grep -qF -- "$text" "$log/unsigned-check.txt" "$log/unsigned-check-err.txt"; then
+            fail "$name" "no '$text' in the output: $(grep -h -m2 -E 'check n=|hint' "$log/unsigned-check.txt" \
+                 "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
+            return
+        fi
+    done
+    pass "$name"
+}
+unsigned_check "${unsigned_names[1]}" 2^31+5 0 "check n=2147483653: PASS"
+unsigned_check "${unsigned_names[2]}" 2^32+5 1 "check n=4294967301: FAIL" \
+    "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
 # --check calls the step hundreds of times in a row, each verified on new data, so state
 # that survives a call is caught there; this is the timed path's test (the gate holding
 # the GPU until a run is queued, the L2 flush, one element changed before each call), as

@@ -600,6 +600,22 @@ static void test_diagnose(void)
     o.one_hot_wrong_call = 1;
     o.one_hot_index = 2147483652ull;
     TEST("diagnose: wrong above 2^31 - 1 is a 32-bit index", diagnoses(&o, DIAG_INDEX_32BIT, "32-bit index"));
+    TEST("diagnose: wrong at 2^31+5 blames a signed index, not an unsigned one",
+         diagnoses(&o, DIAG_INDEX_32BIT, "above 2^31 - 1: a signed 32-bit index") &&
+         diagnoses(&o, DIAG_INDEX_32BIT, "an unsigned one would hold until about 2^32") &&
+         !diagnoses(&o, DIAG_INDEX_32BIT, "signed or unsigned"));
+    o.n = 4294967295ull;   /* 2^32 - 1: still a count an unsigned int holds */
+    TEST("diagnose: wrong at 2^32 - 1 still blames a signed index",
+         diagnoses(&o, DIAG_INDEX_32BIT, "a signed 32-bit index"));
+    /* step 0 claiming 64-bit indices (make test's unsigned-index test): passes 2^31+5, wrong at 2^32+5 */
+    o.n = 4294967301ull;
+    o.one_hot_index = 0;
+    o.one_hot_got = 2;   /* block 2^24's unsigned index wrapped around to 0 */
+    TEST("diagnose: wrong above 2^32 - 1 is a 32-bit index, signed or unsigned",
+         diagnoses(&o, DIAG_INDEX_32BIT, "above 2^32 - 1, where every 32-bit index or count wraps, signed or unsigned") &&
+         !diagnoses(&o, DIAG_INDEX_32BIT, "an unsigned one would hold"));
+    o.n = 4294967296ull;   /* 2^32: a count an unsigned int cannot hold */
+    TEST("diagnose: from 2^32 on, an unsigned index is blamed too", diagnoses(&o, DIAG_INDEX_32BIT, "signed or unsigned"));
     o.n = 2147483647ull;
     o.one_hot_index = 0;
     TEST("diagnose: 2^31 - 1 itself fits in 32 bits", !diagnoses(&o, DIAG_INDEX_32BIT, "32-bit"));
