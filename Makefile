@@ -81,7 +81,7 @@ export PROGRAM_DIRS
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
-all: $(PROGRAM_DIRS) $(TOOLS)/report $(UNIT_TESTS) $(EXTRA_TOOLS)
+all: $(PROGRAM_DIRS) $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 
 ## step3_add_during_load (any program's directory): build that program alone
 # -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
@@ -102,6 +102,10 @@ $(UNIT_TESTS).cmd: FORCE
 $(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/tables.h scripts/svg.h $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
 
+# data of mixed magnitudes for --input, where the order of a float sum shows (step 14)
+$(TOOLS)/mixed_data: scripts/mixed_data.c $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c -lm
+
 $(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
@@ -118,7 +122,7 @@ sweep:
 	@scripts/sweep.sh $(SWEEP_PROGRAMS)
 
 ## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
-test: $(TOOLS)/report $(UNIT_TESTS) $(EXTRA_TOOLS)
+test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 	@TEST_SUITES="$(TEST_SUITES)" SUITE_PROGRAM_DIRS="$(SUITE_PROGRAM_DIRS)" tests/run.sh $(PROGRAM_DIRS)
 
 ## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)

@@ -265,6 +265,14 @@ static void print_report(const result_row *row, const gpu_info *gpu, const optio
                "(every run verified)\n", got_text, expected_text, v->rel_error, v->bound);
 }
 
+/** --print-sum: the result alone on a line, every bit of it (format_element()). */
+static void print_sum(element_t got)
+{
+    char text[64];
+    format_element(text, sizeof text, got);
+    printf("%s\n", text);
+}
+
 /**
  * Reads and checks --input before the GPU is touched: its size against the step's
  * maximum, then whether its sum can be verified (reference_problem()). Returns the data
@@ -327,6 +335,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
         v = check_sum(got, &ref, depth);
         ok = v.ok;
         failed_run = r + 1;
+        if (ok && opt->print_sum && opt->input_path && r >= opt->warmup)
+            print_sum(got);   /* the same data every run: each run's result, to compare their bits */
     }
     timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     if (ok)
@@ -341,11 +351,8 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     } else if (!opt->quiet) {
         print_report(&row, gpu, opt, got, &ref, &v);
     }
-    if (ok && opt->print_sum) {
-        char text[64];
-        format_element(text, sizeof text, got);
-        printf("%s\n", text);
-    }
+    if (ok && opt->print_sum && !opt->input_path)
+        print_sum(got);
     if (!append_csv(opt, &row))
         ok = 0;
     free(times);

@@ -267,7 +267,8 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
            "      --quiet      print only errors (and --print-sum)\n");
     if (!driver)
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
-    printf("      --print-sum  print the result alone on a line, for scripts\n"
+    printf("      --print-sum  print the result alone on a line, for scripts (with --input: each timed\n"
+           "                   run's, the same data every run)\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing;\n"
            "                   --check auto: the sizes that break reductions, from the step's geometry\n"
            "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");

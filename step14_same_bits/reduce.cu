@@ -22,9 +22,11 @@
 /**
  * Most chunks the input is cut into: each chunk leaves one partial sum. A constant, so the
  * cut, and with it the order of every float addition, depends on n alone: not on the
- * grid, the SM count or the GPU. 2048 chunks keep a few per block on any GPU we know of.
+ * grid, the SM count or the GPU. 1024: more than any current GPU runs blocks of 512 threads
+ * at once (an H100 runs 528: `make resources`), and few enough that the trees of the
+ * chunks a block sums one after another cost little (the README measures 512 to 4096).
  */
-#define MOST_CHUNKS 2048
+#define MOST_CHUNKS 1024
 /** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
 __device__ unsigned int blocks_done = 0;
 
