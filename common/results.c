@@ -56,41 +56,14 @@ int row_passed(const result_row *r)
     return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
 }
 
-int first_passed(const result_row *rows, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (row_passed(&rows[i]))
-            return i;
-    return 0;
-}
-
 int row_is_noisy(const result_row *r)
 {
     timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
     return is_noisy(&t);
 }
 
-/** The columns of a row, as csv_write_row() writes them (a macro, so that tables can add columns). */
-#define ROW_COLUMNS "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms," \
-                    "ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms"
-
-const char CSV_HEADER[] = ROW_COLUMNS;
-
-/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
-FILE *create_csv(const char *path, const char *header)
-{
-    FILE *f = fopen(path, "w");
-    if (f)
-        fprintf(f, "%s\n", header);
-    return f;
-}
-
-/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
-int close_csv(FILE *f)
-{
-    int failed = ferror(f);
-    return (fclose(f) != 0 || failed) ? -1 : 0;
-}
+const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms,"
+                         "ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -117,12 +90,6 @@ void csv_write_fields(FILE *f, const result_row *r)
             r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, r->rel_error);
     csv_write_field(f, r->status);
     fprintf(f, ",%d,%.6f", r->gpus, r->combine_ms);
-}
-
-void csv_write_row(FILE *f, const result_row *r)
-{
-    csv_write_fields(f, r);
-    fputc('\n', f);
 }
 
 int csv_split(char *line, char **fields, int max)
@@ -229,7 +196,8 @@ int csv_append(const char *path, const result_row *row)
         return -1;
     if (is_new)
         fprintf(f, "%s\n", CSV_HEADER);
-    csv_write_row(f, row);
+    csv_write_fields(f, row);
+    fputc('\n', f);
     return fclose(f) == 0 ? 0 : -1;
 }
 
