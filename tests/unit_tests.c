@@ -33,7 +33,7 @@ static enum parse_result parse(options *opt, char *error, const char *word, ...)
     va_start(args, word);
     int argc = make_argv(argv, word, args);
     va_end(args);
-    return parse_options(argc, argv, opt, error, 512);
+    return parse_driver_options(argc, argv, opt, NULL, error, 512);
 }
 
 /** A bad command line must give PARSE_ERROR with exactly one line containing expected_text. */
@@ -46,7 +46,7 @@ static int rejects(const char *expected_text, const char *word, ...)
     va_end(args);
     options opt;
     char error[512];
-    enum parse_result r = parse_options(argc, argv, &opt, error, sizeof error);
+    enum parse_result r = parse_driver_options(argc, argv, &opt, NULL, error, sizeof error);
     return r == PARSE_ERROR && error[0] != '\0' && strchr(error, '\n') == NULL &&
            strstr(error, expected_text) != NULL;
 }
