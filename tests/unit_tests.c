@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_read.h"
 #include "data.h"
 #include "diagnose.h"
 #include "options.h"
