@@ -242,7 +242,7 @@ header_deps() {
     out=$("$nvcc" -M -x cu -I"$PWD/common" "$1" 2> /dev/null) || return 1
     printf '%s\n' "$out" | sed 's/\\$//' | tr -s ' \t' '\n' | awk 'seen_colon { if (++n > 1 && $0 != "") print; next }
                                                                     /:$/ { seen_colon = 1 }' |
-        while read -r path; do realpath -m "$path"; done | awk '!seen[$0]++'
+        xargs -r -d '\n' realpath -m | awk '!seen[$0]++'
 }
 
 # check_includes FILE K: PASS or FAIL with the line; notes "includes"; 1 on a failure
