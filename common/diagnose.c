@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/** Largest n a signed 32-bit index can reach. */
+#define INT32_LIMIT 2147483647ull
+
 /**
  * 1 if the first input of the size was right on its first call and wrong on its second:
  * what a kernel does whose state survives a launch. The random data is reduced first, so
@@ -57,7 +60,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
                  "changes from run to run (a race: run racecheck)", n);
         return DIAG_STATE;
     }
-    if (n > INT32_MAX) {   /* past what a signed 32-bit index reaches */
+    if (n > INT32_LIMIT) {
         snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: an int index or count "
                  "(or a 32-bit product such as blockIdx.x * blockDim.x) wraps (an unsigned one wraps only "
                  "above 2^32 - 1); index with size_t and set "
