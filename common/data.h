@@ -42,7 +42,7 @@ typedef struct reference {
     long double sum;       /**< the sum (compensated, in long double, for floats) */
     long double abs_sum;   /**< sum of |x|: what the float error bound scales with */
     int nonfinite;         /**< float builds: 1 if an element is NaN or infinite */
-    size_t nonfinite_index;/**< the first such element (of its part: multi/shard_reference.h) */
+    size_t nonfinite_index;/**< the first such element (its index in the array summed) */
     double nonfinite_value;/**< its value: nan, inf or -inf */
 } reference;
 
