@@ -114,16 +114,18 @@ fi
 # The harness's objects (build/TYPE/common/) are the same in every copy: the same sources
 # and command lines, the copies all at one depth. The first copy builds them, the others
 # start with them and compile their reduce.cu (make would compile again any object whose
-# command line or sources differ: config.mk's stamps, the .d files).
+# command line or sources differ: config.mk's stamps, the .d files); the first, alone, with
+# one job per core.
 build_all() {
-    local dir first=$1 built=build/$type
-    make --no-print-directory -s -C "$first" TYPE="$type" > "$first/build.log" 2>&1
+    local dir first=$1 built=build/$type jobs
+    jobs=$(nproc 2>/dev/null || echo 2)
+    make --no-print-directory -s -j"$jobs" -C "$first" TYPE="$type" > "$first/build.log" 2>&1
     echo $? > "$first/build.status"
     for dir in "${@:2}"; do
         mkdir -p "$dir/$built" && cp -pr "$first/$built/common" "$first/$built/"*.cmd "$dir/$built/" 2> /dev/null
     done
     # shellcheck disable=SC2016  # $1 and $2 are the inner sh's: the copy and the type
-    printf '%s\n' "${@:2}" | xargs -r -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
+    printf '%s\n' "${@:2}" | xargs -r -P "$jobs" -I{} sh -c \
         'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
     for dir in "$@"; do
         if [ "$(cat "$dir/build.status" 2>/dev/null)" = 0 ]; then
