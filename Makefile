@@ -69,7 +69,7 @@ STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
-PURE_SOURCES := common/options.c common/data.c common/results.c common/diagnose.c scripts/tables.c scripts/svg.c
+PURE_SOURCES := common/options.c common/data.c common/results.c common/diagnose.c scripts/csv_read.c scripts/tables.c scripts/svg.c
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 # the extensions' pages and sources for make docs (docs/Doxyfile adds them to its INPUT)
@@ -89,9 +89,9 @@ $(PROGRAM_DIRS):
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
 
 # The report tool (scripts/: the tables and charts of run-all and sweep, from the rows the
-# programs write through common/results.c) and the unit tests; each depends on its command
+# programs write through common/results.c, read back by scripts/csv_read.c) and the unit tests; each depends on its command
 # line too (config.mk's write_if_changed).
-REPORT_SOURCES := scripts/report_main.c common/results.c scripts/tables.c scripts/svg.c
+REPORT_SOURCES := scripts/report_main.c common/results.c scripts/csv_read.c scripts/tables.c scripts/svg.c
 REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts
 UNIT_CFLAGS    := $(HOST_CFLAGS) -Iscripts
 $(TOOLS)/report.cmd: FORCE
@@ -99,14 +99,14 @@ $(TOOLS)/report.cmd: FORCE
 $(UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(UNIT_CFLAGS))
 
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/tables.h scripts/svg.h $(TOOLS)/report.cmd
+$(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/csv_read.h scripts/tables.h scripts/svg.h $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
 
 # data of mixed magnitudes for --input, where the order of a float sum shows (step 14)
 $(TOOLS)/mixed_data: scripts/mixed_data.c $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c -lm
 
-$(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
+$(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
 ## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)

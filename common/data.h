@@ -42,7 +42,7 @@ typedef struct reference {
     long double sum;       /**< the sum (compensated, in long double, for floats) */
     long double abs_sum;   /**< sum of |x|: what the float error bound scales with */
     int nonfinite;         /**< float builds: 1 if an element is NaN or infinite */
-    size_t nonfinite_index;/**< the first such element (in its part, after reference_add()) */
+    size_t nonfinite_index;/**< the first such element (its index in the array summed) */
     double nonfinite_value;/**< its value: nan, inf or -inf */
 } reference;
 
@@ -55,12 +55,6 @@ typedef struct reference {
  * compensation itself; finite float or double elements never overflow a long double.
  */
 reference cpu_reference(const element_t *a, size_t n);
-
-/**
- * Adds the reference of one part of an input to that of the parts before it, so a
- * input made in parts is checked against the sum of its parts' references.
- */
-void reference_add(reference *total, const reference *part);
 
 /**
  * Whether a GPU sum of this input can be verified at all; the input's fault, not the

@@ -1,12 +1,9 @@
 /**
  * @file harness.h
- * @brief The parts of a step program that the one-GPU driver (main.c) shares with any
- * other driver (harness_driver): start-up, error lines, host memory, the
- * one-hot positions of --check, the result row and the timing lines of the report; each
- * GPU's buffers and timed run are gpu_slot.h's.
- *
- * Kept in one place so that every driver checks, times and reports the same way, and
- * adds only what is its own.
+ * @brief What the one-GPU driver (main.c) shares with any other driver (harness_driver),
+ * so that every driver checks, times and reports the same way: start-up, error lines, host
+ * memory, the one-hot positions of --check, the result row and the report's timing lines
+ * (each GPU's buffers and timed run: gpu_slot.h).
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H

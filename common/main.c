@@ -43,10 +43,8 @@ static int allocate(gpu_slot *slot, size_t max_n, size_t max_scratch, int flush,
 }
 
 /**
- * Runs the step once on n inputs, between the slot's events behind its gate (flushed
- * unless warm, the result poisoned), then copies the result back. The gate keeps the GPU
- * from starting the run before all of it is queued, so a slow host is never timed.
- * Returns the GPU time in ms; *result gets the value.
+ * Runs the step once on n inputs between the slot's events (slot_begin(): flush, poison,
+ * gate), then copies the result to *result. Returns the GPU time in ms.
  */
 static float run_once(gpu_slot *slot, size_t n, int pass, element_t *result)
 {
@@ -60,9 +58,8 @@ static float run_once(gpu_slot *slot, size_t n, int pass, element_t *result)
 }
 
 /**
- * Changes one element of the input before call `call` (see fresh_index()), and `ref` with
- * it: every call after the first reduces new data, so no kernel can return an earlier
- * result. Outside the timed events, before the L2 flush.
+ * Changes one element of the input, and `ref` with it, before call `call` (fresh_index()
+ * says why), outside the timed events.
  */
 static void refresh_input(gpu_slot *slot, size_t n, reference *ref, uint64_t seed, int call, uint64_t depth)
 {
@@ -124,11 +121,9 @@ static wrong_call verify_runs(gpu_slot *slot, size_t n, reference ref, int runs,
 }
 
 /**
- * --check: for each size, random data and one-hot data (a single 1 at the first and last
- * index, at and around block and warp boundaries, and in the vector tail), each reduced
- * twice in a row. A one-hot sum of 1 proves that index was read exactly once. When a
- * size fails, the one-hot positions still run (up to the first wrong one), so that
- * diagnose() can say which elements went wrong, and a "hint:" line names the likely bug.
+ * --check: each size on random data, then one-hot at each of one_hot_positions(), each
+ * reduced twice in a row (diagnose.h says what a failure's pattern tells). After a random
+ * failure the one-hots still run, up to the first wrong one, for diagnose()'s "hint:" line.
  */
 static int run_checks(const options *opt, const gpu_info *gpu)
 {

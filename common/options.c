@@ -119,11 +119,6 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 /** Most flags a driver may add to the core's (driver_flags). */
 #define MAX_DRIVER_FLAGS 16
 
-enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size)
-{
-    return parse_driver_options(argc, argv, opt, NULL, error, error_size);
-}
-
 enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
                                        char *error, size_t error_size)
 {

@@ -55,7 +55,7 @@ typedef struct options {
                                   occupancy on this GPU as key=value lines (resources.h), run nothing */
 } options;
 
-/** Result of parse_options(). */
+/** Result of parse_driver_options(). */
 enum parse_result { PARSE_OK, PARSE_HELP, PARSE_ERROR };
 
 /** A flag that a driver adds to the core's (driver_flags): its long name, and whether it takes a value. */
@@ -82,9 +82,6 @@ typedef struct driver_flags {
  */
 enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
                                        char *error, size_t error_size);
-
-/** parse_driver_options() with the core's flags alone. */
-enum parse_result parse_options(int argc, char **argv, options *opt, char *error, size_t error_size);
 
 /** Parses an integer flag value within [low, high]: 0 and *value, or -1 if not a whole number in range. */
 int parse_int_in(const char *text, long low, long high, int *value);

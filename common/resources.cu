@@ -1,13 +1,9 @@
 /**
  * @file resources.cu
- * @brief `--resources` (see resources.h).
+ * @brief `--resources` (see resources.h, which says where each figure comes from).
  *
- * The block count and the kernel's figures come from the runtime: they are what this GPU
- * and driver do with this binary. Which limit stops the count comes from the toolkit's
- * occupancy calculator, cuda_occupancy.h, the same rules written out as code; it is C++
- * (templates), which is why this harness file is compiled by nvcc. Its answer is printed
- * only when its count equals the runtime's, so a rule the header gets wrong for some
- * future GPU shows as "-", not as a wrong reason.
+ * The toolkit's occupancy calculator, cuda_occupancy.h, is C++ (templates): that is why
+ * this harness file is compiled by nvcc.
  */
 #include "resources.h"
 

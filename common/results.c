@@ -56,41 +56,14 @@ int row_passed(const result_row *r)
     return strcmp(r->status, "PASSED") == 0 && r->median_ms > 0.0;
 }
 
-int first_passed(const result_row *rows, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (row_passed(&rows[i]))
-            return i;
-    return 0;
-}
-
 int row_is_noisy(const result_row *r)
 {
     timing_stats t = { r->median_ms, r->min_ms, r->max_ms, r->ci_low_ms, r->ci_high_ms };
     return is_noisy(&t);
 }
 
-/** The columns of a row, as csv_write_row() writes them (a macro, so that tables can add columns). */
-#define ROW_COLUMNS "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms," \
-                    "ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms"
-
-const char CSV_HEADER[] = ROW_COLUMNS;
-
-/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
-FILE *create_csv(const char *path, const char *header)
-{
-    FILE *f = fopen(path, "w");
-    if (f)
-        fprintf(f, "%s\n", header);
-    return f;
-}
-
-/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
-int close_csv(FILE *f)
-{
-    int failed = ferror(f);
-    return (fclose(f) != 0 || failed) ? -1 : 0;
-}
+const char CSV_HEADER[] = "step,label,type,n,bytes,device,peak_gbs,reps,l2_flushed,median_ms,min_ms,max_ms,"
+                         "ci_low_ms,ci_high_ms,gbs,pct_peak,rel_error,status,gpus,combine_ms";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -119,105 +92,6 @@ void csv_write_fields(FILE *f, const result_row *r)
     fprintf(f, ",%d,%.6f", r->gpus, r->combine_ms);
 }
 
-void csv_write_row(FILE *f, const result_row *r)
-{
-    csv_write_fields(f, r);
-    fputc('\n', f);
-}
-
-int csv_split(char *line, char **fields, int max)
-{
-    int count = 0;
-    char *p = line;
-    while (count < max) {
-        char *out = p;
-        fields[count++] = out;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (*p == '\0')
-                    return -1;                 /* unterminated quote */
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
-            }
-        } else {
-            while (*p && *p != ',' && *p != '\n' && *p != '\r')
-                *out++ = *p++;
-        }
-        char end = *p;
-        *out = '\0';
-        if (end != ',')
-            return (end == '\0' || end == '\n' || end == '\r') ? count : -1;
-        p++;
-    }
-    return -1;                                 /* more fields than expected */
-}
-
-/** Copies a parsed field into a fixed buffer; -1 if it does not fit. */
-static int copy_field(char *dst, size_t size, const char *src)
-{
-    if (strlen(src) >= size)
-        return -1;
-    strcpy(dst, src);
-    return 0;
-}
-
-/** Parses a whole field as an unsigned count; -1 if anything follows the number. */
-static int number_field(const char *text, unsigned long long *value)
-{
-    char *end;
-    *value = strtoull(text, &end, 10);
-    return *end ? -1 : 0;
-}
-
-/** Parses a whole field as an int; -1 if anything follows the number. */
-static int int_field(const char *text, int *value)
-{
-    char *end;
-    *value = (int)strtol(text, &end, 10);
-    return *end ? -1 : 0;
-}
-
-/** Parses a whole field as a double; -1 if anything follows the number. */
-static int real_field(const char *text, double *value)
-{
-    char *end;
-    *value = strtod(text, &end);
-    return *end ? -1 : 0;
-}
-
-int csv_parse_row(const char *line, result_row *r)
-{
-    enum { FIELDS = 20 };
-    char buffer[1024];
-    char *f[FIELDS];
-    if (strlen(line) >= sizeof buffer)
-        return -1;
-    strcpy(buffer, line);
-    if (csv_split(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
-        return -1;
-    memset(r, 0, sizeof *r);
-    if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
-        copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
-        copy_field(r->status, sizeof r->status, f[17]))
-        return -1;
-    /* f[15], % of peak, is derived */
-    if (number_field(f[3], &r->n) || number_field(f[4], &r->bytes) || real_field(f[6], &r->peak_gbs) ||
-        int_field(f[7], &r->reps) || int_field(f[8], &r->flushed) || real_field(f[9], &r->median_ms) ||
-        real_field(f[10], &r->min_ms) || real_field(f[11], &r->max_ms) || real_field(f[12], &r->ci_low_ms) ||
-        real_field(f[13], &r->ci_high_ms) || real_field(f[14], &r->gbs) || real_field(f[16], &r->rel_error) ||
-        int_field(f[18], &r->gpus) || real_field(f[19], &r->combine_ms))
-        return -1;
-    return 0;
-}
-
 int csv_append(const char *path, const result_row *row)
 {
     FILE *probe = fopen(path, "r");
@@ -229,7 +103,8 @@ int csv_append(const char *path, const result_row *row)
         return -1;
     if (is_new)
         fprintf(f, "%s\n", CSV_HEADER);
-    csv_write_row(f, row);
+    csv_write_fields(f, row);
+    fputc('\n', f);
     return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -250,20 +125,6 @@ int csv_check_writable(const char *path, char *error, size_t size)
     if (!existed)
         remove(path);   /* leave no trace: csv_append() makes it, with its header */
     return 0;
-}
-
-int csv_read_all(const char *path, result_row *rows, int max)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    int count = 0;
-    while (count < max && fgets(line, sizeof line, f))
-        if (csv_parse_row(line, &rows[count]) == 0)
-            count++;
-    fclose(f);
-    return count;
 }
 
 void format_count(char *buf, size_t size, unsigned long long n)

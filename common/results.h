@@ -1,7 +1,7 @@
 /**
  * @file results.h
  * @brief Measurements as data: statistics of the repetitions and one CSV row per run
- * (the tables made of those rows are the report tool's: scripts/tables.h). Pure C,
+ * (read back by the tools: scripts/csv_read.h; their tables: scripts/tables.h). Pure C,
  * unit-tested without a GPU.
  */
 #ifndef REDUCE_RESULTS_H
@@ -70,43 +70,21 @@ typedef struct result_row {
  */
 int row_passed(const result_row *r);
 
-/**
- * Index of the first row that passed, or 0 when none did: the row the title of a table
- * or a chart (size, type, GPU, peak) is taken from.
- */
-int first_passed(const result_row *rows, int count);
-
 /** 1 if the row's median is noisy (is_noisy() of the row's timing statistics). */
 int row_is_noisy(const result_row *r);
 
-/** The CSV header matching csv_write_row(). */
+/** The CSV header matching csv_write_fields(). */
 extern const char CSV_HEADER[];
 
 /**
  * Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row
- * is one line, which csv_split() reads back). For tools that write CSV files of their own.
+ * is one line, which csv_split() of scripts/csv_read.h reads back). For tools that write CSV files of their own.
  */
 void csv_write_field(FILE *f, const char *text);
 
 /** Writes a row's fields (CSV, strings quoted) to `f`, without the newline, so that a
  * table can add derived columns after them. */
 void csv_write_fields(FILE *f, const result_row *r);
-
-/** Appends one row (CSV, strings quoted) to `f`. */
-void csv_write_row(FILE *f, const result_row *row);
-
-/**
- * Splits one CSV line into at most `max` fields, in place: quoted fields unquoted (a
- * doubled quote is one quote, a comma inside quotes is text). Returns the field count,
- * or -1 for an unterminated quote or more than `max` fields.
- */
-int csv_split(char *line, char **fields, int max);
-
-/**
- * Parses one CSV line written by csv_write_row() (quotes and commas inside quotes
- * handled). Returns 0, or -1 for the header or a malformed line.
- */
-int csv_parse_row(const char *line, result_row *row);
 
 /** Appends `row` to the file at `path`, writing the header first if the file is new. */
 int csv_append(const char *path, const result_row *row);
@@ -118,15 +96,6 @@ int csv_append(const char *path, const result_row *row);
  * 0, or -1 with one line in `error` ("", a directory, a folder that does not exist).
  */
 int csv_check_writable(const char *path, char *error, size_t size);
-
-/** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
-int csv_read_all(const char *path, result_row *rows, int max);
-
-/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
-FILE *create_csv(const char *path, const char *header);
-
-/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
-int close_csv(FILE *f);
 
 /** Writes n with thousands separators ("67,108,864"). */
 void format_count(char *buf, size_t size, unsigned long long n);

@@ -4,8 +4,8 @@
 # `git rm -r lab` plus that line remove the lab; nothing in common/ knows of it.
 #
 # The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
-# is built here from the lab's sources and the core's results.c, which reads and writes
-# every CSV. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
+# is built here from the lab's sources, the core's results.c, which writes every CSV, and the
+# tools' scripts/csv_read.c, which reads them. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
 # list of steps.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
@@ -13,9 +13,9 @@ lab_default_goal := $(.DEFAULT_GOAL)
 
 LAB_TOOL       := build/tools/lab_grade
 LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
-LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c
-LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Ilab
-LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h
+LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c scripts/csv_read.c
+LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts -Ilab
+LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h scripts/csv_read.h
 # what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 
@@ -36,13 +36,13 @@ all test: $(LAB_TOOL) $(LAB_UNIT_TESTS)
 $(LAB_TOOL).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(LAB_CFLAGS))
 $(LAB_UNIT_TESTS).cmd: FORCE
-	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Ilab -Itests)
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Iscripts -Ilab -Itests)
 
 $(LAB_TOOL): lab/lab_grade_main.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_TOOL).cmd
 	$(Q)$(CC) $(LAB_CFLAGS) -o $@ lab/lab_grade_main.c $(LAB_SOURCES) -lm
 
 $(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) tests/unit_test.h $(LAB_UNIT_TESTS).cmd
-	$(Q)$(CC) $(HOST_CFLAGS) -Ilab -Itests -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
+	$(Q)$(CC) $(HOST_CFLAGS) -Iscripts -Ilab -Itests -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
 
 ## lab STEP=k: start lab exercise k (1..11): lab/work/stepK_name/ gets step k-1's kernel, the exercise and TODOs (FORCE=1 replaces it)
 lab:

@@ -242,7 +242,7 @@ header_deps() {
     out=$("$nvcc" -M -x cu -I"$PWD/common" "$1" 2> /dev/null) || return 1
     printf '%s\n' "$out" | sed 's/\\$//' | tr -s ' \t' '\n' | awk 'seen_colon { if (++n > 1 && $0 != "") print; next }
                                                                     /:$/ { seen_colon = 1 }' |
-        while read -r path; do realpath -m "$path"; done | awk '!seen[$0]++'
+        xargs -r -d '\n' realpath -m | awk '!seen[$0]++'
 }
 
 # check_includes FILE K: PASS or FAIL with the line; notes "includes"; 1 on a failure
@@ -532,10 +532,6 @@ check() {
         exit 1
     fi
 
-    local probe=0
-    "$program" -n 1 -r 1 --warmup 0 --quiet --device "${DEVICE:-0}" > "$log/probe.txt" 2>&1 || probe=$?
-    [ "$probe" -eq 3 ] && no_gpu "$log/probe.txt"
-
     # type_sizes PROGRAM: the sizes to check it at: LAB_SIZES, else the harness's sizes that
     # break reductions (--check auto, from your STEP and this type's vector width), less
     # 2^31+5, checked on its own below (LAB_HUGE)
@@ -554,6 +550,7 @@ check() {
         type_sizes "$dest/reduce$(suffix_of "$t")"
         check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" || status=$?
         cat "$log/sizes-$t.txt"
+        # the first type's --check is the first program to ask for the GPU: none, exit 3 here
         [ "$status" -eq 3 ] && no_gpu "$log/check-err.txt"
         if [ "$status" -eq 2 ]; then
             echo "FAIL $t: $(head -1 "$log/skip.txt")" | tee "$log/sizes-$t.txt"

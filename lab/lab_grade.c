@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_read.h"
+
 /** Formats one error line and returns -1. */
 static int fail(char *error, size_t size, const char *format, ...)
 {

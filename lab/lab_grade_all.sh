@@ -151,16 +151,24 @@ if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$bas
     exit 1
 fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
+# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time
+build_in_base() {
+    # shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
+    printf '%s\n' "$@" | sort -u | xargs -P "$jobs" -L 1 sh -c \
+        'make -s --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
+}
+# our steps first, all at once (make lab, which asks our step k its title, then finds it
+# built), then the starting copies, all at once
+echo "== building our steps and the starting copies ($jobs at a time)"
+builds=()
+for k in $graded_steps; do builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type"); done
+build_in_base "${builds[@]}"
 builds=()
 for k in $graded_steps; do
-    (cd "$base" && LAB_DIR=lab/work FORCE=1 lab/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
+    (cd "$base" && TYPE="$first_type" LAB_DIR=lab/work FORCE=1 lab/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
     for t in $types; do builds+=("lab/work/$(step_dir "$k") $t"); done
-    builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type")
 done
-echo "== building our steps and the starting copies ($jobs at a time)"
-# shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
-printf '%s\n' "${builds[@]}" | sort -u | xargs -P "$jobs" -L 1 sh -c \
-    'make -s --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
+build_in_base "${builds[@]}"
 
 # ---------------------------------------------------------------- scratch copies, builds
 # scratch_of N: the scratch copy of the N-th submission (a safe name: number, student)

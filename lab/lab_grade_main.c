@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_read.h"
 #include "lab_grade.h"
 #include "lab_verdict.h"
 #include "results.h"

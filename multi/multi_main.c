@@ -27,6 +27,7 @@
 #include "options.h"
 #include "ranks.h"
 #include "results.h"
+#include "shard_reference.h"
 #include "step.h"
 
 void nccl_check(ncclResult_t result, const char *call, const char *file, int line)

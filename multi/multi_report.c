@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csv_read.h"
 #include "multi_results.h"
 #include "results.h"
 #include "svg.h"

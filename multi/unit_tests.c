@@ -2,11 +2,14 @@
  * @file multi/unit_tests.c
  * @brief Host unit tests of the multi-GPU extension's pure logic: its flags (--gpus,
  * --latency, the one-GPU flags it refuses, through the core's parser and the driver of
- * multi_options.h) and the crossover of `make scaling`'s table. No GPU, no NCCL.
+ * multi_options.h), the crossover of `make scaling`'s table and the reference of an input
+ * made in parts (shard_reference.h). No GPU, no NCCL.
  *
  * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`, like the core's
  * tests/unit_tests.c; multi/tests.sh counts them.
  */
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "multi_results.h"
 #include "options.h"
 #include "results.h"
+#include "shard_reference.h"
 
 #include "unit_test.h"
 
@@ -108,9 +112,30 @@ static void test_scaling(void)
     TEST("scaling crossover: slower at the largest n means none", scaling_crossover(rows, 10, 2, NULL) == 0);
 }
 
+static void test_shard_reference(void)
+{
+    enum { N = 100000 };
+    static element_t a[N];
+    fill_random(a, N, 42);
+    reference whole = cpu_reference(a, N), parts = cpu_reference(a, 1000), rest = cpu_reference(a + 1000, N - 1000);
+    reference_add(&parts, &rest);
+    TEST("reference of shards adds up", parts.exact == whole.exact && parts.fits_element == whole.fits_element &&
+                                        fabsl(parts.sum - whole.sum) <= 1e-9L * fabsl(whole.abs_sum) &&
+                                        fabsl(parts.abs_sum - whole.abs_sum) <= 1e-9L * whole.abs_sum);
+#if ELEMENT_IS_INTEGER
+    element_t two_max[2] = { INT_MAX, INT_MAX }, one_element[1] = { 1 };
+    reference near = cpu_reference(two_max, 2), one = cpu_reference(one_element, 1);
+    near.exact = LLONG_MAX;
+    reference_add(&near, &one);
+    TEST("int reference of parts held at the 64-bit limit, not wrapped",
+         near.exact == LLONG_MAX && !near.fits_element);
+#endif
+}
+
 int main(void)
 {
     test_flags();
     test_scaling();
+    test_shard_reference();
     return failures ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_read.h"
 #include "results.h"
 #include "tables.h"
 #include "svg.h"

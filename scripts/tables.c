@@ -8,6 +8,28 @@
 #include <math.h>
 #include <string.h>
 
+int first_passed(const result_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (row_passed(&rows[i]))
+            return i;
+    return 0;
+}
+
+FILE *create_csv(const char *path, const char *header)
+{
+    FILE *f = fopen(path, "w");
+    if (f)
+        fprintf(f, "%s\n", header);
+    return f;
+}
+
+int close_csv(FILE *f)
+{
+    int failed = ferror(f);
+    return (fclose(f) != 0 || failed) ? -1 : 0;
+}
+
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index)
 {
     speedups s = { 0.0, 0.0, 0.0 };

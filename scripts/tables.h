@@ -10,6 +10,18 @@
 
 #include "results.h"
 
+/**
+ * Index of the first row that passed, or 0 when none did: the row the title of a table
+ * or a chart (size, type, GPU, peak) is taken from.
+ */
+int first_passed(const result_row *rows, int count);
+
+/** Creates the file at `path` and writes the header line; NULL if it cannot be created. */
+FILE *create_csv(const char *path, const char *header);
+
+/** Closes a file written by a table's CSV writer: 0, or -1 if any write failed (disk full). */
+int close_csv(FILE *f);
+
 /** Speedups of one table row against its neighbours in the same run. */
 typedef struct speedups {
     double step;        /**< previous row's time / this row's time (0: none) */

@@ -1,0 +1,28 @@
+/**
+ * @file csv_read.h
+ * @brief Reading CSV back: a line split into fields, and the rows the programs write
+ * (common/results.h's csv_append()). The tools' (the report, the lab's grader, the
+ * multi-GPU tables); no step program reads a CSV file, so none links this.
+ */
+#ifndef CSV_READ_H
+#define CSV_READ_H
+
+#include "results.h"
+
+/**
+ * Splits one CSV line into at most `max` fields, in place: quoted fields unquoted (a
+ * doubled quote is one quote, a comma inside quotes is text). Returns the field count,
+ * or -1 for an unterminated quote or more than `max` fields.
+ */
+int csv_split(char *line, char **fields, int max);
+
+/**
+ * Parses one CSV line written by csv_append() (quotes and commas inside quotes
+ * handled). Returns 0, or -1 for the header or a malformed line.
+ */
+int csv_parse_row(const char *line, result_row *row);
+
+/** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
+int csv_read_all(const char *path, result_row *rows, int max);
+
+#endif
