@@ -122,6 +122,7 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
     return -1;
 }
 
+/** --describe: the grid cap (0: none, one full wave). */
 static void describe_flags(void)
 {
     printf("most_blocks=%d\n", most_blocks);

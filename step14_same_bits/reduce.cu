@@ -137,9 +137,10 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
     return -1;
 }
 
+/** --describe: the grid cap, and that the result's bits do not depend on it (make test holds it to that). */
 static void describe_flags(void)
 {
-    printf("most_blocks=%d\n", most_blocks);
+    printf("most_blocks=%d\nsame_bits=1\n", most_blocks);
 }
 
 static const driver_flag blocks_flag[] = { { "blocks", 1 } };
