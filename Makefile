@@ -19,7 +19,7 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference
 # What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
 # passes; step 11, one kernel and its last block), step 11's two atomic finishes, and CUB
-SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,12,$(STEPS))) \
+SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,13,$(STEPS))) \
                   step11_single_pass/atomic_finish/reduce_block_atomic \
                   step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce
 
