@@ -47,7 +47,8 @@ static const char *const DETERMINISM_NAMES[DETERMINISM_COUNT] = { "run_to_run", 
 static enum determinism mode = DEFAULT_DETERMINISM;
 #endif
 
-/** Name and title with the CCCL version and the mode in them: every row says which CUB it is. */
+/** Name and title with the CCCL version and the mode in them: every row says which CUB it is
+ * (the title short enough for the tables' 42 columns: "CUB Sum, CCCL 3.5.0, not_guaranteed"). */
 static char step_name[64], step_title[96];
 
 /** Fills step_name and step_title for the mode; before main (and again after --determinism). */
@@ -55,11 +56,11 @@ static int name_the_step(void)
 {
 #if HAS_DETERMINISM
     snprintf(step_name, sizeof step_name, "cub_reference_%s", DETERMINISM_NAMES[mode]);
-    snprintf(step_title, sizeof step_title, "cub::DeviceReduce::Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
+    snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
              CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode]);
 #else
     snprintf(step_name, sizeof step_name, "cub_reference");
-    snprintf(step_title, sizeof step_title, "cub::DeviceReduce::Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
+    snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
              CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
 #endif
     return 0;
@@ -259,7 +260,7 @@ static uint64_t addition_depth(size_t n)
 
 extern "C" const step_info STEP = {
     .number = -1, .name = step_name, .title = step_title,
-    .citation = "CUB, CCCL",
+    .citation = "cub::DeviceReduce::Sum (CUB, in CCCL)",
     .idea = "the library's tuned reduction: the bar every step is measured against",
     .max_n = MAX_N_64BIT, .threads = 0, .kernel = NULL,  // CUB launches its own kernels
     .elements_per_block = 0,  // CUB decides its own grid
