@@ -36,15 +36,25 @@
 #endif
 
 /** --determinism's values, in the order of DETERMINISM_NAMES. */
-enum determinism { RUN_TO_RUN, NOT_GUARANTEED, GPU_TO_GPU, DETERMINISM_COUNT };
+enum determinism {
+    RUN_TO_RUN,        /**< CUB's default: a fixed tree per GPU model */
+    NOT_GUARANTEED,    /**< one pass, the blocks' partials added with atomics */
+    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU */
+    DETERMINISM_COUNT  /**< how many there are */
+};
+/** The modes as --determinism and --describe spell them (CUB's names). */
 static const char *const DETERMINISM_NAMES[DETERMINISM_COUNT] = { "run_to_run", "not_guaranteed", "gpu_to_gpu" };
 
-#if HAS_DETERMINISM && !defined(DEFAULT_DETERMINISM)
-#error "cub_reference/newest builds one program per mode: give -DDEFAULT_DETERMINISM=RUN_TO_RUN (or NOT_GUARANTEED, GPU_TO_GPU)"
-#endif
-#if HAS_DETERMINISM
-/** The mode of this run: the program's own (its Makefile's -D), or --determinism's. */
-static enum determinism mode = DEFAULT_DETERMINISM;
+/**
+ * The mode of this run: the program's own (cub_reference/newest's Makefile gives it with
+ * -DDEFAULT_DETERMINISM), or --determinism's; -1 in the toolkit's build (this folder),
+ * which calls the two-phase Sum, CUB's default (run_to_run), unless --determinism names
+ * a mode its headers have (a toolkit with CCCL 3.1 or later: make check-toolkit's, say).
+ */
+#ifdef DEFAULT_DETERMINISM
+static int mode = DEFAULT_DETERMINISM;
+#else
+static int mode = -1;
 #endif
 
 /** Name and title with the CCCL version and the mode in them: every row says which CUB it is
@@ -54,17 +64,18 @@ static char step_name[64], step_title[96];
 /** Fills step_name and step_title for the mode; before main (and again after --determinism). */
 static int name_the_step(void)
 {
-#if HAS_DETERMINISM
-    snprintf(step_name, sizeof step_name, "cub_reference_%s", DETERMINISM_NAMES[mode]);
-    snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
-             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode]);
-#else
-    snprintf(step_name, sizeof step_name, "cub_reference");
-    snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
-             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
-#endif
+    if (mode >= 0) {
+        snprintf(step_name, sizeof step_name, "cub_reference_%s", DETERMINISM_NAMES[mode]);
+        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
+                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode]);
+    } else {
+        snprintf(step_name, sizeof step_name, "cub_reference");
+        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
+                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
+    }
     return 0;
 }
+/** Names the step before main, so that --help and --describe see the names too. */
 static const int step_named = name_the_step();
 
 /** --determinism M: a mode by name; where the headers have none, every mode is refused. */
@@ -81,7 +92,7 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
         return -1;
     }
 #if HAS_DETERMINISM
-    mode = (enum determinism)chosen;
+    mode = chosen;
     name_the_step();
     return 0;
 #else
@@ -97,15 +108,14 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
 static void describe_flags(void)
 {
     printf("cccl_version=%d.%d.%d\n", CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
-#if HAS_DETERMINISM
-    printf("determinism=%s\ndeterminism_modes=run_to_run,not_guaranteed,gpu_to_gpu\n", DETERMINISM_NAMES[mode]);
-#else
-    // the two-phase Sum's documented guarantee; no mode can be asked for
-    printf("determinism=run_to_run\ndeterminism_modes=none\n");
-#endif
+    // the two-phase Sum (mode -1) gives CUB's default guarantee, run_to_run
+    printf("determinism=%s\n", mode >= 0 ? DETERMINISM_NAMES[mode] : "run_to_run");
+    printf("determinism_modes=%s\n", HAS_DETERMINISM ? "run_to_run,not_guaranteed,gpu_to_gpu" : "none");
 }
 
+/** The one flag of its own: --determinism MODE. */
 static const driver_flag DETERMINISM_FLAG[] = { { "determinism", 1 } };
+/** What the harness parses, lists in --help and describes for this program (step.h: step_flags). */
 static const step_flags OWN_FLAGS = {
     .parse = { .flags = DETERMINISM_FLAG, .count = 1, .take = take_flag },
 #if HAS_DETERMINISM
@@ -145,40 +155,53 @@ struct scratch_storage {
     void *base;         /**< the harness's scratch (NULL: measure the size, then throw) */
     size_t bytes;       /**< its size */
     size_t asked;       /**< the bytes of the last request */
+    int requests;       /**< how many requests it had */
 };
 
+/** The resource itself: a handle on the storage, so that CUB's copies hand out the same. */
 struct scratch_resource {
-    scratch_storage *storage;
+    scratch_storage *storage;  /**< the storage every copy hands out */
 
+    /** The storage, if it holds `bytes`; else throws (CUB then returns cudaErrorMemoryAllocation). */
     void *allocate(cuda::stream_ref stream, size_t bytes, size_t alignment)
     {
         (void)stream;  // the storage is not stream-ordered: made before the runs, kept after
         storage->asked = bytes;
+        storage->requests++;
         // cudaMalloc's storage is aligned to 256 bytes; CUB asks for alignof(max_align_t)
         if (storage->base == NULL || bytes > storage->bytes || alignment > 256)
             throw storage;
         return storage->base;
     }
+    /** Nothing: the storage stays for the next call. */
     void deallocate(cuda::stream_ref stream, void *ptr, size_t bytes, size_t alignment) noexcept
     {
         (void)stream, (void)ptr, (void)bytes, (void)alignment;  // kept for the next call
     }
+    /** allocate() without a stream (the concept asks for both). */
     void *allocate_sync(size_t bytes, size_t alignment)
     {
         return allocate(cuda::stream_ref{cudaStream_t{}}, bytes, alignment);
     }
+    /** deallocate() without a stream. */
     void deallocate_sync(void *ptr, size_t bytes, size_t alignment) noexcept
     {
         deallocate(cuda::stream_ref{cudaStream_t{}}, ptr, bytes, alignment);
     }
+    /** Two resources are equal when they hand out the same storage. */
     bool operator==(const scratch_resource &other) const { return storage == other.storage; }
+    /** The converse of ==. */
     bool operator!=(const scratch_resource &other) const { return storage != other.storage; }
     /** The storage is device memory (cudaMalloc): kernels may read and write it. */
     friend void get_property(const scratch_resource &, cuda::mr::device_accessible) noexcept {}
 };
 static_assert(cuda::mr::resource<scratch_resource>, "scratch_resource must be a cuda::mr::resource");
 
-/** Sum through the environment overload, in mode M, on `stream`, with `storage`'s memory. */
+/**
+ * Sum through the environment overload, in mode M, on `stream`, with `storage`'s memory.
+ * The env carries three things: the requirement (the mode), the memory resource, and the
+ * stream (cuda::get_stream; without it CUB would use stream 0, not the harness's).
+ */
 template <typename Mode>
 static cudaError_t sum_in_mode(Mode m, const element_t *in, size_t n, element_t *out, scratch_storage *storage,
                                cudaStream_t stream)
@@ -189,6 +212,15 @@ static cudaError_t sum_in_mode(Mode m, const element_t *in, size_t n, element_t 
         cuda::std::execution::prop{cuda::get_stream, cuda::stream_ref{stream}}};
     return cub::DeviceReduce::Sum(in, out, n, env);
 }
+
+/**
+ * What Sum(in, out, n, env) asks its memory resource for, at n in this run's mode. The
+ * environment overload has no size query of its own, so it is asked with a resource that
+ * has no storage: the call stops at the request (after phase 1, the size alone, before any
+ * launch), and returns cudaErrorMemoryAllocation, which is expected here. Any other error is
+ * the call's own; success, or no request, would mean the headers' dispatch changed.
+ */
+static size_t env_temp_bytes(size_t n);
 
 /** sum_in_mode() in this run's mode. */
 static cudaError_t sum(const element_t *in, size_t n, element_t *out, scratch_storage *storage, cudaStream_t stream)
@@ -202,6 +234,18 @@ static cudaError_t sum(const element_t *in, size_t n, element_t *out, scratch_st
         return sum_in_mode(cuda::execution::determinism::run_to_run, in, n, out, storage, stream);
     }
 }
+
+static size_t env_temp_bytes(size_t n)
+{
+    scratch_storage measure = { NULL, 0, 0, 0 };
+    cudaError_t status = sum((const element_t *)NULL, n, (element_t *)NULL, &measure, cudaStream_t{});
+    if (status != cudaErrorMemoryAllocation)
+        CUDA_CHECK(status);
+    if (status == cudaSuccess || measure.requests != 1)
+        cuda_check(cudaErrorNotSupported, "Sum(in, out, n, env) did not ask its memory resource once: see scratch_resource",
+                   __FILE__, __LINE__);
+    return measure.asked;
+}
 #endif
 
 /**
@@ -214,17 +258,11 @@ static size_t temp_bytes(size_t n)
     if (n != cached_n) {
         cached_bytes = 0;
 #if HAS_DETERMINISM
-        // the environment overload has no size query of its own: its request to a resource
-        // with no storage is the size (scratch_resource), and the call ends there
-        scratch_storage measure = { NULL, 0, 0 };
-        cudaError_t status = sum((const element_t *)NULL, n, (element_t *)NULL, &measure, cudaStream_t{});
-        if (status != cudaErrorMemoryAllocation)
-            CUDA_CHECK(status);  // cudaSuccess too: no request would mean the headers changed
-        (void)cudaGetLastError();  // nothing launched; clear what CUB's error return may leave
-        cached_bytes = measure.asked;
-#else
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, cached_bytes, (const element_t *)NULL, (element_t *)NULL, n));
+        if (mode >= 0)
+            cached_bytes = env_temp_bytes(n);
+        else
 #endif
+            CUDA_CHECK(cub::DeviceReduce::Sum(NULL, cached_bytes, (const element_t *)NULL, (element_t *)NULL, n));
         cached_n = n;
     }
     return cached_bytes;
@@ -247,11 +285,15 @@ static size_t blocks_for(size_t count)
  * Longest chain of additions, for the float error bound. CUB's internals are not ours to
  * count, so assume the worst structure it could have: two passes, each by blocks of at
  * least 128 threads that each add their share serially and then combine in a tree.
- * The bound holds in every mode: run_to_run is that structure; not_guaranteed is one
- * pass of such blocks whose results are added atomically into the output, a chain of at
- * most (blocks) additions, which the second pass's depth covers; gpu_to_gpu adds in
- * exponent bins (Ahrens, Demmel and Nguyen's reproducible accumulator), whose error is
- * no larger than a serial sum's, so the same depth bounds it.
+ * The same bound serves every mode of the newest CUB. run_to_run is that structure.
+ * not_guaranteed is one pass of such blocks whose partials are added atomically into the
+ * result: a chain of one addition per block, and with at least 128 inputs a block that is
+ * fewer than the n/128 the assumed second pass allows. gpu_to_gpu adds each value into
+ * bins of fixed exponent ranges (Ahrens, Demmel and Nguyen, ACM TOMS 2020), where the
+ * additions lose nothing until the bins are rounded to one value at the end; its error
+ * bound, about u * |sum| plus a term in n * 2^-(bin width) * max|x|, is far below the
+ * gamma(depth) * sum|x| allowed here. `make test` checks each mode against this bound on
+ * the GPU (--check auto, every program the Makefile builds).
  */
 static uint64_t addition_depth(size_t n)
 {
@@ -275,10 +317,11 @@ extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out
     (void)step_named;
     size_t bytes = temp_bytes(n);
 #if HAS_DETERMINISM
-    static scratch_storage storage;
-    storage = scratch_storage{ scratch_a, bytes, 0 };
-    return sum(in, n, out, &storage, stream);
-#else
-    return cub::DeviceReduce::Sum(scratch_a, bytes, in, out, n, stream);
+    if (mode >= 0) {
+        static scratch_storage storage;
+        storage = scratch_storage{ scratch_a, bytes, 0, 0 };
+        return sum(in, n, out, &storage, stream);
+    }
 #endif
+    return cub::DeviceReduce::Sum(scratch_a, bytes, in, out, n, stream);
 }
