@@ -138,7 +138,8 @@ static const step_flags OWN_FLAGS = {
  * cudaMallocAsync, then cudaFreeAsync, on every call). It then runs the algorithm once
  * with no storage (phase 1: the size only; cub/device/dispatch/dispatch_reduce.cuh and
  * dispatch_reduce_deterministic.cuh return at `if (d_temp_storage == nullptr)` before
- * any launch, the single-tile path asking for 1 byte), calls
+ * any launch; the single-tile and the atomic (not_guaranteed) paths ask for 1 byte, the
+ * latter before it reaches its cudaMemsetAsync of the output), calls
  * `mr.allocate(stream, temp_storage_bytes, alignof(max_align_t))` (through
  * cub/detail/temporary_storage.cuh, which catches any exception and returns
  * cudaErrorMemoryAllocation), runs it again (phase 2: the kernels), and calls
