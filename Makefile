@@ -14,14 +14,17 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass \
          step14_same_bits
-# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB; the
+# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB, the
+# toolkit's and the newest CCCL's (make cccl; one program per determinism mode); the
 # extensions add theirs (the multi-GPU steps: multi/multi.mk).
-PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference
+PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference cub_reference/newest
 # What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
-# passes; step 11, one kernel and its last block), step 11's two atomic finishes, and CUB
+# passes; step 11, one kernel and its last block; step 14, the same bits on every GPU),
+# step 11's two atomic finishes, and CUB
 SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,13,$(STEPS))) \
                   step11_single_pass/atomic_finish/reduce_block_atomic \
-                  step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce
+                  step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce \
+                  $(addprefix cub_reference/newest/reduce_,run_to_run not_guaranteed gpu_to_gpu)
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
@@ -42,9 +45,9 @@ EXTRA_TOOLS  :=
 RUN_ALL_EXTRAS     :=
 SUITE_PROGRAM_DIRS :=
 # what make installed into build/ (a toolkit, an MPI): make clean keeps it, make distclean not
-INSTALLED    := build/toolkit
+INSTALLED    := build/toolkit build/cccl build/cccl-wheel
 # the targets that need no compiler (an extension adds its own)
-NO_NVCC_GOALS := help clean distclean diff diffs docs print-%
+NO_NVCC_GOALS := help clean distclean diff diffs docs cccl print-%
 include lab/lab.mk
 include multi/multi.mk
 
@@ -77,7 +80,7 @@ export DOC_INPUTS
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit \
+.PHONY: all $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
@@ -109,13 +112,13 @@ $(TOOLS)/mixed_data: scripts/mixed_data.c $(TOOLS)/report.cmd
 $(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
 
-## run-all: every step and CUB on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
+## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
 run-all:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
-	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference
+	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference cub_reference/newest
 
-## sweep: step6..step11 (and step11's atomic finishes) and CUB over SIZES (results/sweep.csv, .svg)
+## sweep: step6..step11 (and step11's atomic finishes) and CUB (the toolkit's, and each mode of the newest CCCL's: make cccl) over SIZES (results/sweep.csv, .svg)
 sweep:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
@@ -161,8 +164,14 @@ docs:
 check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
 
-## ci-setup: what .ci/run installs before the tests, beyond doxygen and shellcheck: each extension's own (a rule of its .mk)
-ci-setup:: ; @:
+## ci-setup: what .ci/run installs before the tests, beyond doxygen and shellcheck: the newest CCCL headers (make cccl), and each extension's own (a rule of its .mk)
+# A failed fetch is no failure: the newest CUB's programs then say, by name, that they skip.
+ci-setup::
+	@$(MAKE) --no-print-directory cccl || echo "make ci-setup: no newest CCCL (see above): its CUB programs are skipped"
+
+## cccl: fetch the newest CCCL headers (CUB, Thrust, libcu++) from the nvidia-cuda-cccl wheel into build/cccl/include, for the newest CUB's determinism modes (CCCL_WHEEL=FILE: that wheel, no network)
+cccl:
+	@scripts/get_cccl.sh
 
 ## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
 check-toolkit:
@@ -171,12 +180,12 @@ check-toolkit:
 ## -C step4_unroll_warp race-demo: Harris's 2007 last warp under compute-sanitizer's racecheck, next to this repository's
 ## -C DIR run|profile|resource-usage|check-archs|clean: one program: build and run it once (ARGS="-n 2^20"), its Nsight Compute metrics, ptxas's registers and shared memory (no GPU needed), its kernel file compiled for every architecture (no GPU needed), or remove its build
 
-## clean: remove every build, program and the generated docs, for every TYPE (kept: results/, the lab's copies, and what make installed into build/: the toolkit of check-toolkit, make mpich's MPI)
+## clean: remove every build, program and the generated docs, for every TYPE (kept: results/, the lab's copies, and what make installed into build/: the toolkit of check-toolkit, make cccl's headers, make mpich's MPI)
 clean:
 	@for d in $(PROGRAM_DIRS); do $(MAKE) -s --no-print-directory -C $$d clean; done
 	@rm -rf docs/html $(filter-out $(INSTALLED),$(wildcard build/*))
 
-## distclean: make clean, and remove what make installed into build/ too (make check-toolkit and make mpich install it again)
+## distclean: make clean, and remove what make installed into build/ too (make check-toolkit, make cccl and make mpich install it again)
 distclean: clean
 	@rm -rf build
 

@@ -9,7 +9,8 @@
  *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
  * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
- * row to REFERENCE's (CUB's; "-" for none); a program that left no row (it crashed
+ * row to REFERENCE's (CUB's; "-" for none; several, comma-separated: the fastest of them,
+ * each size's own in a sweep, and the table says which); a program that left no row (it crashed
  * before writing one) is shown as FAILED. It exits 1 if any row failed. The scripts name
  * these programs from what the programs say (--describe); this tool knows no step by name.
  */
@@ -77,7 +78,7 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
     int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
     if (raw_count < 0)
         raw_count = 0;   /* every program failed before writing: all rows FAILED below */
-    int count = 0, reference_index = -1;
+    int count = 0, reference_index;
     for (int p = 0; p < program_count && count < MAX_ROWS; p++) {
         const result_row *found = NULL;
         for (int i = 0; i < raw_count; i++)
@@ -88,9 +89,9 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
             *row = *found;
         else
             failed_row(row, programs[p]);
-        if (strcmp(row->step, reference) == 0)
-            reference_index = count - 1;
     }
+    /* the fastest of the reference programs (the CUBs in their default mode) */
+    reference_index = fastest_reference(rows, count, reference, 0);
     print_run_table(stdout, rows, count, reference_index);
     if (write_run_csv(csv_path, rows, count, reference_index) != 0)
         return cannot_write(csv_path);

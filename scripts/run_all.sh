@@ -3,6 +3,9 @@
 # prints Harris's table and writes results/run-all.csv and results/run-all.svg
 # (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
 # Then each script of RUN_ALL_EXTRAS (the extensions' tables), given the rows.
+# Usage: scripts/run_all.sh DIR...   each folder's ./reduce, or, where it has none (a
+# folder of variants: the newest CUB's, one per determinism mode), each program its
+# Makefile builds (make -C DIR programs); a folder that builds none here is skipped by name.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
@@ -14,14 +17,22 @@ mkdir -p results
 raw=results/run-all${suffix}-rows.csv
 rm -f "$raw"
 
+programs=()
+for dir in "$@"; do
+    if [ -x "./$dir/reduce$suffix" ]; then programs+=("$dir/reduce$suffix"); continue; fi
+    built=$(make --no-print-directory -s -C "$dir" programs)
+    for program in $built; do programs+=("$dir/$program"); done
+    [ -n "$built" ] || echo "skipped $dir: it built no program here (the newest CUB's need make cccl)"
+done
+
 i=0
 failed=0
-for dir in "$@"; do
+for program in "${programs[@]}"; do
     i=$((i + 1))
-    printf '[%2d/%d] %-24s ' "$i" "$#" "$dir"
+    printf '[%2d/%d] %-40s ' "$i" "${#programs[@]}" "${program%/reduce"$suffix"}"
     start=$(date +%s%N)
     status=0
-    "./$dir/reduce$suffix" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> results/run-all-err.txt ||
+    "./$program" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> results/run-all-err.txt ||
         status=$?
     seconds=$(( ($(date +%s%N) - start) / 1000000 ))
     case $status in
@@ -33,12 +44,22 @@ for dir in "$@"; do
     esac
 done
 echo
-# the reference every row is compared with: the program that says it is no step (number -1, CUB)
-reference=-
-for dir in "$@"; do
-    if [ "$(describe "./$dir/reduce$suffix" number)" = -1 ]; then reference=$dir; fi
+# the rows, in order, by the names the programs give them (--describe: a step's is its
+# folder's); the reference every row is compared with: the programs that say they are no
+# step (number -1, CUB) in their default mode (determinism=run_to_run: the toolkit's, the
+# newest CCCL's run_to_run), the fastest of them, which the table names
+names=()
+reference=""
+for program in "${programs[@]}"; do
+    name=$(describe "./$program" name)
+    names+=("${name:-$program}")
+    if [ "$(describe "./$program" number)" = -1 ] && [ "$(describe "./$program" determinism)" = run_to_run ]; then
+        reference+="${reference:+,}${names[-1]}"
+    fi
 done
-build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "$@" || failed=1
+reference=${reference:--}
+build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "${names[@]}" ||
+    failed=1
 
 # the extensions' tables after the core's (RUN_ALL_EXTRAS, from their .mk files: a script
 # each, given the rows above, e.g. a multi-GPU table)

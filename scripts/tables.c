@@ -45,6 +45,30 @@ speedups compute_speedups(const result_row *rows, int count, int i, int referenc
     return s;
 }
 
+/** 1 if `name` is one of the comma-separated names in `list`. */
+static int name_in_list(const char *name, const char *list)
+{
+    size_t length = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t item = end ? (size_t)(end - p) : strlen(p);
+        if (item == length && strncmp(p, name, length) == 0)
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int fastest_reference(const result_row *rows, int count, const char *candidates, unsigned long long n)
+{
+    int best = -1;
+    for (int i = 0; i < count; i++)
+        if ((n == 0 || rows[i].n == n) && row_passed(&rows[i]) && name_in_list(rows[i].step, candidates) &&
+            (best < 0 || rows[i].gbs > rows[best].gbs))
+            best = i;
+    return best;
+}
+
 /** 1 if the rows are float or double (the table then shows the relative error). */
 static int rows_are_float(const result_row *rows, int count)
 {
@@ -96,6 +120,8 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
             fprintf(out, "  noisy: median uncertain by more than 2%%, try REPS=50");
         fputc('\n', out);
     }
+    if (reference_index >= 0 && reference_index < count)
+        fprintf(out, "vs CUB: against %s\n", rows[reference_index].label);
 }
 
 int write_run_csv(const char *path, const result_row *rows, int count, int reference_index)
@@ -134,14 +160,40 @@ void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
         format_size(buf, size, rows[i].n);
 }
 
-/** The reference design's row at size n, or NULL. */
-static const result_row *reference_at(const result_row *rows, int count, const char *step,
+/** The reference row at size n (the fastest of the names in `steps`, see fastest_reference()), or NULL. */
+static const result_row *reference_at(const result_row *rows, int count, const char *steps,
                                       unsigned long long n)
 {
-    for (int i = 0; i < count; i++)
-        if (rows[i].n == n && strcmp(rows[i].step, step) == 0 && row_passed(&rows[i]))
-            return &rows[i];
-    return NULL;
+    int i = fastest_reference(rows, count, steps, n);
+    return i < 0 ? NULL : &rows[i];
+}
+
+/**
+ * Under the sweep: which row "vs CUB" divided by, at which sizes, one line per reference
+ * row ("vs CUB: against X at 2^16 2^18"), so that a table of several CUBs says which it used.
+ */
+static void print_sweep_references(FILE *out, const result_row *rows, int count, const char *steps)
+{
+    for (int i = 0; i < count; i++) {
+        const result_row *ref = reference_at(rows, count, steps, rows[i].n);
+        if (ref != &rows[i])
+            continue;   /* row i is no size's reference */
+        /* the first size this label is the reference of prints every size it is */
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, ref->label) == 0)
+                first = 0;
+        if (!first)
+            continue;
+        fprintf(out, "vs CUB: against %s at", ref->label);
+        for (int j = i; j < count; j++)
+            if (reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, ref->label) == 0) {
+                char size_text[32];
+                format_size(size_text, sizeof size_text, rows[j].n);
+                fprintf(out, " %s", size_text);
+            }
+        fputc('\n', out);
+    }
 }
 
 void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step)
@@ -168,6 +220,7 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
         fprintf(out, "%-8s %-42s %10.1f %9.1f %6.1f%% %7s\n", size_text, r->label, r->median_ms * 1e3,
                 r->gbs, 100.0 * r->gbs / r->peak_gbs, vs);
     }
+    print_sweep_references(out, rows, count, reference_step);
 }
 
 int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step)

@@ -36,10 +36,18 @@ typedef struct speedups {
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
 
 /**
+ * The reference row ("vs CUB" divides by it): among the passing rows whose step is one of
+ * `candidates` (comma-separated program names, e.g. the toolkit's CUB and the newest
+ * CCCL's in its default mode) and, when n is not 0, whose size is n, the one with the
+ * highest bandwidth. Returns its index, or -1 if there is none.
+ */
+int fastest_reference(const result_row *rows, int count, const char *candidates, unsigned long long n);
+
+/**
  * Prints Harris's table for one `make run-all`: a title line with the size, type, GPU,
  * peak and method, then one row per program with time, bandwidth, % of peak, step and
- * cumulative speedup and the ratio to the reference (CUB). Float builds gain a relative
- * error column; noisy and failed rows say so.
+ * cumulative speedup and the ratio to the reference (CUB), and under them which row that
+ * is. Float builds gain a relative error column; noisy and failed rows say so.
  */
 void print_run_table(FILE *out, const result_row *rows, int count, int reference_index);
 
@@ -52,7 +60,9 @@ int write_run_csv(const char *path, const result_row *rows, int count, int refer
 
 /**
  * Prints the sweep: one block per n, one line per design, with median time in
- * microseconds, GB/s, % of peak and the ratio to the reference design at that n.
+ * microseconds, GB/s, % of peak and the ratio to the reference at that n: the fastest of
+ * the comma-separated names in `reference_step` (fastest_reference()), which the lines
+ * under the table name with their sizes.
  */
 void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step);
 

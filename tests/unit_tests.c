@@ -480,6 +480,55 @@ static void test_format(void)
 }
 
 
+/**
+ * "vs CUB" divides by the fastest of several CUBs in their default mode (the toolkit's,
+ * the newest CCCL's run_to_run), never by another mode, at each size its own.
+ */
+static void test_reference_choice(void)
+{
+    enum { ROWS = 7 };
+    result_row rows[ROWS] = { make_row("step11", 1, 700), make_row("cub_reference", 1, 800),
+                              make_row("cub_reference_run_to_run", 1, 900),
+                              make_row("cub_reference_not_guaranteed", 1, 1000),
+                              make_row("step11", 1, 500), make_row("cub_reference", 1, 600),
+                              make_row("cub_reference_run_to_run", 1, 550) };
+    for (int i = 4; i < ROWS; i++)
+        rows[i].n = 1 << 16;
+    const char *both = "cub_reference,cub_reference_run_to_run";
+    TEST("reference: the fastest default-mode CUB, not a faster other mode", fastest_reference(rows, ROWS, both, 0) == 2);
+    TEST("reference at one size: that size's fastest", fastest_reference(rows, ROWS, both, 1 << 16) == 5 &&
+                                                           fastest_reference(rows, ROWS, both, 67108864) == 2);
+    TEST("reference: a name is matched whole, not as a prefix",
+         fastest_reference(rows, ROWS, "cub_reference", 67108864) == 1 &&
+             fastest_reference(rows, ROWS, "cub_ref", 0) == -1);
+    TEST("reference: none named", fastest_reference(rows, ROWS, "-", 0) == -1);
+    snprintf(rows[2].status, sizeof rows[2].status, "FAILED");
+    TEST("reference: a failed CUB is passed over", fastest_reference(rows, ROWS, both, 67108864) == 1);
+    snprintf(rows[2].status, sizeof rows[2].status, "PASSED");
+
+    static char text[1 << 14];
+    const char *path = "build/unit_test_sweep.txt";
+    FILE *f = fopen(path, "w");
+    if (f) {
+        print_sweep_table(f, rows, ROWS, both);
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("sweep says which CUB each size was divided by",
+         strstr(text, "vs CUB: against cub_reference_run_to_run label, with comma at 2^26\n") &&
+             strstr(text, "vs CUB: against cub_reference label, with comma at 2^16\n"));
+    TEST("sweep: vs CUB against the fastest (700 / 900)", strstr(text, "0.78x") != NULL);
+    f = fopen(path, "w");
+    if (f) {
+        print_run_table(f, rows, 4, fastest_reference(rows, 4, both, 0));
+        fclose(f);
+    }
+    slurp(path, text, sizeof text);
+    TEST("run-all table says which CUB it divided by",
+         strstr(text, "vs CUB: against cub_reference_run_to_run label, with comma\n") != NULL);
+    remove(path);
+}
+
 static void test_tables_and_pictures(void)
 {
     result_row rows[4] = { make_row("step0", 8, 100), make_row("step1", 4, 200),
@@ -692,6 +741,7 @@ int main(void)
     test_depth();
     test_stats();
     test_speedups();
+    test_reference_choice();
     test_csv();
     test_format();
     test_tables_and_pictures();
