@@ -30,12 +30,19 @@ int close_csv(FILE *f)
     return (fclose(f) != 0 || failed) ? -1 : 0;
 }
 
+/** 1 if the row is a step's: its program is named stepN_... (the Makefile's STEPS). */
+static int is_step_row(const result_row *row)
+{
+    return strncmp(row->step, "step", 4) == 0 && row->step[4] >= '0' && row->step[4] <= '9';
+}
+
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index)
 {
     speedups s = { 0.0, 0.0, 0.0 };
     if (i < 0 || i >= count || !row_passed(&rows[i]))
         return s;
-    if (i > 0 && i != reference_index && row_passed(&rows[i - 1]))
+    /* a step's speedup is over the step above it; a library's row (CUB) has none */
+    if (i > 0 && is_step_row(&rows[i]) && is_step_row(&rows[i - 1]) && row_passed(&rows[i - 1]))
         s.step = rows[i - 1].median_ms / rows[i].median_ms;
     if (row_passed(&rows[0]))
         s.cumulative = rows[0].median_ms / rows[i].median_ms;

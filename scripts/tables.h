@@ -30,8 +30,9 @@ typedef struct speedups {
 } speedups;
 
 /**
- * Speedups for row i of a table: against row i-1 (step), row 0 (cumulative) and the
- * reference row (CUB), ignoring rows that failed. reference_index < 0: no reference.
+ * Speedups for row i of a table: against row i-1 (step; only between two steps' rows),
+ * row 0 (cumulative) and the reference row (CUB), ignoring rows that failed.
+ * reference_index < 0: no reference.
  */
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
 

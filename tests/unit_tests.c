@@ -427,6 +427,11 @@ static void test_speedups(void)
     TEST("no speedup against a failed row", s.step == 0.0 && s.cumulative == 4.0);
     TEST("failed row has no speedups", compute_speedups(rows, 4, 1, 3).cumulative == 0.0);
     TEST("no reference", compute_speedups(rows, 4, 2, -1).vs_reference == 0.0);
+    /* a library's rows below the reference: no step speedup over the row above, which is no step */
+    result_row libraries[3] = { make_row("step11", 2, 400), make_row("cub_reference", 1, 800),
+                                make_row("cub_reference_not_guaranteed", 0.5, 1600) };
+    TEST("a library's row has no step speedup", compute_speedups(libraries, 3, 2, 1).step == 0.0 &&
+         compute_speedups(libraries, 3, 2, 1).vs_reference == 2.0);
 }
 
 static void test_csv(void)
