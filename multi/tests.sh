@@ -35,14 +35,17 @@ for dir in "$one_process_step" "$rank_per_gpu_step"; do
 done
 
 section multi-diff
-# Step 12 includes the step before it (the last one-GPU step of the list): what it adds is
+# Step 12 includes the step before it (the one-GPU step of the list with the highest
+# number below its own: step 14, which comes after, does not count): what it adds is
 # the whole of its own file, counted without blank and comment lines (a line opening with
 # `*` is code, e.g. `*sum = *partial;`, unless a space, `/` or the line's end follows the
 # `*`); step 13 is step 12's file changed, as the one-GPU steps change their predecessor's.
 previous=""
+first_multi=${one_process_step%%_*}
 for dir in "${dirs[@]}"; do
     case $dir in step*/*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
-    [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
+    number=${dir%%_*}
+    [ "${number#step}" -lt "${first_multi#step}" ] && [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
 done
 previous_multi=""
 for dir in "$one_process_step" "$rank_per_gpu_step"; do

@@ -7,8 +7,6 @@
  * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
  * (step 11). The steps change one of these parts at a time.
  */
-#include <stdio.h>
-
 #include "step.h"
 
 /**
@@ -108,36 +106,6 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
 
 /** The occupancy query's error, if it failed: step_reduce() returns it (no step exits). */
 static cudaError_t query_error = cudaSuccess;
-/** --blocks B: the most blocks the grid may have, instead of the GPU's one wave (0: none given). */
-static int most_blocks = 0;
-
-/** Takes --blocks' value: a whole number from 1 to 2^20. */
-static int take_flag(int index, const char *value, char *error, size_t error_size)
-{
-    (void)index;
-    if (parse_int_in(value, 1, 1 << 20, &most_blocks) == 0)
-        return 0;
-    snprintf(error, error_size, "--blocks %s: give the most blocks the grid may have, a whole number from 1 to %d",
-             value, 1 << 20);
-    return -1;
-}
-
-/** --describe: the grid cap (0: none, one full wave). */
-static void describe_flags(void)
-{
-    printf("most_blocks=%d\n", most_blocks);
-}
-
-static const driver_flag blocks_flag[] = { { "blocks", 1 } };
-/**
- * --blocks B caps the grid at B blocks, so that one GPU can run the grids of others (a GPU
- * with fewer SMs fits fewer blocks at once): step 14 shows what that does to float bits.
- */
-static const step_flags own_flags = {
-    .parse = { blocks_flag, 1, take_flag },
-    .usage_lines = "      --blocks B   at most B blocks (default: as many as fit on the GPU at once)\n",
-    .describe = describe_flags,
-};
 
 /**
  * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
@@ -156,8 +124,7 @@ static size_t blocks_for(size_t count)
         resident *= sms;
     }
     size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
-    size_t most = most_blocks ? (size_t)most_blocks : (size_t)resident;
-    return blocks < most ? blocks : most;
+    return blocks < (size_t)resident ? blocks : (size_t)resident;
 }
 
 extern "C" const step_info STEP = {
@@ -165,7 +132,7 @@ extern "C" const step_info STEP = {
     .idea = "one launch: blocks store partial sums, the last block to finish adds them",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
     .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
-    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL, .own_flags = &own_flags,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = NULL,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -7,8 +7,8 @@
  * in more passes of the kernel (steps 0 to 10, common/passes.c) or in its last block
  * (step 11). The steps change one of these parts at a time.
  */
-#include <stdio.h>
-
+#define SAME_BITS 1
+#include "blocks_flag.h"
 #include "step.h"
 
 /**
@@ -20,11 +20,8 @@
 /** 16-byte loads each thread issues back to back before it needs their values. */
 #define LOADS_IN_FLIGHT 4
 /**
- * Most chunks the input is cut into: each chunk leaves one partial sum. A constant, so the
- * cut, and with it the order of every float addition, depends on n alone: not on the
- * grid, the SM count or the GPU. 1024: more than any current GPU runs blocks of 512 threads
- * at once (an H100 runs 528: `make resources`), and few enough that the trees of the
- * chunks a block sums one after another cost little (the README measures 512 to 4096).
+ * Most chunks the input is cut into, each leaving one partial sum: a constant, so the cut
+ * depends on n alone. 1024: more than an H100 runs blocks of 512 at once (528).
  */
 #define MOST_CHUNKS 1024
 /** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
@@ -74,33 +71,36 @@ __device__ element_t block_sum(element_t value)
 /**
  * The whole reduction in one launch: each thread reads 16-byte vectors (four ints or
  * floats, two doubles) and issues LOADS_IN_FLIGHT of them, all independent, before it
- * adds any: more bytes in flight per SM. A chunk is every `chunks`-th tile of
- * LOADS_IN_FLIGHT * blockDim.x vectors; each block sums whole chunks, one after another,
- * and stores each chunk's sum in partials[chunk]. Chunk 0 adds the n % VEC_WIDTH
+ * adds any: more bytes in flight per SM. Chunk `chunk` is every `chunks`-th tile of
+ * LOADS_IN_FLIGHT * blockDim.x vectors from tile `chunk` on; chunk 0 adds the n % VEC_WIDTH
  * elements after the last whole vector. `in` must be 16-byte aligned (cudaMalloc's is).
  */
-__global__ void reduce_pass(const element_t *in, element_t *partials, element_t *out, size_t n,
-                            unsigned int chunks)
+__device__ element_t chunk_sum(const element_t *in, size_t n, unsigned int chunk, unsigned int chunks)
 {
     const element_vec_t *vectors = (const element_vec_t *)in;
     size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
     element_t sum = 0;
+    for (size_t i = chunk * tile + threadIdx.x; i < vector_count; i += chunks * tile) {
+        element_vec_t v[LOADS_IN_FLIGHT] = {};
+#pragma unroll
+        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+            if (i + k * blockDim.x < vector_count)
+                v[k] = vectors[i + k * blockDim.x];
+#pragma unroll
+        for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+            sum += vec_sum(v[k]);
+    }
+    size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
+    if (chunk == 0 && tail < n)
+        sum += in[tail];
+    return block_sum<THREADS>(sum);
+}
+
+/** Each block sums whole chunks, whichever the grid gives it, into partials[chunk]. */
+__global__ void reduce_pass(const element_t *in, element_t *partials, element_t *out, size_t n, unsigned int chunks)
+{
     for (unsigned int chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
-        sum = 0;
-        for (size_t i = chunk * tile + threadIdx.x; i < vector_count; i += chunks * tile) {
-            element_vec_t v[LOADS_IN_FLIGHT] = {};
-#pragma unroll
-            for (int k = 0; k < LOADS_IN_FLIGHT; k++)
-                if (i + k * blockDim.x < vector_count)
-                    v[k] = vectors[i + k * blockDim.x];
-#pragma unroll
-            for (int k = 0; k < LOADS_IN_FLIGHT; k++)
-                sum += vec_sum(v[k]);
-        }
-        size_t tail = vector_count * VEC_WIDTH + threadIdx.x;
-        if (chunk == 0 && tail < n)
-            sum += in[tail];
-        sum = block_sum<THREADS>(sum);
+        element_t sum = chunk_sum(in, n, chunk, chunks);
         if (threadIdx.x == 0)
             partials[chunk] = sum;
         __syncthreads();  // warp 0 has read block_sum()'s shared memory before the next chunk writes it
@@ -113,7 +113,7 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
     }
     if (!__syncthreads_or(last))  // a barrier: all threads learn "last" and see what thread 0 saw
         return;
-    sum = 0;
+    element_t sum = 0;
     for (unsigned int b = threadIdx.x; b < chunks; b += blockDim.x)
         sum += __ldcg(&partials[b]);  // at L2, not kept in L1: each partial is read once
     sum = block_sum<THREADS>(sum);  // a fixed order: the same result on every call
@@ -123,41 +123,7 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
 
 /** The occupancy query's error, if it failed: step_reduce() returns it (no step exits). */
 static cudaError_t query_error = cudaSuccess;
-/** --blocks B: the most blocks the grid may have, instead of the GPU's one wave (0: none given). */
-static int most_blocks = 0;
-
-/** Takes --blocks' value: a whole number from 1 to 2^20. */
-static int take_flag(int index, const char *value, char *error, size_t error_size)
-{
-    (void)index;
-    if (parse_int_in(value, 1, 1 << 20, &most_blocks) == 0)
-        return 0;
-    snprintf(error, error_size, "--blocks %s: give the most blocks the grid may have, a whole number from 1 to %d",
-             value, 1 << 20);
-    return -1;
-}
-
-/** --describe: the grid cap, and that the result's bits do not depend on it (make test holds it to that). */
-static void describe_flags(void)
-{
-    printf("most_blocks=%d\nsame_bits=1\n", most_blocks);
-}
-
-static const driver_flag blocks_flag[] = { { "blocks", 1 } };
-/**
- * --blocks B caps the grid at B blocks, so that one GPU can run the grids of others (a GPU
- * with fewer SMs fits fewer blocks at once): step 14 shows what that does to float bits.
- */
-static const step_flags own_flags = {
-    .parse = { blocks_flag, 1, take_flag },
-    .usage_lines = "      --blocks B   at most B blocks (default: as many as fit on the GPU at once)\n",
-    .describe = describe_flags,
-};
-
-/**
- * Chunks of n inputs, and so partial sums: one per tile of LOADS_IN_FLIGHT vectors per
- * thread, up to MOST_CHUNKS, and at least one (chunk 0 adds the tail). n alone decides.
- */
+/** Chunks, and so partial sums, of n inputs: one per tile, 1 to MOST_CHUNKS: n alone decides. */
 static size_t chunks_for(size_t count)
 {
     size_t tiles = (count / VEC_WIDTH + LOADS_IN_FLIGHT * THREADS - 1) / (LOADS_IN_FLIGHT * THREADS);
@@ -165,10 +131,10 @@ static size_t chunks_for(size_t count)
 }
 
 /**
- * Blocks of the grid: one per chunk, but no more than fit on the GPU at once (occupancy
- * API x SMs), so the grid is one full wave on any GPU; a block sums several chunks.
+ * Blocks of one pass: LOADS_IN_FLIGHT vectors per thread, but no more than fit on the
+ * GPU at once (occupancy API x SMs), so the grid is one full wave on any GPU.
  */
-static size_t grid_for(size_t count)
+static size_t blocks_for(size_t count)
 {
     static int resident = 0;
     if (resident == 0 && query_error == cudaSuccess) {
@@ -180,8 +146,7 @@ static size_t grid_for(size_t count)
             query_error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reduce_pass, THREADS, 0);
         resident *= sms;
     }
-    size_t blocks = chunks_for(count);
-    size_t most = most_blocks ? (size_t)most_blocks : (size_t)resident;
+    size_t blocks = chunks_for(count), most = most_blocks ? (size_t)most_blocks : (size_t)resident;
     return blocks < most ? blocks : most;
 }
 
@@ -190,13 +155,13 @@ extern "C" const step_info STEP = {
     .idea = "cut the input by n, not by the grid: the same float bits on every GPU",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
     .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
-    .blocks_for = chunks_for, .scratch_elements = NULL, .addition_depth = NULL, .own_flags = &own_flags,
+    .blocks_for = chunks_for, .scratch_elements = NULL, .addition_depth = NULL, .own_flags = &blocks_flag,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
                                    element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
 {
-    if (grid_for(n) == 0) return query_error;  // the occupancy query failed: no exit, its error
-    reduce_pass<<<(unsigned int)grid_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n, (unsigned int)chunks_for(n));
+    if (blocks_for(n) == 0) return query_error;  // the occupancy query failed: no exit, its error
+    reduce_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n, (unsigned int)chunks_for(n));
     return cudaGetLastError();
 }

@@ -1,22 +1,32 @@
 /**
  * @file step11_single_pass/atomic_finish/atomic_finish.cu
- * @brief Step 11's two other ways for the blocks' sums to meet, for `make sweep`.
+ * @brief Step 11's two other ways for the blocks' sums to meet, for `make sweep`, and
+ * step 11's own with a --blocks flag, for step 14's README.
  *
  * Not a step: step 11 (../reduce.cu) finishes with the last block, which is
  * deterministic. This file has step 11's loads and grid and ends instead with atomics
- * on the result, chosen at build time (the Makefile builds both):
+ * on the result, chosen at build time (the Makefile builds all three):
  *   GRID_FINISH=BLOCK_ATOMIC  one atomicAdd() per block, after the block tree;
- *   GRID_FINISH=WARP_ATOMIC   one atomicAdd() per warp, after five shuffles, no tree.
+ *   GRID_FINISH=WARP_ATOMIC   one atomicAdd() per warp, after five shuffles, no tree;
+ *   GRID_FINISH=LAST_BLOCK    step 11's last block, as in ../reduce.cu.
  * Atomics add in whatever order blocks finish, so a float result can change from call to
- * call, and *out must be zeroed before the launch.
+ * call, and *out must be zeroed before the launch. `--blocks B` (common/blocks_flag.h)
+ * caps the grid, so that one GPU runs the grid of another: step 14's README shows that the
+ * float bits of every finish, the last block's too, change with the grid.
  */
+#include "blocks_flag.h"
 #include "data.h"
 #include "step.h"
 
 #define BLOCK_ATOMIC 1
 #define WARP_ATOMIC 2
+#define LAST_BLOCK 3
 #ifndef GRID_FINISH
-#error "build with -DGRID_FINISH=BLOCK_ATOMIC or -DGRID_FINISH=WARP_ATOMIC (see the Makefile)"
+#error "build with -DGRID_FINISH=BLOCK_ATOMIC, WARP_ATOMIC or LAST_BLOCK (see the Makefile)"
+#endif
+#if GRID_FINISH == LAST_BLOCK
+/** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one (as in step 11). */
+__device__ unsigned int blocks_done = 0;
 #endif
 
 /**
@@ -74,7 +84,7 @@ __device__ element_t block_sum(element_t value)
  * The whole reduction in one launch: step 11's loads (LOADS_IN_FLIGHT 16-byte vectors per
  * thread, block 0 adds the tail), then atomics on *out as GRID_FINISH says.
  */
-__global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
+__global__ void reduce_pass(const element_t *in, element_t *partials, element_t *out, size_t n)
 {
     const element_vec_t *vectors = (const element_vec_t *)in;
     size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
@@ -97,11 +107,30 @@ __global__ void reduce_pass(const element_t *in, element_t *out, size_t n)
         sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (threadIdx.x % 32 == 0)
         atomicAdd(out, sum);
-#else
+#elif GRID_FINISH == BLOCK_ATOMIC
     sum = block_sum<THREADS>(sum);
     if (threadIdx.x == 0)
         atomicAdd(out, sum);
+#else
+    /* step 11's finish (../reduce.cu explains each line) */
+    sum = block_sum<THREADS>(sum);
+    bool last = false;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        __threadfence();
+        last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
+        __threadfence();
+    }
+    if (!__syncthreads_or(last))
+        return;
+    sum = 0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        sum += __ldcg(&partials[b]);
+    sum = block_sum<THREADS>(sum);
+    if (threadIdx.x == 0)
+        *out = sum;
 #endif
+    (void)partials;
 }
 
 /** The occupancy query's error, if it failed: step_reduce() returns it (no step exits). */
@@ -124,7 +153,8 @@ static size_t blocks_for(size_t count)
         resident *= sms;
     }
     size_t blocks = (count + STEP.elements_per_block - 1) / STEP.elements_per_block;
-    return blocks < (size_t)resident ? blocks : (size_t)resident;
+    size_t most = most_blocks ? (size_t)most_blocks : (size_t)resident;
+    return blocks < most ? blocks : most;
 }
 
 /**
@@ -134,6 +164,8 @@ static size_t blocks_for(size_t count)
 static uint64_t addition_depth(size_t n)
 {
     size_t blocks = blocks_for(n);
+    if (GRID_FINISH == LAST_BLOCK)   /* a second pass of one block, as step 11's */
+        return pass_depth(n, blocks, THREADS) + pass_depth(blocks, 1, THREADS);
     if (GRID_FINISH == BLOCK_ATOMIC)
         return pass_depth(n, blocks, THREADS) + blocks;
     return pass_depth(n, blocks, THREADS) + blocks * (THREADS / 32);
@@ -142,6 +174,9 @@ static uint64_t addition_depth(size_t n)
 #if GRID_FINISH == WARP_ATOMIC
 #define VARIANT_NAME "step11_single_pass_warp_atomic"
 #define VARIANT_TITLE "single pass, warp atomic"
+#elif GRID_FINISH == LAST_BLOCK
+#define VARIANT_NAME "step11_single_pass_last_block"
+#define VARIANT_TITLE "single pass, last block, --blocks"
 #else
 #define VARIANT_NAME "step11_single_pass_block_atomic"
 #define VARIANT_TITLE "single pass, block atomic"
@@ -152,18 +187,17 @@ extern "C" const step_info STEP = {
     .idea = "one launch: blocks (or warps) add their sums to the result with atomicAdd()",
     .max_n = MAX_N_64BIT, .threads = THREADS, .kernel = (const void *)reduce_pass,
     .elements_per_block = THREADS * VEC_WIDTH * LOADS_IN_FLIGHT,
-    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = addition_depth,
+    .blocks_for = blocks_for, .scratch_elements = NULL, .addition_depth = addition_depth, .own_flags = &blocks_flag,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
                                    element_t *scratch_a, element_t *scratch_b, cudaStream_t stream)
 {
     if (blocks_for(n) == 0) return query_error;  // the occupancy query failed: no exit, its error
-    (void)scratch_a;  /* no partial sums in memory: they go straight into *out */
-    (void)scratch_b;
-    cudaError_t err = cudaMemsetAsync(out, 0, sizeof(element_t), stream);
+    (void)scratch_b;  /* the atomic finishes keep no partial sums: they go straight into *out */
+    cudaError_t err = GRID_FINISH == LAST_BLOCK ? cudaSuccess : cudaMemsetAsync(out, 0, sizeof(element_t), stream);
     if (err != cudaSuccess)
         return err;
-    reduce_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, out, n);
+    reduce_pass<<<(unsigned int)blocks_for(n), THREADS, 0, stream>>>(in, scratch_a, out, n);
     return cudaGetLastError();
 }

@@ -1,0 +1,57 @@
+/**
+ * @file blocks_flag.h
+ * @brief `--blocks B`, a flag of the programs whose grid is a full wave of the GPU: it caps
+ * the grid at B blocks, so that one GPU runs the grid of another (a GPU with fewer SMs fits
+ * fewer blocks at once). Step 14 shows with it that its bits do not depend on the grid;
+ * step 11's finishes (step11_single_pass/atomic_finish) that theirs do.
+ *
+ * A program includes this header once, caps its grid with most_blocks, and names
+ * blocks_flag as its STEP's own_flags (step.h's step_flags): the core parses the flag,
+ * lists it in --help and describes it, and knows nothing of grids. SAME_BITS defined to 1
+ * before the include makes --describe also say same_bits=1: the program's claim that its
+ * result's bits do not depend on the grid, which make test holds it to.
+ */
+#ifndef REDUCE_BLOCKS_FLAG_H
+#define REDUCE_BLOCKS_FLAG_H
+
+#include <stdio.h>
+
+#include "step.h"
+
+#ifndef SAME_BITS
+#define SAME_BITS 0
+#endif
+/** Most --blocks may ask for: more blocks than a grid has work for only idle. */
+#define MOST_BLOCKS_FLAG (1 << 20)
+
+/** --blocks B: the most blocks the grid may have (0: not given, a full wave). */
+static int most_blocks = 0;
+
+/** Takes --blocks' value: a whole number from 1 to MOST_BLOCKS_FLAG, or one line saying so. */
+static int take_blocks(int index, const char *value, char *error, size_t error_size)
+{
+    (void)index;
+    if (parse_int_in(value, 1, MOST_BLOCKS_FLAG, &most_blocks) == 0)
+        return 0;
+    snprintf(error, error_size, "--blocks %s: give the most blocks the grid may have, a whole number from 1 to %d",
+             value, MOST_BLOCKS_FLAG);
+    return -1;
+}
+
+/** --describe: the cap (0: none), and the claim of SAME_BITS. */
+static void describe_blocks(void)
+{
+    printf("most_blocks=%d\n", most_blocks);
+    if (SAME_BITS)
+        printf("same_bits=1\n");
+}
+
+static const driver_flag blocks_flag_names[] = { { "blocks", 1 } };
+/** The flag, for STEP's own_flags. */
+static const step_flags blocks_flag = {
+    .parse = { blocks_flag_names, 1, take_blocks },
+    .usage_lines = "      --blocks B   at most B blocks (default: as many as fit on the GPU at once)\n",
+    .describe = describe_blocks,
+};
+
+#endif
