@@ -19,6 +19,11 @@
 #             64-bit indices, right at 2^31+5 and caught at 2^32+5 (TYPE=int, 16 GiB);
 #             every program's timed path called 100 times, each call verified; --input
 #             and --print-sum; device-memory and device-index errors.
+#   same-bits bad --blocks values (every program whose --describe says most_blocks=),
+#             mixed_data's usage and determinism; on a GPU, float and double: each
+#             program whose --describe says same_bits=1 prints one value over seven grids
+#             and 20 or 100 runs on mixed_data's data at its sizes that break reductions
+#             and 2^20, 2^24+7, 2^26; two grid-dependent programs give more than one there
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits.
 #   report    the report tool reads a CSV column by its name
@@ -727,7 +732,7 @@ same_bits_collect() {
         status=$(cat "$same_bits_dir/$id.status" 2> /dev/null)
         if [ "$status" != 0 ] || [ "${lines:-0}" -ne "${job_reps[$id]}" ]; then
             same_bits_bad+="${job_label[$id]}: exit ${status:-none}, ${lines:-0} of ${job_reps[$id]} results"
-            same_bits_bad+=" $(grep -m1 -hE 'FAILED|rror|hint' "$same_bits_dir/$id.err" 2> /dev/null | head -c 200); "
+            same_bits_bad+=" $(grep -m1 -h . "$same_bits_dir/$id.err" 2> /dev/null | head -c 200); "
         fi
         [ "${job_label[$id]}" = "its own grid" ] && same_bits_own=$(head -1 "$same_bits_dir/$id.out" 2> /dev/null)
         cat "$same_bits_dir/$id.out" >> "$same_bits_dir/values.txt" 2> /dev/null
