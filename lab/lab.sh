@@ -776,7 +776,7 @@ check() {
         fi
     done
     [ "$timing_failed" = 0 ] || exit 1
-    if ! "$grader" table "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
+    if ! "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt"; then
         rm -f "$dest/.lab-check"
         echo "FAIL timing: a row of the table above is missing or failed"
         exit 1
@@ -842,6 +842,7 @@ grade() {
     mkdir -p "$dir" || exit 1
     local record_file=$dir/record.csv
     { "$grader" note "$record_file" step "$k" "" "$cur" &&
+      "$grader" note "$record_file" start "$(before_step "$k")" "" "$(step_dir "$(before_step "$k")")" &&
       "$grader" note "$record_file" title "" "" "$(our_field "$k" title)" &&
       "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
       "$grader" note "$record_file" seed "" "" "$seed" &&

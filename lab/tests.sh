@@ -229,7 +229,7 @@ row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3
 { build/tools/report header
   row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
 } > "$log/lab-rows.csv"
-build/tools/lab_grade table "$log/lab-rows.csv" 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
 if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"; then
     pass "lab: the lab table shows your time even when your copy has our step's name"
 else
@@ -309,8 +309,8 @@ lab_timing() {
     case $verdict in
         "$expected:"*) pass "$name" ;;
         "time can't tell:"*)
-            ours=$(sed -n "s/.*our step $k is only \([0-9.]*x\) step $((k - 1))'s speed.*/\1/p" <<< "$verdict")
-            skip "$name" "our step $k is only ${ours:-?} step $((k - 1))'s speed on this GPU: within a timing's noise, so the time cannot tell; the copy's correctness is tested above" ;;
+            ours=$(sed -n "s/.*our step $k is only \([0-9.]*x\) step ${lab_before[$k]}'s speed.*/\1/p" <<< "$verdict")
+            skip "$name" "our step $k is only ${ours:-?} step ${lab_before[$k]}'s speed on this GPU: within a timing's noise, so the time cannot tell; the copy's correctness is tested above" ;;
         "") fail "$name" "no verdict line: $(grep -m2 -E 'FAIL|lab-check' "$log/lab-check.txt" | tr '\n' ' ')" ;;
         *) fail "$name" "verdict: $verdict" ;;
     esac
