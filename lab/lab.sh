@@ -12,6 +12,7 @@
 #   lab/lab.sh status         make lab-status: started / correct / gain reached, per step
 #   lab/lab.sh clean          make lab-clean: lists, then removes, the copies (LAB_DIR)
 #   lab/lab.sh broken PATCH   a copy of lab/broken/NAME.patch's step, the patch applied
+#   lab/lab.sh before K       the folder of the step exercise K starts from (for lab-grade-all)
 #
 # One source for each text, so they cannot drift apart: the exercise is the "## Exercise"
 # section of step k's README, copied into the copy's header; the TODOs are computed from
@@ -55,21 +56,47 @@ if [ ${#steps[@]} -eq 0 ]; then
     exit 2
 fi
 
-last_step=0
+# The lab's steps: those of the list with a kernel file of their own (reduce.cu), by
+# number; exercise k (k >= 1) starts from the one before it in this list (step 14 from
+# step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
+kernel_steps=()
 for d in "${steps[@]}"; do
     [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
     k=${d#step}; k=${k%%_*}
-    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "$last_step" ]; then last_step=$k; fi
+    if [[ $k =~ ^[0-9]+$ ]]; then kernel_steps+=("$((10#$k))"); fi
 done
+mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
+lab_steps=()
+for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
+# lab_step_list: the lab's steps as a reader writes them: "1 to 11, 14"
+lab_step_list() {
+    local k from="" to="" out=""
+    for k in "${lab_steps[@]}" end; do
+        if [ "$k" != end ] && [ -n "$to" ] && [ "$k" -eq $((to + 1)) ]; then to=$k; continue; fi
+        if [ -n "$from" ]; then
+            if [ "$from" = "$to" ]; then out+=", $from"; else out+=", $from to $to"; fi
+        fi
+        from=$k to=$k
+    done
+    echo "${out#, }"
+}
 
-# valid_step TARGET K: prints K if it is a lab step (1..last), else one line and exit 2
+# valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
 valid_step() {
     local target=$1 k=${2:-}
-    if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ "$k" -gt "$last_step" ] || [ -z "$(step_dir "$k")" ]; then
-        echo "make $target: give STEP=k with k from 1 to $last_step (the step you write), e.g. make $target STEP=3" >&2
+    if ! [[ $k =~ ^[0-9]+$ ]] || ! [[ " ${lab_steps[*]} " == *" $((10#$k)) "* ]] || [ -z "$(step_dir "$k")" ]; then
+        echo "make $target: give STEP=k with k from $(lab_step_list) (the step you write), e.g. make $target STEP=3" >&2
         exit 2
     fi
     echo "$((10#$k))"
+}
+
+# before_step K: the number of the step exercise K starts from: the one before K in the
+# list (K - 1, except after a gap: 11 for 14)
+before_step() {
+    local k before=""
+    for k in "${kernel_steps[@]}"; do [ "$k" -lt "$1" ] && before=$k; done
+    echo "$before"
 }
 
 # The "## Exercise" section of a README (lab/lab_exercise.awk). Fails if there is none.
@@ -124,10 +151,11 @@ our_field() {
 }
 
 start() {
-    local k cur prev dest
+    local k cur prev dest before
     k=$(valid_step lab "${1:-}") || exit 2
     cur=$(step_dir "$k")
-    prev=$(step_dir $((k - 1)))
+    before=$(before_step "$k")
+    prev=$(step_dir "$before")
     dest=$lab_dir/$cur
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
         echo "make lab: $dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy" >&2
@@ -156,7 +184,7 @@ start() {
         echo "/**"
         echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
         echo " *"
-        echo " * This is step $((k - 1))'s kernel ($prev/reduce.cu): correct, and slower than step $k."
+        echo " * This is step $before's kernel ($prev/reduce.cu): correct, and slower than step $k."
         echo " * Turn it into step $k. The TODO(step $k, ...) comments below mark the places where our"
         echo " * step $k differs from it; the exercise, from $cur/README.md, says what to do."
         echo " *"
@@ -188,7 +216,7 @@ start() {
     fi
     printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$common" "$common" > "$dest/Makefile"
     rm -rf "$work"
-    echo "make lab: $dest/reduce.cu is step $((k - 1))'s kernel with the exercise at the top and $todos TODO(step $k) comments"
+    echo "make lab: $dest/reduce.cu is step $before's kernel with the exercise at the top and $todos TODO(step $k) comments"
     echo "next: edit it, then make lab-check STEP=$k$lab_dir_arg"
 }
 
@@ -249,7 +277,7 @@ header_deps() {
 check_includes() {
     local file=$1 k=$2 cur prev allowed line target bad="" ours
     cur=$(step_dir "$k")
-    prev=$(step_dir $((k - 1)))
+    prev=$(step_dir "$(before_step "$k")")
     allowed=$( (include_lines "$cur/reduce.cu"; include_lines "$prev/reduce.cu") | cut -f2 | sort -u)
     ours=$(printf '%s\n' "$allowed" | paste -sd' ')
     local may=()   # every target the copy may include
@@ -316,19 +344,27 @@ check_sizes() {
     return 1
 }
 
-# sanitize_one PROGRAM TOOL: memcheck or racecheck at two small sizes; PASS, FAIL with the
+# The sanitizers' runs, "N [FLAG...]" each: two small sizes; for a step that claims the
+# same bits (check() adds it) a third, where one block (--blocks 1) sums 8 chunks (16 for
+# doubles) one after another, so that a missing barrier between two chunks' block_sum() shows
+sanitize_runs=("1000" "4099")
+sanitize_where="n = 1000 and 4099"
+
+# sanitize_one PROGRAM TOOL: memcheck or racecheck at sanitize_runs; PASS, FAIL with the
 # finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
-    local program=$1 tool=$2 n
+    local program=$1 tool=$2 n run extra
     if ! find_sanitizer > /dev/null; then
         note "$tool" skip "$SANITIZER_MISSING"
         return 2
     fi
-    for n in 1000 4099; do
-        if ! sanitizer_run "$tool" -- "$program" -n "$n" -r 2 --seed "$seed" --device "${DEVICE:-0}" \
+    for run in "${sanitize_runs[@]}"; do
+        read -r n extra <<< "$run"
+        # shellcheck disable=SC2086  # extra: the run's flags, split into words
+        if ! sanitizer_run "$tool" -- "$program" -n "$n" -r 2 --seed "$seed" --device "${DEVICE:-0}" $extra \
                 > "$log/$tool-$n.txt" 2>&1; then
             {
-                echo "FAIL $tool n=$n: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
+                echo "FAIL $tool n=$n${extra:+ $extra}: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log/$tool-$n.txt")"
                 grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$log/$tool-$n.txt" | grep -v SUMMARY |
                     sed 's/^/  /' || true
                 if [ "$tool" = racecheck ]; then
@@ -347,7 +383,7 @@ sanitize_one() {
             return 1
         fi
     done
-    note "$tool" pass "clean at n = 1000 and 4099"
+    note "$tool" pass "clean at $sanitize_where"
     return 0
 }
 
@@ -368,7 +404,7 @@ sanitize() {
     if [ "$skipped" = 1 ]; then
         echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
     else
-        echo "memcheck and racecheck: clean at n = 1000 and 4099"
+        echo "memcheck and racecheck: clean at $sanitize_where"
         sanitized=", memcheck and racecheck clean"
     fi
 }
@@ -430,6 +466,60 @@ check_n_reps() {
     fi
 }
 
+# same_bits TYPE: our step k claims the same bits on every grid (its --describe says
+# same_bits=1), so the copy's TYPE program sums data whose float sum shows its order
+# (build/tools/mixed_data: large values that cancel among small ones) at 2^20+3 and
+# 2^24+7, with --blocks 1, 7, 132 and its own grid, 10 runs each, every result verified:
+# all must be one value. PASS, or FAIL with the grids that differ and a hint; 1 on a failure.
+same_bits() {
+    local t=$1 program size blocks file status values count own differ first args
+    program=$dest/reduce$(suffix_of "$t")
+    if [ -z "$(describe "$program" most_blocks)" ]; then
+        echo "FAIL $t same bits: your copy takes no --blocks B (its --describe says no most_blocks=), which this check runs it with: keep step $before's own_flags"
+        return 1
+    fi
+    for size in 1048579 16777223; do
+        file=$log/mixed-$t-$size.bin
+        if ! "$mixed_data" "$t" "$size" 14 "$file" 2> "$log/same-bits-err.txt"; then
+            echo "FAIL $t same bits: the data was not written: $(head -1 "$log/same-bits-err.txt")"
+            return 1
+        fi
+        rm -f "$log/same-bits-$t-$size-"*.txt
+        for blocks in 1 7 132 own; do
+            args=()
+            [ "$blocks" = own ] || args=(--blocks "$blocks")
+            status=0
+            "$program" --input "$file" --print-sum -r 10 --warmup 0 --no-gate --quiet --device "${DEVICE:-0}" "${args[@]}" \
+                > "$log/same-bits-$t-$size-$blocks.txt" 2> "$log/same-bits-err.txt" || status=$?
+            if [ "$status" -ne 0 ]; then
+                echo "FAIL $t same bits n=$size ${args[*]:-(your own grid)}: exit $status: $(head -1 "$log/same-bits-err.txt" | sed 's/^[^:]*: //')"
+                echo "  reproduce: $mixed_data $t $size 14 data.bin; $program --input data.bin -r 10 ${args[*]}"
+                rm -f "$file"
+                return 1
+            fi
+        done
+        rm -f "$file"
+        values=$(cat "$log/same-bits-$t-$size-"*.txt | sort -u)
+        count=$(grep -c . <<< "$values")
+        [ "$count" -eq 1 ] && continue
+        own=$(head -1 "$log/same-bits-$t-$size-own.txt")
+        differ=""
+        for blocks in 1 7 132 own; do
+            first=$(grep -vxF -m1 -- "$own" "$log/same-bits-$t-$size-$blocks.txt") || continue
+            if [ "$blocks" = own ]; then differ+=", your own grid's later runs ($first)"; else differ+=", --blocks $blocks ($first)"; fi
+        done
+        echo "FAIL $t same bits n=$size: $count different results over --blocks 1, 7, 132 and your own grid, 10 runs each; your own grid's first is $own, these differ:${differ#,}"
+        if [ "$(sort -u "$log/same-bits-$t-$size-own.txt" | wc -l)" -gt 1 ]; then
+            echo "  hint: the result changes from run to run: the partial sums must be added in a fixed order, not in the order the blocks finish (a ticket's order, atomicAdd)"
+        else
+            echo "  hint: the result depends on the grid: the order of the additions must depend on n alone (chunks fixed by n, not by gridDim.x or blockIdx.x)"
+        fi
+        echo "  reproduce: $mixed_data $t $size 14 data.bin; $program --input data.bin --print-sum --quiet -r 10 --blocks 1 (then --blocks 7)"
+        return 1
+    done
+    echo "PASS $t same bits: one result at n = 2^20+3 and 2^24+7 over --blocks 1, 7, 132 and your own grid, 10 runs each"
+}
+
 # failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE (its first
 # line, and the kind of bug its hint names)
 failure_summary() {
@@ -458,10 +548,11 @@ time_field() {
 # limit) it goes on past a failure wherever the rest can still say something, and every
 # outcome goes to the record; lab-check stops at the first failure.
 check() {
-    local k cur prev dest types t
+    local k cur prev dest types t before
     k=$(valid_step lab-check "${1:-}") || exit 2
     cur=$(step_dir "$k")
-    prev=$(step_dir $((k - 1)))
+    before=$(before_step "$k")
+    prev=$(step_dir "$before")
     dest=$lab_dir/$cur
     types=$(lab_types lab-check) || exit 2
     seed=$(lab_seed lab-check 1) || exit 2
@@ -592,8 +683,41 @@ check() {
             huge_note=" (not n = 2^31+5: STEP.max_n is 32-bit, ours takes any n)"
         fi
     fi
+    # our step's claim (--describe: same_bits=1), held against the copy's float and double
+    local same_bits_note="" same mixed_data=${LAB_MIXED_DATA:-build/tools/mixed_data}
+    make -s --no-print-directory -C "$cur" TYPE="$first_type" || exit 1
+    if [ "$(describe "$cur/reduce$(suffix_of "$first_type")" same_bits)" = 1 ] && [ -n "$passed" ]; then
+        echo "== same bits: mixed data, --blocks 1, 7, 132 and your own grid, 10 runs each: one result (step $k's claim)"
+        if [ ! -x "$mixed_data" ]; then
+            echo "lab-check: $mixed_data is not built: make build/tools/mixed_data (make lab-check builds it)" >&2
+            exit 1
+        fi
+        for t in $passed; do
+            case $t in float|double) ;; *) continue ;; esac
+            same_bits "$t" > "$log/same-bits-$t.txt" || true   # its FAIL line says it
+            cat "$log/same-bits-$t.txt"
+            if grep -q "^FAIL" "$log/same-bits-$t.txt"; then
+                note "correct:$t" fail "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
+                tail -n +2 "$log/same-bits-$t.txt" | note_detail
+                [ "$grading" = 1 ] || exit 1
+                failed+=" $t"
+                passed=$(echo " $passed " | sed "s/ $t / /" | xargs)
+            else
+                same_bits_note="; the same bits over --blocks 1, 7, 132 and its own grid"
+            fi
+        done
+        if [ -n "$(describe "$program" most_blocks)" ]; then
+            sanitize_runs+=("65539 --blocks 1")
+            sanitize_where="n = 1000, 4099 and 65539 with --blocks 1 (one block, several chunks)"
+        fi
+        case " $types " in
+            *" float "*|*" double "*) ;;
+            *) echo "same bits: not checked: LAB_TYPES=$types has no float or double (an integer sum is the same in any order)" ;;
+        esac
+    fi
     for t in $passed; do
-        note "correct:$t" pass "$count sizes$huge_note, random and one-hot data, each call on new data"
+        case $t in float|double) same=$same_bits_note ;; *) same="" ;; esac
+        note "correct:$t" pass "$count sizes$huge_note, random and one-hot data, each call on new data$same"
     done
     # the sanitizers and the timing run the first type's program: only once it is right
     if [[ " $failed " == *" $first_type "* ]]; then
@@ -652,7 +776,7 @@ check() {
         fi
     done
     [ "$timing_failed" = 0 ] || exit 1
-    if ! "$grader" table "$raw" "$k" "${names[@]}" | tee "$log/time.txt"; then
+    if ! "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt"; then
         rm -f "$dest/.lab-check"
         echo "FAIL timing: a row of the table above is missing or failed"
         exit 1
@@ -718,6 +842,7 @@ grade() {
     mkdir -p "$dir" || exit 1
     local record_file=$dir/record.csv
     { "$grader" note "$record_file" step "$k" "" "$cur" &&
+      "$grader" note "$record_file" start "$(before_step "$k")" "" "$(step_dir "$(before_step "$k")")" &&
       "$grader" note "$record_file" title "" "" "$(our_field "$k" title)" &&
       "$grader" note "$record_file" copy "" "" "$dest/reduce.cu" &&
       "$grader" note "$record_file" seed "" "" "$seed" &&
@@ -755,7 +880,7 @@ grade() {
 status() {
     local k cur dest state started=0 correct=0 reached=0
     printf '%-5s %-40s %s\n' step "your copy" status
-    for ((k = 1; k <= last_step; k++)); do
+    for k in "${lab_steps[@]}"; do
         cur=$(step_dir "$k")
         dest=$lab_dir/$cur
         if [ ! -f "$dest/reduce.cu" ]; then
@@ -774,7 +899,7 @@ status() {
         fi
         printf '%-5s %-40s %s\n' "$k" "$dest" "$state"
     done
-    echo "$started of $last_step started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
+    echo "$started of ${#lab_steps[@]} started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
 }
 
 # ------------------------------------------------------------------ broken copies
@@ -830,11 +955,12 @@ clean() {
 }
 
 case ${1:-} in
+    before) k=$(valid_step "lab (before)" "${2:-}") || exit 2; step_dir "$(before_step "$k")" ;;
     status) status ;;
     clean) clean ;;
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) check "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K" >&2; exit 2 ;;
 esac

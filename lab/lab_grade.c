@@ -176,6 +176,11 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             if (end == id || *end != '\0' || rest[0] == '\0')
                 return fail(error, size, "%s line %d: 'step,K,,NAME' expected", path, number);
             copy_text(r->step_name, sizeof r->step_name, rest);
+        } else if (strcmp(key, "start") == 0) {
+            char *end = NULL;
+            r->start = (int)strtol(id, &end, 10);
+            if (end == id || *end != '\0' || r->start < 0)
+                return fail(error, size, "%s line %d: 'start,B,,NAME' expected", path, number);
         } else if (strcmp(key, "title") == 0) {
             copy_text(r->title, sizeof r->title, rest);
         } else if (strcmp(key, "copy") == 0) {
@@ -392,8 +397,9 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
 
     /* performance */
     graded_test *perf = &g->tests[g->count++];
+    int start = r->start ? r->start : r->step - 1;
     snprintf(perf->name, sizeof perf->name, "Performance: speedup over step %d, against our step %d's",
-             r->step - 1, r->step);
+             start, r->step);
     snprintf(perf->short_name, sizeof perf->short_name, "performance");
     perf->max_score = w->performance;
     const recorded_test *timed = find_test(r, "timed");
@@ -413,11 +419,11 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         perf->status = GRADE_SKIP;
         perf->score = share_of(perf->max_score, correct_earned, correct_max);
         snprintf(perf->output, sizeof perf->output, "not measured: the timing of step %d or of our step %d is "
-                 "missing (not the copy's doing): the points follow correctness", r->step - 1, r->step);
+                 "missing (not the copy's doing): the points follow correctness", start, r->step);
     } else {
-        g->gain = lab_verdict(r->start_ms, r->yours_ms, r->ours_ms, r->step, verdict, sizeof verdict);
+        g->gain = lab_verdict(r->start_ms, r->yours_ms, r->ours_ms, start, r->step, verdict, sizeof verdict);
         char times[160];
-        snprintf(times, sizeof times, "\nmedian times: step %d %.4f ms, yours %.4f ms, ours %.4f ms", r->step - 1,
+        snprintf(times, sizeof times, "\nmedian times: step %d %.4f ms, yours %.4f ms, ours %.4f ms", start,
                  r->start_ms, r->yours_ms, r->ours_ms);
         if (g->gain == GAIN_CANT_TELL) {
             perf->status = GRADE_SKIP;

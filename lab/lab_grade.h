@@ -12,6 +12,8 @@
  * The record: the header `item,id,status,text`, then one row per item:
  *
  *     step,K,,NAME             our step k and its folder, e.g. step,3,,step3_add_during_load
+ *     start,B,,NAME            the step the copy started from, B and its folder (absent:
+ *                              step K-1)
  *     title,,,TEXT             its title
  *     copy,,,PATH              the kernel file graded
  *     seed,,,N                 the seed of the data (LAB_SEED=N grades the same data again)
@@ -22,7 +24,7 @@
  *                              fail or skip (not run for a reason
  *                              that is not the student's: its points follow correctness)
  *     detail,ID,,TEXT          a line of detail for test ID (a failure's hint)
- *     time,ROLE,,MS            median time of start (step k-1), yours or ours
+ *     time,ROLE,,MS            median time of start (step B), yours or ours
  *     built,,,T...             the types that compiled
  *     nogpu,,,                 no GPU answered: the GPU checks were not run
  *     phase,,,NAME             what runs from here on: build (the #include check and the
@@ -74,6 +76,7 @@ typedef struct recorded_test {
 /** Everything a record holds (see the format above). */
 typedef struct grade_record {
     int step;
+    int start;                            /**< the step the copy started from (0: step - 1) */
     char step_name[64];
     char title[128];
     char copy[256];

@@ -161,7 +161,7 @@ build_in_base() {
 # built), then the starting copies, all at once
 echo "== building our steps and the starting copies ($jobs at a time)"
 builds=()
-for k in $graded_steps; do builds+=("$(step_dir $((k - 1))) $first_type" "$(step_dir "$k") $first_type"); done
+for k in $graded_steps; do builds+=("$(LAB_STEPS="${step_dirs[*]}" lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
 build_in_base "${builds[@]}"
 builds=()
 for k in $graded_steps; do
@@ -218,7 +218,7 @@ while IFS=$sep read -r student k file why; do
     log=$work/logs/$(basename "$scratch").txt
     status=0
     (cd "$scratch" && LAB_DIR=lab/work LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_GRADER="$grader" \
-        LAB_REPORT="$root/build/tools/report" LAB_STEPS="${step_dirs[*]}" LAB_WEIGHTS="$weights" \
+        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_STEPS="${step_dirs[*]}" LAB_WEIGHTS="$weights" \
         LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }

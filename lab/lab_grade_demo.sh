@@ -14,10 +14,10 @@
 # kernel that never ends is killed by the time limit (60 s here).
 # Quick settings: LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60 (each can be overridden) and
 # n = 2^24 for the timing (DEMO_N=2^26 for the full size). DEMO_OURS=all adds a student
-# "ours-all" who hands in our kernel for every step, 1 to 11: full marks each (a few
+# "ours-all" who hands in our kernel for every lab step (1 to 11, 14): full marks each (a few
 # minutes more).
 # The grades go to build/lab-demo/grades.csv (results/grades.csv is left alone).
-##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every step, 1 to 11
+##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir

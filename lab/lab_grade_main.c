@@ -3,7 +3,7 @@
  * @brief The lab's host tool, `build/tools/lab_grade`: lab-check's timing table and
  * lab-grade's score, from the rows and the record the lab scripts wrote.
  *
- *     lab_grade table ROWS.csv K START YOURS OURS                (make lab-check's table)
+ *     lab_grade table ROWS.csv FROM K START YOURS OURS           (make lab-check's table)
  *     lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv] (make lab-grade's score)
  *     lab_grade weights WEIGHTS                                  (the points of lab/weights.conf)
  *     lab_grade class GRADES.csv                                 (make lab-grade-all's class table)
@@ -56,16 +56,16 @@ static FILE *open_grades(const char *csv_path)
 }
 
 /**
- * `lab_grade table`: the three rows of `make lab-check STEP=k` (step k-1, the student's copy,
- * our step k) and the verdict. The rows are taken by position, the order lab.sh ran the
+ * `lab_grade table`: the three rows of `make lab-check STEP=k` (step FROM, where the copy
+ * started: k-1, or 11 for 14; the student's copy; our step k) and the verdict. The rows are taken by position, the order lab.sh ran the
  * programs in, not by name: a student who pastes our kernel has a copy with our name too.
  * Exits 1 if a row is missing, is not the program expected there, or failed.
  */
-static int lab_table(const char *rows_path, const char *step_text, char **programs)
+static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
     static result_row raw[MAX_ROWS];
     result_row rows[3];
-    int step = atoi(step_text);
+    int from = atoi(from_text), step = atoi(step_text);
     int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
     int missing = 0;
     for (int p = 0; p < 3; p++) {
@@ -76,7 +76,7 @@ static int lab_table(const char *rows_path, const char *step_text, char **progra
             failed_row(&rows[p], programs[p]);
         missing |= !found || !row_passed(&rows[p]);
     }
-    print_lab_table(stdout, rows, step);
+    print_lab_table(stdout, rows, from, step);
     return missing ? 1 : 0;
 }
 
@@ -229,8 +229,8 @@ static int lab_detail(const char *path, const char *id)
 /** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note` and `detail`. */
 int main(int argc, char **argv)
 {
-    if (argc == 7 && strcmp(argv[1], "table") == 0)
-        return lab_table(argv[2], argv[3], argv + 4);
+    if (argc == 8 && strcmp(argv[1], "table") == 0)
+        return lab_table(argv[2], argv[3], argv[4], argv + 5);
     if ((argc == 5 || argc == 7) && strcmp(argv[1], "grade") == 0)
         return lab_grade(argv[2], argv[3], argv[4], argc == 7 ? argv[5] : NULL, argc == 7 ? argv[6] : NULL);
     if (argc == 3 && strcmp(argv[1], "weights") == 0)
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
         return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (argc == 4 && strcmp(argv[1], "detail") == 0)
         return lab_detail(argv[2], argv[3]);
-    fprintf(stderr, "usage: lab_grade table ROWS.csv K START YOURS OURS\n"
+    fprintf(stderr, "usage: lab_grade table ROWS.csv FROM K START YOURS OURS\n"
                     "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       lab_grade weights WEIGHTS\n"
                     "       lab_grade class GRADES.csv\n"

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int step, char *text, size_t size)
+lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size)
 {
     if (!(start_ms > 0.0) || !(yours_ms > 0.0) || !(ours_ms > 0.0)) {
         snprintf(text, size, "no verdict: a time is missing");
@@ -16,26 +16,26 @@ lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int step,
     if (ours < 1.0 + LAB_NOISE) {
         snprintf(text, size, "time can't tell: our step %d is only %.2fx step %d's speed on this GPU, too "
                  "little to judge yours by (yours: %.2fx); PROFILE=1 compares the metric step %d moves", step,
-                 ours, step - 1, yours, step);
+                 ours, start, yours, step);
         return GAIN_CANT_TELL;
     }
     double share = (yours - 1.0) / (ours - 1.0);
     if (share >= 0.75) {
         snprintf(text, size, "gain reached: yours is %.2fx faster than step %d, where you started; ours is "
-                 "%.2fx%s", yours, step - 1, ours, yours > ours * (1.0 + LAB_NOISE) ? ": yours is faster than ours!" : "");
+                 "%.2fx%s", yours, start, ours, yours > ours * (1.0 + LAB_NOISE) ? ": yours is faster than ours!" : "");
         return GAIN_REACHED;
     }
     if (share >= 0.25) {
         snprintf(text, size, "part of the gain: yours is %.2fx faster than step %d, ours %.2fx: the idea is "
-                 "partly there; compare your change with the exercise", yours, step - 1, ours);
+                 "partly there; compare your change with the exercise", yours, start, ours);
         return GAIN_PART;
     }
     snprintf(text, size, "gain not yet: yours runs at %.2fx step %d's speed, ours at %.2fx: step %d's idea is "
-             "not in your kernel yet (the TODOs mark where it goes)", yours, step - 1, ours, step);
+             "not in your kernel yet (the TODOs mark where it goes)", yours, start, ours, step);
     return GAIN_NOT_YET;
 }
 
-lab_gain print_lab_table(FILE *out, const result_row rows[3], int step)
+lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int step)
 {
     static const char *roles[3] = { "start", "yours", "ours" };
     const result_row *head = &rows[row_passed(&rows[0]) ? 0 : row_passed(&rows[2]) ? 2 : 1];
@@ -66,7 +66,7 @@ lab_gain print_lab_table(FILE *out, const result_row rows[3], int step)
         return GAIN_NO_DATA;
     }
     char text[512];
-    lab_gain gain = lab_verdict(rows[0].median_ms, rows[1].median_ms, rows[2].median_ms, step, text, sizeof text);
+    lab_gain gain = lab_verdict(rows[0].median_ms, rows[1].median_ms, rows[2].median_ms, start, step, text, sizeof text);
     fprintf(out, "verdict: %s\n", text);
     return gain;
 }

@@ -37,19 +37,21 @@ typedef enum lab_gain {
 } lab_gain;
 
 /**
- * Compares the student's median time with step k-1's (where the copy started) and with
- * our step k's, and writes one line: "gain reached: ...", "part of the gain: ...",
- * "gain not yet: ...", "time can't tell: ..." (labels scripts grep). The student's share
- * of the gain is (start/yours - 1) / (start/ours - 1): 1 is all of ours, 0 none.
+ * Compares the student's median time with step `start`'s (where the copy started: step
+ * k-1, or the step before k in the list, 11 for 14) and with our step k's, and writes one
+ * line: "gain reached: ...", "part of the gain: ...", "gain not yet: ...", "time can't
+ * tell: ..." (labels scripts grep). The student's share of the gain is
+ * (start/yours - 1) / (start/ours - 1): 1 is all of ours, 0 none.
  */
-lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int step, char *text, size_t size);
+lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size);
 
 /**
- * Prints the three-row table (time, GB/s, % of peak, speedup over step k-1) and the
- * verdict line. rows[0] is step k-1, rows[1] the student's, rows[2] our step k; a row
- * that did not pass prints FAILED. Returns the verdict (GAIN_NO_DATA if a row failed).
+ * Prints the three-row table (time, GB/s, % of peak, speedup over step `start`) and the
+ * verdict line. rows[0] is step `start` (k-1, or 11 for 14), rows[1] the student's,
+ * rows[2] our step k; a row that did not pass prints FAILED. Returns the verdict
+ * (GAIN_NO_DATA if a row failed).
  */
-lab_gain print_lab_table(FILE *out, const result_row rows[3], int step);
+lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int step);
 
 #ifdef __cplusplus
 }

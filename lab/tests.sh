@@ -60,15 +60,26 @@ else fail "make help: the lab scripts' defaults are the ones in force" "${wrong:
 # kernel file of its own
 read -ra lab_step_dirs <<< "$(make --no-print-directory -s print-STEPS)"
 lab_steps=()
+declare -A lab_before=()   # the step each exercise starts from: the one before it with a kernel file
+before=""
 for dir in "${lab_step_dirs[@]}"; do
     k=${dir#step} k=${k%%_*}
-    if [ -f "$dir/reduce.cu" ] && [ "$k" -ge 1 ]; then lab_steps+=("$k"); fi
+    [ -f "$dir/reduce.cu" ] || continue
+    if [ "$k" -ge 1 ]; then lab_steps+=("$k") lab_before[$k]=$before; fi
+    before=$k
 done
 
 make_expect "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
 make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
 make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
 make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
+# a number between the lab's steps (12 and 13, the multi-GPU extension's) is no exercise
+for ((k = 1; k < ${lab_steps[-1]}; k++)); do
+    if [[ " ${lab_steps[*]} " != *" $k "* ]]; then
+        make_expect "lab: STEP=$k, between the lab's steps, is refused" 2 "give STEP=k" lab STEP="$k" LAB_DIR="$lab_root/start"
+        break
+    fi
+done
 make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
 make_expect "lab-check: no copy"  2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
 make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
@@ -89,10 +100,13 @@ for k in "${lab_steps[@]}"; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ]; then
-        pass "lab: step $k's copy has the README's exercise ($lines lines) and $todos TODOs"
+    # the kernel it starts from: the step before it in the list (step 11 for step 14)
+    start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu): correct, and slower than step $k."
+    if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null; then
+        pass "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and $todos TODOs"
     else
-        fail "lab: step $k's copy has the README's exercise and TODOs" "$todos TODOs, $lines exercise lines, missing: '$missing'"
+        fail "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise and TODOs" \
+             "$todos TODOs, $lines exercise lines, missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
     fi
     copies+=("$copy")
 done
@@ -186,7 +200,7 @@ else pass "lab: FORCE=1 starts from a fresh copy"; fi
 # lab-status: started, checked, changed since the check
 echo "correct, gain reached" > "$copy/.lab-check"
 touch -d '-1 hour' "$copy/reduce.cu"
-make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${lab_steps[-1]} started" lab-status LAB_DIR="$lab_root/start"
+make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${#lab_steps[@]} started" lab-status LAB_DIR="$lab_root/start"
 if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
 else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 touch "$copy/reduce.cu"
@@ -196,14 +210,14 @@ if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a co
 else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
 rm -f "$copy/.lab-check"
 make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
-if grep -q "0 of ${lab_steps[-1]} started" "$log/lab-out.txt" &&
+if grep -q "0 of ${#lab_steps[@]} started" "$log/lab-out.txt" &&
    grep -qF "not started (make lab STEP=1 LAB_DIR=$lab_root/none)" "$log/lab-out.txt"; then
     pass "lab-status: nothing started"
 else
     fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
 fi
 LAB_DIR=lab/work/ lab/lab.sh status > "$log/lab-out.txt" 2>&1
-if grep -q " of ${lab_steps[-1]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"; then
+if grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"; then
     pass "lab-status: the default LAB_DIR is not added to the hints"
 else
     fail "lab-status: the default LAB_DIR is not added to the hints" "$(grep -m1 '^1 ' "$log/lab-out.txt")"
@@ -215,7 +229,7 @@ row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3
 { build/tools/report header
   row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
 } > "$log/lab-rows.csv"
-build/tools/lab_grade table "$log/lab-rows.csv" 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
 if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"; then
     pass "lab: the lab table shows your time even when your copy has our step's name"
 else
@@ -295,8 +309,8 @@ lab_timing() {
     case $verdict in
         "$expected:"*) pass "$name" ;;
         "time can't tell:"*)
-            ours=$(sed -n "s/.*our step $k is only \([0-9.]*x\) step $((k - 1))'s speed.*/\1/p" <<< "$verdict")
-            skip "$name" "our step $k is only ${ours:-?} step $((k - 1))'s speed on this GPU: within a timing's noise, so the time cannot tell; the copy's correctness is tested above" ;;
+            ours=$(sed -n "s/.*our step $k is only \([0-9.]*x\) step ${lab_before[$k]}'s speed.*/\1/p" <<< "$verdict")
+            skip "$name" "our step $k is only ${ours:-?} step ${lab_before[$k]}'s speed on this GPU: within a timing's noise, so the time cannot tell; the copy's correctness is tested above" ;;
         "") fail "$name" "no verdict line: $(grep -m2 -E 'FAIL|lab-check' "$log/lab-check.txt" | tr '\n' ' ')" ;;
         *) fail "$name" "verdict: $verdict" ;;
     esac
@@ -309,8 +323,16 @@ if [ -z "$gpu" ]; then
     if [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"; then pass "lab-check without a GPU: built, exit 3"
     else fail "lab-check without a GPU: built, exit 3" "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"; fi
 fi
-# every starting copy is correct and has not the gain yet; our kernel is correct and has it
+# every starting copy is correct and has not the gain yet; our kernel is correct and has
+# it. Where our step claims the same bits on every grid (--describe: same_bits=1, step 14),
+# the starting copy (step 11's kernel: its order follows the grid) must fail that check in
+# float and double, saying why; an int sum is the same in any order, so it passes there.
 for k in "${lab_steps[@]}"; do
+    if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
+        lab_check "gpu lab-check STEP=$k, the starting copy: its $type result depends on the grid, and lab-check says so" 1 \
+            "^  hint: the result depends on the grid: the order of the additions must depend on n alone" "$k" "$lab_root/start"
+        continue
+    fi
     lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
     lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
 done

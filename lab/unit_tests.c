@@ -22,7 +22,7 @@
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
 {
     char text[512];
-    return lab_verdict(start, yours, ours, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
+    return lab_verdict(start, yours, ours, 3, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
 }
 
 /**
@@ -64,7 +64,7 @@ static void test_lab_verdict(void)
     FILE *f = fopen(path, "w");
     lab_gain gain = GAIN_NO_DATA;
     if (f) {
-        gain = print_lab_table(f, rows, 4);
+        gain = print_lab_table(f, rows, 3, 4);
         fclose(f);
     }
     slurp(path, text, sizeof text);
@@ -74,7 +74,7 @@ static void test_lab_verdict(void)
     snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
     f = fopen(path, "w");
     if (f) {
-        gain = print_lab_table(f, rows, 4);
+        gain = print_lab_table(f, rows, 3, 4);
         fclose(f);
     }
     slurp(path, text, sizeof text);
@@ -271,6 +271,19 @@ static void test_lab_grade(void)
     ok = graded("test,includes,pass,x\ntest,correct:int,fail,does not compile\nnogpu,,,\n", &r, &g);
     TEST("grade: no GPU, a build error is graded as such", ok && strcmp(g.correct, "no") == 0 &&
                                                             strstr(g.first_failure, "does not compile"));
+    /* the step the copy started from: the record's start item (step 11 for exercise 14), else k-1 */
+    ok = graded("start,1,,step1_strided\ntest,includes,pass,x\ntest,timed,pass,x\n"
+                "time,start,,0.2\ntime,yours,,0.1\ntime,ours,,0.1\n", &r, &g);
+    char performance[sizeof g.tests[0].name] = "", default_performance[sizeof g.tests[0].name] = "";
+    for (int i = 0; ok && i < g.count; i++)
+        if (strcmp(g.tests[i].short_name, "performance") == 0)
+            snprintf(performance, sizeof performance, "%s", g.tests[i].name);
+    int default_ok = graded("test,includes,pass,x\n", &r, &g);
+    for (int i = 0; default_ok && i < g.count; i++)
+        if (strcmp(g.tests[i].short_name, "performance") == 0)
+            snprintf(default_performance, sizeof default_performance, "%s", g.tests[i].name);
+    TEST("grade: a start item names the step the copy started from; without one, step k-1",
+         ok && default_ok && strstr(performance, "speedup over step 1,") && strstr(default_performance, "speedup over step 2,"));
 
     grade_record bad;
     /* the record as lab.sh writes it (lab_grade note): commas, quotes and a line break in a summary */

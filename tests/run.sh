@@ -19,6 +19,11 @@
 #             64-bit indices, right at 2^31+5 and caught at 2^32+5 (TYPE=int, 16 GiB);
 #             every program's timed path called 100 times, each call verified; --input
 #             and --print-sum; device-memory and device-index errors.
+#   same-bits bad --blocks values (every program whose --describe says most_blocks=),
+#             mixed_data's usage and determinism; on a GPU, float and double: each
+#             program whose --describe says same_bits=1 prints one value over seven grids
+#             and 20 or 100 runs on mixed_data's data at its sizes that break reductions
+#             and 2^20, 2^24+7, 2^26; two grid-dependent programs give more than one there
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits.
 #   report    the report tool reads a CSV column by its name
@@ -688,6 +693,212 @@ for p in "${newest_cub[@]}"; do
         pass "$name"
     else fail "$name" "${why:-$(wc -l <<< "$distinct") distinct sums: $(tr '\n' ' ' <<< "$distinct")}"; fi
 done
+
+# ---------------------------------------------------------------- same bits
+# A program whose --describe says same_bits=1 claims that its float and double results'
+# bits depend on n and the input alone: never on the grid (--blocks B, at most B blocks,
+# so that one GPU runs the grids of others) or the run. This section holds it to that.
+# Any machine: every program whose --describe says most_blocks= refuses a bad --blocks in
+# one line, exit 2, with no GPU visible (so before it asks for one); build/tools/mixed_data
+# refuses bad usage in one line and writes the same bytes for the same seed. On a GPU, for
+# float and double: data from mixed_data (large values that cancel among small ones, where
+# the order of the additions shows in a float sum) at the program's check_sizes up to
+# 2^26+1 and at 2^20, 2^24+7 and 2^26, summed with --blocks 1, 2, 7, 132, 528, 1024 and
+# the program's own grid; at the three large sizes 100 runs each, L2 flushed and --hot;
+# at the others 20 runs each (the cut's edges are a matter of n and the grid, which vary
+# there; run to run is tested over 100 calls at the large sizes, where the most chunks
+# and blocks meet). Every run verified by the harness (exit 1 otherwise); one line a size:
+# all its printed results must be one value. The control, on the same data at 2^24+7: the
+# program with most_blocks= but no same_bits=1 (step 11's way) at --blocks 1 and 528, and
+# make sweep's block-atomic program over 100 runs, must each give more than one value, or
+# the data shows no order and one value proves nothing. The processes run side by side
+# (SAME_BITS_JOBS, 8), untimed (--no-gate); the data files go once the section is done.
+section same-bits
+same_bits_programs=() grid_programs=()
+for program in "${programs[@]}"; do
+    "$program" --describe > "$log/describe.txt" 2> /dev/null
+    grep -q '^most_blocks=' "$log/describe.txt" && grid_programs+=("$program")
+    grep -qx 'same_bits=1' "$log/describe.txt" && same_bits_programs+=("$program")
+done
+if [ ${#grid_programs[@]} -eq 0 ]; then fail "same-bits: programs with --blocks" "no program's --describe says most_blocks="; fi
+if [ ${#same_bits_programs[@]} -eq 0 ]; then fail "same-bits: programs that claim the same bits" "no program's --describe says same_bits=1"; fi
+for program in "${grid_programs[@]}"; do
+    for value in 0 -1 x "" 1048577 2^20+1 1.5; do
+        expect "same-bits input: $program --blocks '$value': one line, exit 2, before the GPU (none visible)" 2 "--blocks" \
+            env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks "$value"
+    done
+    expect "same-bits input: $program --blocks without its value: one line, exit 2" 2 "needs a value" \
+        env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks
+    name="same-bits input: $program takes --blocks 1 and --blocks 1048576 (2^20), as --describe's most_blocks= says"
+    low=$("$program" --blocks 1 --describe 2>&1 | sed -n 's/^most_blocks=//p')
+    high=$("$program" --blocks 1048576 --describe 2>&1 | sed -n 's/^most_blocks=//p')
+    if [ "$low" = 1 ] && [ "$high" = 1048576 ]; then pass "$name"; else fail "$name" "most_blocks=$low and $high"; fi
+done
+mixed=build/tools/mixed_data
+same_bits_dir=$log/same-bits
+rm -rf "$same_bits_dir" && mkdir -p "$same_bits_dir"
+bad=$same_bits_dir/bad.bin
+while IFS='|' read -r text args; do
+    read -ra words <<< "${args//FILE/$bad}"
+    expect "same-bits: mixed_data ${args:-without arguments}: one line, exit 2" 2 "$text" "$mixed" "${words[@]}"
+done <<'CASES'
+usage: |
+usage: |float 10 1
+usage: |int 10 1 FILE
+usage: |float 0 1 FILE
+usage: |float -5 1 FILE
+usage: |float x 1 FILE
+usage: |float 2147483649 1 FILE
+usage: |double 10 1 FILE more
+cannot write|float 10 1 /nonexistent/folder/data.bin
+CASES
+for t in float double; do
+    bytes=4; [ "$t" = double ] && bytes=8
+    name="same-bits: mixed_data $t: the same seed writes the same bytes, another seed others, n * $bytes bytes"
+    "$mixed" $t 100003 7 "$same_bits_dir/a.bin" && "$mixed" $t 100003 7 "$same_bits_dir/b.bin" &&
+        "$mixed" $t 100003 8 "$same_bits_dir/c.bin"
+    status=$?
+    if [ "$status" -eq 0 ] && cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/b.bin" &&
+       ! cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/c.bin" &&
+       [ "$(stat -c %s "$same_bits_dir/a.bin")" -eq $((100003 * bytes)) ]; then pass "$name"
+    else fail "$name" "exit $status, $(stat -c %s "$same_bits_dir/a.bin" 2>&1) bytes"; fi
+done
+
+# same_bits_job KEY LABEL PROGRAM SIZE REPS [FLAG...]: one run of PROGRAM on SIZE's data,
+# queued for same_bits_run; KEY groups the runs whose results are compared, LABEL names the
+# grid in a failure
+same_bits_jobs=0
+declare -A job_key=() job_label=() job_reps=()
+same_bits_job() {
+    local key=$1 label=$2 program=$3 size=$4 reps=$5
+    shift 5
+    same_bits_jobs=$((same_bits_jobs + 1))
+    job_key[$same_bits_jobs]=$key job_label[$same_bits_jobs]=$label job_reps[$same_bits_jobs]=$reps
+    echo "$same_bits_jobs $program $same_bits_dir/$size.bin $reps $*" >> "$same_bits_dir/jobs.txt"
+}
+# same_bits_collect KEY: what KEY's runs printed: same_bits_values (the distinct results,
+# one a line), same_bits_count (how many), same_bits_own (the first result of the program's
+# own grid, L2 flushed) and same_bits_bad (the runs that failed: an exit other than 0, or
+# not one result a run, each with its first error line)
+same_bits_collect() {
+    local id lines status
+    same_bits_bad="" same_bits_own=""
+    : > "$same_bits_dir/values.txt"
+    for id in "${!job_key[@]}"; do
+        [ "${job_key[$id]}" = "$1" ] || continue
+        lines=$(grep -c . "$same_bits_dir/$id.out" 2> /dev/null)
+        status=$(cat "$same_bits_dir/$id.status" 2> /dev/null)
+        if [ "$status" != 0 ] || [ "${lines:-0}" -ne "${job_reps[$id]}" ]; then
+            same_bits_bad+="${job_label[$id]}: exit ${status:-none}, ${lines:-0} of ${job_reps[$id]} results"
+            same_bits_bad+=" $(grep -m1 -h . "$same_bits_dir/$id.err" 2> /dev/null | head -c 200); "
+        fi
+        [ "${job_label[$id]}" = "its own grid" ] && same_bits_own=$(head -1 "$same_bits_dir/$id.out" 2> /dev/null)
+        cat "$same_bits_dir/$id.out" >> "$same_bits_dir/values.txt" 2> /dev/null
+    done
+    same_bits_values=$(sort -u "$same_bits_dir/values.txt")
+    same_bits_count=$(grep -c . <<< "$same_bits_values")
+}
+# same_bits_differ KEY VALUE: the grids (LABELs) of KEY's runs that printed a value other
+# than VALUE, each with the first such value
+same_bits_differ() {
+    local id other
+    for id in "${!job_key[@]}"; do
+        [ "${job_key[$id]}" = "$1" ] || continue
+        other=$(grep -vxF -m1 -- "$2" "$same_bits_dir/$id.out" 2> /dev/null) && echo "$id ${job_label[$id]} ($other)"
+    done | sort -n | cut -d' ' -f2- | paste -sd, | sed 's/,/, /g'
+}
+
+grids=(1 2 7 132 528 1024 default)
+large_sizes=(1048576 16777223 67108864)   # 2^20, 2^24+7, 2^26
+if [ "$type" = int ]; then
+    for program in "${same_bits_programs[@]}"; do
+        skip "gpu same-bits $program int: one value over every grid and run" \
+             "TYPE=int: integer addition gives the same bits in any order, whatever the kernel; the test runs for float and double"
+    done
+    skip "gpu same-bits control: a grid-dependent program gives more than one value on the data" "TYPE=int, as above"
+elif [ -z "$gpu" ]; then
+    for program in "${same_bits_programs[@]}"; do
+        skip "gpu same-bits $program $type: one value over --blocks 1, 2, 7, 132, 528, 1024 and its own grid at its check_sizes up to 2^26+1 and 2^20, 2^24+7, 2^26" "no GPU"
+    done
+    skip "gpu same-bits control: a grid-dependent program gives more than one value on the data" "no GPU"
+else
+    : > "$same_bits_dir/jobs.txt"
+    sizes_of=() keys=()
+    for program in "${same_bits_programs[@]}"; do
+        mapfile -t sizes < <( { describe "$program" check_sizes | tr , '\n' | awk '$1 <= 67108865'
+                                printf '%s\n' "${large_sizes[@]}"; } | sort -nu)
+        sizes_of+=("${sizes[@]}")
+        for size in "${sizes[@]}"; do
+            is_large=""; [[ " ${large_sizes[*]} " == *" $size "* ]] && is_large=yes
+            reps=20; [ -n "$is_large" ] && reps=100
+            keys+=("$program $size")
+            for blocks in "${grids[@]}"; do
+                flags=(); [ "$blocks" = default ] || flags=(--blocks "$blocks")
+                label="--blocks $blocks"; [ "$blocks" = default ] && label="its own grid"
+                same_bits_job "$program $size" "$label" "$program" "$size" "$reps" "${flags[@]}"
+                [ -n "$is_large" ] && same_bits_job "$program $size" "$label --hot" "$program" "$size" "$reps" "${flags[@]}" --hot
+            done
+        done
+    done
+    # the controls: every program with --blocks that claims no same bits, at 2^24+7, --blocks 1
+    # and 528 (3 runs each: it is the grid that differs); make sweep's block-atomic program, 100 runs
+    controls=()
+    for program in "${grid_programs[@]}"; do
+        [[ " ${same_bits_programs[*]} " == *" $program "* ]] && continue
+        controls+=("$program")
+        same_bits_job "control $program" "--blocks 1" "$program" 16777223 3 --blocks 1
+        same_bits_job "control $program" "--blocks 528" "$program" 16777223 3 --blocks 528
+    done
+    read -ra sweep_list <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
+    for program in "${sweep_list[@]}"; do
+        program=$program$suffix
+        if [ ! -x "$program" ] || [[ $(describe "$program" title) != *"block atomic"* ]]; then continue; fi
+        controls+=("$program")
+        same_bits_job "control $program" "100 runs" "$program" 16777223 100
+    done
+    # the data, then the runs, SAME_BITS_JOBS at a time
+    at_once=${SAME_BITS_JOBS:-8}
+    printf '%s\n' "${sizes_of[@]}" 16777223 | sort -nu |
+        xargs -P "$at_once" -I{} "$mixed" "$type" {} 14 "$same_bits_dir/{}.bin"
+    status=$?
+    if [ "$status" -ne 0 ]; then fail "gpu same-bits: mixed_data writes the data" "xargs exit $status"; fi
+    # shellcheck disable=SC2016  # $1 is the inner shell's: one line of jobs.txt
+    xargs -d '\n' -n 1 -P "$at_once" bash -c 'set -f; set -- $1; id=$1 program=$2 file=$3 reps=$4; shift 4
+        timeout 300 "$program" --input "$file" --print-sum -r "$reps" --warmup 0 --no-gate --quiet "$@" \
+            > "${file%/*}/$id.out" 2> "${file%/*}/$id.err"
+        echo $? > "${file%/*}/$id.status"' _ < "$same_bits_dir/jobs.txt"
+    for key in "${keys[@]}"; do
+        program=${key% *} size=${key##* }
+        reps=20 hot=""
+        if [[ " ${large_sizes[*]} " == *" $size "* ]]; then reps=100 hot=", L2 flushed and --hot"; fi
+        name="gpu same-bits $program $type n=$size: one value over --blocks 1, 2, 7, 132, 528, 1024 and its own grid, $reps runs each$hot"
+        same_bits_collect "$key"
+        if [ -n "$same_bits_bad" ]; then
+            fail "$name" "runs that failed: $same_bits_bad"
+        elif [ "$same_bits_count" -eq 1 ]; then
+            pass "$name"
+        else
+            fail "$name" "$same_bits_count distinct values ($(head -5 <<< "$same_bits_values" | paste -sd' ')); its own grid gives $same_bits_own, these differ: $(same_bits_differ "$key" "$same_bits_own")"
+        fi
+    done
+    for program in "${controls[@]}"; do
+        key="control $program"
+        same_bits_collect "$key"
+        case $(describe "$program" title) in
+            *"block atomic"*) what="100 runs" ;;
+            *) what="--blocks 1 and --blocks 528" ;;
+        esac
+        name="gpu same-bits control: $program $type n=16777223, $what: more than one value (the data shows the order of the additions)"
+        if [ -n "$same_bits_bad" ]; then fail "$name" "runs that failed: $same_bits_bad"
+        elif [ "$same_bits_count" -gt 1 ]; then pass "$name: $same_bits_count values"
+        else fail "$name" "one value, $same_bits_values: on this data the order does not show, so one value from a same-bits program proves nothing"; fi
+    done
+    if [ ${#controls[@]} -lt 2 ]; then
+        fail "gpu same-bits control: a program with --blocks and no same-bits claim, and make sweep's block-atomic program" \
+             "found only: ${controls[*]:-none}"
+    fi
+    rm -f "$same_bits_dir"/*.bin
+fi
 
 # ---------------------------------------------------------------- resources
 section resources
