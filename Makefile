@@ -118,7 +118,7 @@ run-all:
 	@$(MAKE) --no-print-directory all
 	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference cub_reference/newest
 
-## sweep: step6..step11 (and step11's atomic finishes) and CUB (the toolkit's, and each mode of the newest CCCL's: make cccl) over SIZES (results/sweep.csv, .svg)
+## sweep: step6..step11 and step14 (and step11's atomic finishes) and CUB (the toolkit's, and each mode of the newest CCCL's: make cccl) over SIZES (results/sweep.csv, .svg)
 sweep:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
