@@ -475,7 +475,7 @@ same_bits() {
     local t=$1 program size blocks file status values count own differ first args
     program=$dest/reduce$(suffix_of "$t")
     if [ -z "$(describe "$program" most_blocks)" ]; then
-        echo "FAIL $t same bits: your copy takes no --blocks B (its --describe says no most_blocks=), which this check runs it with: keep step $before's own_flags"
+        echo "FAIL $t same bits: your copy takes no --blocks B (its --describe says no most_blocks=), which this check runs it with: add it as the exercise says (common/blocks_flag.h; .own_flags = &blocks_flag in STEP)"
         return 1
     fi
     for size in 1048579 16777223; do

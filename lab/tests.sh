@@ -325,12 +325,14 @@ if [ -z "$gpu" ]; then
 fi
 # every starting copy is correct and has not the gain yet; our kernel is correct and has
 # it. Where our step claims the same bits on every grid (--describe: same_bits=1, step 14),
-# the starting copy (step 11's kernel: its order follows the grid) must fail that check in
-# float and double, saying why; an int sum is the same in any order, so it passes there.
+# the starting copy (step 11's kernel, which takes no --blocks B yet) must fail that check
+# in float and double, saying how to add the flag (a copy with the flag whose order follows
+# the grid is a patch of lab/broken/, tested with the others); an int sum is the same in
+# any order, so there the check is not run and the copy passes.
 for k in "${lab_steps[@]}"; do
     if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
-        lab_check "gpu lab-check STEP=$k, the starting copy: its $type result depends on the grid, and lab-check says so" 1 \
-            "^  hint: the result depends on the grid: the order of the additions must depend on n alone" "$k" "$lab_root/start"
+        lab_check "gpu lab-check STEP=$k, the starting copy: no --blocks B yet, and lab-check says how to add it" 1 \
+            "^FAIL $type same bits: your copy takes no --blocks B .*add it as the exercise says" "$k" "$lab_root/start"
         continue
     fi
     lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
