@@ -5,9 +5,12 @@
  *
  *     build/tools/mixed_data float|double N SEED FILE
  *
- * Most values are small, uniform in [0, 1). One in 64 pairs of places holds a large value
- * and its negative (magnitude 2^20 to 2^30): they cancel exactly, so the exact sum is
- * that of the small values, but a partial sum that holds a large value rounds every small
+ * Most values are small, uniform in [0, 1). n/128 times, two places drawn at random get a
+ * large value and its negative (magnitude from 2^20 to just under 2^31), which cancel
+ * exactly. The places are drawn with replacement, so a later pair can overwrite one value
+ * of an earlier one: about 1% of the large values are left without their negative (2,021
+ * of 260,103 at n = 2^24+7, seed 1), and those set the exact sum (they add up to -7.28e9
+ * there, the small values to 8.3e6: -7.27e9 in all). A partial sum that holds a large value rounds every small
  * value added to it to the large value's last bit. Which small values meet which large
  * ones depends on the order of the additions, so two orders give results that differ in
  * many more bits than on uniform data, where rounding errors stay below the result's own
@@ -53,7 +56,8 @@ int main(int argc, char **argv)
         unsigned long long plus = next_random(&state) % n, minus = next_random(&state) % n;
         if (plus == minus)
             continue;
-        /* 24 significant bits: exact in float too, so the pair cancels exactly in either type */
+        /* 25 significant bits: a float file rounds it, but to nearest, the same for both signs,
+           so the pair still cancels exactly in either type */
         double large = ldexp(1.0 + (double)(r >> 40) * 0x1.0p-24, 20 + (int)(r % 11));
         values[plus] = large;
         values[minus] = -large;

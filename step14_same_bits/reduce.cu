@@ -21,7 +21,8 @@
 #define LOADS_IN_FLIGHT 4
 /**
  * Most chunks the input is cut into, each leaving one partial sum: a constant, so the cut
- * depends on n alone. 1024: more than an H100 runs blocks of 512 at once (528).
+ * depends on n alone. 1024: more than an H100 runs blocks of 512 at once (528 for int
+ * and float; 396 for double, whose 34 registers fit 3 a SM: make resources TYPE=double).
  */
 #define MOST_CHUNKS 1024
 /** Tickets drawn in this launch; atomicInc() wraps it back to 0 for the next one. */
@@ -107,7 +108,7 @@ __global__ void reduce_pass(const element_t *in, element_t *partials, element_t 
     }
     bool last = false;
     if (threadIdx.x == 0) {
-        __threadfence();  // release: fence, then ticket: this partial is visible before it counts
+        __threadfence();  // release: fence, then ticket: this block's partials are visible before it counts
         last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
         __threadfence();  // acquire: ticket, then fence: every counted partial is visible after it
     }
