@@ -110,7 +110,7 @@ $(TOOLS)/mixed_data: scripts/mixed_data.c $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c -lm
 
 $(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
-	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm -pthread
 
 ## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
 run-all:

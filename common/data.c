@@ -2,11 +2,14 @@
  * @file data.c
  * @brief Input data, CPU reference and verification (see data.h).
  */
+#define _GNU_SOURCE   /* sched_getaffinity() */
 #include "data.h"
 
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 
 /** SplitMix64: a tiny, fast, well-mixed generator; the same seed gives the same data. */
@@ -18,12 +21,8 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void fill_random(element_t *a, size_t n, uint64_t seed)
-{
-    fill_random_from(a, n, seed, 0);
-}
-
-void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first)
+/** fill_random_from() on one core: element first + i of the sequence into a[i]. */
+static void fill_serial(element_t *a, size_t n, uint64_t seed, uint64_t first)
 {
     uint64_t state = seed + first * 0x9E3779B97F4A7C15ull;   /* SplitMix64 skips ahead by adding */
     for (size_t i = 0; i < n; i++) {
@@ -36,6 +35,117 @@ void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first)
         a[i] = (element_t)(r >> 40) * 0x1.0p-24f;  /* 24 random bits: uniform in [0, 1) */
 #endif
     }
+}
+
+/**
+ * A running sum of elements: exact in 128-bit integers for int (no n the machine can hold
+ * overflows them), Neumaier-compensated in long double for floats, with the first element
+ * that is NaN or infinite.
+ */
+typedef struct accumulator {
+#if ELEMENT_IS_INTEGER
+    __int128 sum, abs_sum;
+#else
+    long double sum, carry, abs_sum;
+#endif
+    int nonfinite;
+    size_t nonfinite_index;
+    double nonfinite_value;
+} accumulator;
+
+/**
+ * One part of a large input, made or summed on its own. Making the data and summing it is
+ * the CPU's work in every --check and timed run, one core's and about 10 s at 2^31+5
+ * elements (--check auto's largest size, for every 64-bit step); in parts, the host's
+ * cores share it. The parts depend on n alone, and a part's elements are the same wherever
+ * it starts (fill_serial() skips ahead), so the data and the reference are the same on
+ * every machine, whatever its number of cores.
+ */
+typedef struct part {
+    element_t *a;        /**< the part's first element */
+    size_t n;            /**< its element count */
+    uint64_t seed;       /**< fill: the seed of the whole input */
+    uint64_t first;      /**< the index of a[0] in the whole input */
+    accumulator acc;     /**< sum: the part's sum */
+} part;
+
+/** Inputs from this size up are split: below it a thread costs more than it saves. */
+#define PART_MIN_N ((size_t)1 << 22)
+/** At most this many parts, each at least PART_MIN_N / 2 long. */
+#define MOST_PARTS 64
+/** At most this many threads, however many cores the host has. */
+#define MOST_THREADS 16
+
+/** Splits a[0 .. n-1] into parts (their number depends on n alone); returns the number. */
+static int split(element_t *a, size_t n, part parts[MOST_PARTS])
+{
+    size_t count = n < PART_MIN_N ? 1 : n / (PART_MIN_N / 2);
+    count = count > MOST_PARTS ? MOST_PARTS : count;
+    size_t length = (n + count - 1) / count;   /* so every part starts below n */
+    for (size_t i = 0; i < count; i++)
+        parts[i] = (part){ .a = a + i * length, .first = i * length,
+                           .n = n - i * length < length ? n - i * length : length };
+    return (int)count;
+}
+
+/** A thread's share of run_parts(): parts thread, thread + threads, ... */
+typedef struct share {
+    void (*work)(part *);
+    part *parts;
+    int count, thread, threads;
+} share;
+
+static void *run_share(void *arg)
+{
+    share *s = arg;
+    for (int i = s->thread; i < s->count; i += s->threads)
+        s->work(&s->parts[i]);
+    return NULL;
+}
+
+/** Runs work() on every part, on as many threads as this process may use cores (this one
+ *  among them: an MPI rank bound to one core runs one); a share whose thread cannot start
+ *  is done here. */
+static void run_parts(void (*work)(part *), part *parts, int count)
+{
+    cpu_set_t allowed;
+    int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+    int threads = cores < 1 ? 1 : cores > MOST_THREADS ? MOST_THREADS : cores;
+    threads = threads > count ? count : threads;
+    pthread_t ids[MOST_THREADS];
+    share shares[MOST_THREADS];
+    int started[MOST_THREADS] = { 0 };
+    for (int t = 0; t < threads; t++) {
+        shares[t] = (share){ .work = work, .parts = parts, .count = count, .thread = t, .threads = threads };
+        started[t] = t > 0 && pthread_create(&ids[t], NULL, run_share, &shares[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++) {
+        if (started[t])
+            pthread_join(ids[t], NULL);
+        else
+            run_share(&shares[t]);
+    }
+}
+
+static void fill_part(part *p)
+{
+    fill_serial(p->a, p->n, p->seed, p->first);
+}
+
+void fill_random(element_t *a, size_t n, uint64_t seed)
+{
+    fill_random_from(a, n, seed, 0);
+}
+
+void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first)
+{
+    part parts[MOST_PARTS];
+    int count = split(a, n, parts);
+    for (int i = 0; i < count; i++) {
+        parts[i].seed = seed;
+        parts[i].first += first;
+    }
+    run_parts(fill_part, parts, count);
 }
 
 const char *random_data_description(void)
@@ -66,32 +176,67 @@ static void neumaier_add(long double *sum, long double *carry, long double x)
 }
 #endif
 
+/** Adds a[0 .. n-1], element first + i of the whole input in a[i], to acc. */
+static void accumulate(accumulator *acc, const element_t *a, size_t n, size_t first)
+{
+    (void)first;   /* int builds: no element can be NaN */
+    for (size_t i = 0; i < n; i++) {
+#if ELEMENT_IS_INTEGER
+        acc->sum += a[i];
+        acc->abs_sum += (a[i] < 0) ? -(__int128)a[i] : a[i];
+#else
+        if (!isfinite(a[i]) && !acc->nonfinite) {
+            acc->nonfinite = 1;
+            acc->nonfinite_index = first + i;
+            acc->nonfinite_value = (double)a[i];
+        }
+        neumaier_add(&acc->sum, &acc->carry, (long double)a[i]);
+        acc->abs_sum += fabsl((long double)a[i]);
+#endif
+    }
+}
+
+static void sum_part(part *p)
+{
+    p->acc = (accumulator){ 0 };
+    accumulate(&p->acc, p->a, p->n, p->first);
+}
+
 reference cpu_reference(const element_t *a, size_t n)
 {
+    part parts[MOST_PARTS];
+    int count = split((element_t *)a, n, parts);
+    run_parts(sum_part, parts, count);
+    /* the parts in order: the first non-finite element is the first part's that has one */
+    accumulator total = parts[0].acc;
+    for (int i = 1; i < count; i++) {
+        const accumulator *p = &parts[i].acc;
+#if ELEMENT_IS_INTEGER
+        total.sum += p->sum;
+        total.abs_sum += p->abs_sum;
+#else
+        neumaier_add(&total.sum, &total.carry, p->sum);   /* the parts' sums, compensated too */
+        total.carry += p->carry;
+        total.abs_sum += p->abs_sum;
+        if (p->nonfinite && !total.nonfinite) {
+            total.nonfinite = 1;
+            total.nonfinite_index = p->nonfinite_index;
+            total.nonfinite_value = p->nonfinite_value;
+        }
+#endif
+    }
     reference ref = { .fits_element = 1 };
 #if ELEMENT_IS_INTEGER
-    __int128 sum = 0, abs_sum = 0;   /* n * 2^31 < 2^127 for any n */
-    for (size_t i = 0; i < n; i++) {
-        sum += a[i];
-        abs_sum += (a[i] < 0) ? -(__int128)a[i] : a[i];
-    }
-    ref.exact = sum > LLONG_MAX ? LLONG_MAX : sum < LLONG_MIN ? LLONG_MIN : (long long)sum;
-    ref.fits_element = (sum >= INT_MIN && sum <= INT_MAX);
-    ref.sum = (long double)sum;
-    ref.abs_sum = (long double)abs_sum;
+    ref.exact = total.sum > LLONG_MAX ? LLONG_MAX : total.sum < LLONG_MIN ? LLONG_MIN : (long long)total.sum;
+    ref.fits_element = (total.sum >= INT_MIN && total.sum <= INT_MAX);
+    ref.sum = (long double)total.sum;
+    ref.abs_sum = (long double)total.abs_sum;
 #else
-    long double sum = 0.0L, carry = 0.0L, abs_sum = 0.0L;
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(a[i]) && !ref.nonfinite) {
-            ref.nonfinite = 1;
-            ref.nonfinite_index = i;
-            ref.nonfinite_value = (double)a[i];
-        }
-        neumaier_add(&sum, &carry, (long double)a[i]);
-        abs_sum += fabsl((long double)a[i]);
-    }
-    ref.sum = sum + carry;
-    ref.abs_sum = abs_sum;
+    ref.sum = total.sum + total.carry;
+    ref.abs_sum = total.abs_sum;
+    ref.nonfinite = total.nonfinite;
+    ref.nonfinite_index = total.nonfinite_index;
+    ref.nonfinite_value = total.nonfinite_value;
 #endif
     return ref;
 }

@@ -22,6 +22,8 @@ extern "C" {
  * partial sums wander around zero instead of growing with n and can't overflow int in
  * practice: the sum of 2^32 of them has a standard deviation near 2^18), floats and
  * doubles in [0, 1) (positive, so the relative error of the sum means something).
+ * From 2^22 elements up the host's cores make it in parts (data.c): the same values in
+ * the same places whatever the number of cores.
  */
 void fill_random(element_t *a, size_t n, uint64_t seed);
 
@@ -50,6 +52,8 @@ typedef struct reference {
  * Sums `a` on the CPU: exactly in 128-bit integers for int (no n the machine can hold
  * overflows them), with Neumaier's compensated summation in long double for floats, so
  * the reference is far more accurate than any GPU order of additions in element_t.
+ * From 2^22 elements up it sums in parts fixed by n, on the host's cores, and adds the
+ * parts' sums in order, compensated too: the same reference on every machine.
  * Right for every input: a NaN or infinite element makes the sum what IEEE addition
  * gives (inf, or NaN for inf + -inf or a NaN) and is recorded, never a NaN out of the
  * compensation itself; finite float or double elements never overflow a long double.

@@ -42,7 +42,7 @@ $(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) script
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_REPORT_SOURCES) -lm
 
 $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) scripts/tables.h tests/unit_test.h $(MULTI_UNIT_TESTS).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm
+	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
 
 .PHONY: scaling latency mpich
 

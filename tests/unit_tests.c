@@ -250,6 +250,54 @@ static void test_program_flags(void)
     remove(fresh);
 }
 
+/**
+ * Inputs of 2^22 elements and more are made and summed in parts fixed by n, on the
+ * host's cores (data.c): the same elements as made in pieces below that size, and the
+ * same reference (int exactly; floats within a bound far below any GPU sum's, against a
+ * plain long double sum whose own error is below n u sum|x|, u = 2^-64, under 2^-40
+ * sum|x| here), with the first NaN or infinity found in whichever part holds it.
+ */
+static void test_data_in_parts(void)
+{
+    const size_t n = ((size_t)3 << 22) + 5, piece = (size_t)1 << 21;
+    element_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        TEST("data in parts: memory for two inputs of 3 * 2^22 + 5 elements", 0);
+        free(a);
+        free(b);
+        return;
+    }
+    fill_random(a, n, 42);
+    for (size_t first = 0; first < n; first += piece)
+        fill_random_from(b + first, n - first < piece ? n - first : piece, 42, first);
+    TEST("data in parts: 3 * 2^22 + 5 elements, the same as made in pieces of 2^21",
+         memcmp(a, b, n * sizeof *a) == 0);
+    reference r = cpu_reference(a, n);
+#if ELEMENT_IS_INTEGER
+    long long slow = 0;
+    for (size_t i = 0; i < n; i++)
+        slow += a[i];
+    TEST("data in parts: the int reference of 3 * 2^22 + 5 elements is exact", r.exact == slow);
+#else
+    long double slow = 0, abs_slow = 0;
+    for (size_t i = 0; i < n; i++) {
+        slow += a[i];
+        abs_slow += fabsl((long double)a[i]);
+    }
+    TEST("data in parts: the float reference of 3 * 2^22 + 5 elements within 2^-38 sum|x| of a long double sum",
+         fabsl(r.sum - slow) <= ldexpl(abs_slow, -38) && fabsl(r.abs_sum - abs_slow) <= ldexpl(abs_slow, -38));
+    b[n - 2] = (element_t)INFINITY;
+    r = cpu_reference(b, n);
+    int last = r.nonfinite && r.nonfinite_index == n - 2 && isinf(r.sum);
+    b[((size_t)1 << 22) + 1] = (element_t)NAN;
+    r = cpu_reference(b, n);
+    TEST("data in parts: the first NaN or infinity is found in any part, by its index in the whole",
+         last && r.nonfinite && r.nonfinite_index == ((size_t)1 << 22) + 1 && isnan(r.nonfinite_value));
+#endif
+    free(a);
+    free(b);
+}
+
 static void test_data(void)
 {
     enum { N = 100000 };
@@ -742,6 +790,7 @@ int main(void)
     test_adversarial_sizes();
     test_program_flags();
     test_data();
+    test_data_in_parts();
     test_fresh();
     test_depth();
     test_stats();
