@@ -29,11 +29,13 @@
 #   resources make resources: registers and shared memory per step everywhere (the
 #             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits.
 #   report    the report tool reads a CSV column by its name
-#   removable each extension (EXTENSIONS) taken out of a scratch copy: make all and make
-#             test still pass there; make clean and make distclean on that copy (TYPE=int)
 # Then each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
 # header what it checks (lab/tests.sh, multi/tests.sh) and tests the programs of its
 # folders (SUITE_PROGRAM_DIRS: the build section builds them, and leaves the rest to it).
+# Last:
+#   removable each extension (EXTENSIONS) taken out of a scratch copy: make all and make
+#             test still pass there; make clean and make distclean on that copy (TYPE=int).
+#             The copies start in the gpu section, in the background.
 # Each section ends with its time. Without a GPU the GPU checks are listed as SKIP, by name.
 #
 # Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
@@ -55,9 +57,18 @@ passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
-skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); }
+# each result line's seconds since the one before it go to $log/times.txt, so that the end
+# can name the slowest tests (the time a test took is the time since the last result)
+last_result=$EPOCHREALTIME
+: > "$log/times.txt"
+took() {
+    local now=$EPOCHREALTIME
+    awk -v a="$last_result" -v b="$now" -v n="$1" 'BEGIN { printf "%.1f %s\n", b - a, n }' >> "$log/times.txt"
+    last_result=$now
+}
+pass() { echo "PASS $1"; passed=$((passed + 1)); took "$1"; }
+fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); took "$1"; }
+skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
 # section NAME: starts a section; the one before it ends with a line giving its time, so a
 # slow suite shows where its minutes go (section_times at the end lists them all again)
 section_name="" section_start=$SECONDS section_times=""
@@ -88,6 +99,45 @@ unit_tests() {
 }
 section unit
 unit_tests unit_tests
+
+# ---------------------------------------------------------------- removable (started)
+# Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
+# out of a course: in a scratch copy of this tree without its folders and without its one
+# include line in the Makefile, `make all`, `make test` and `make docs` (with doxygen)
+# pass. The scratch copies' runs see no GPU and leave out the lab's section (the layout
+# is what is tested, and the GPU checks run here); TYPE=int only, since no folder depends
+# on the type. They need nothing of this run: removable_start starts them in the
+# background, one after another, once the gpu section's --check runs (which want every
+# core) are done, and the removable section at the end waits for them and reads them.
+# They build and test as a machine without a GPU does (NVCC_ARCH=sm_75, no GPU visible),
+# at the lowest priority (renice), so that the tests here, which time GPUs, come first.
+read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
+removable_wanted() { [ "${REMOVABLE_TESTS:-1}" != 0 ] && [ "$type" = int ] && [ ${#extensions[@]} -gt 0 ]; }
+removable_pid=""
+removable_start() {
+    removable_wanted || return 0
+    rm -rf build/removable
+    for ext in "${extensions[@]}"; do
+        scratch=build/removable/$ext
+        mkdir -p "$scratch"
+        git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+            tar --null -T - -cf - | tar -xf - -C "$scratch"
+    done
+    (
+        renice -n 19 -p "$BASHPID" || true   # what it starts from here on inherits it
+        for ext in "${extensions[@]}"; do
+            read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
+            ( cd "build/removable/$ext" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
+              sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
+              export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
+              make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
+              LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 &&
+              { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
+            echo $? > "build/removable/$ext.status"
+        done
+    ) > /dev/null 2>&1 &
+    removable_pid=$!
+}
 
 # ---------------------------------------------------------------- build
 section build
@@ -521,7 +571,9 @@ check_run() {
 # check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
 # host's available memory each hold the largest size (2^31+5 elements, with a tenth more
 # for scratch and slack), at most 4, at least 1. A run spends most of its time making and
-# summing that size's data on one CPU core, so runs side by side save most of the wait.
+# summing that size's data on the host's cores (common/data.c) and copying it to the GPU:
+# four side by side take about half the time of one after another (20 programs on the
+# H100's host, 16 cores, 2026-11-26: 25 s, against 53 s; 8 at once 23 s).
 check_jobs() {
     local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
     [ "$type" = double ] && element_bytes=8
@@ -598,6 +650,7 @@ if [ -n "$gpu" ]; then
     done
     wait
 fi
+removable_start   # the scratch copies of the removable section, in the background from here
 for program in "${programs[@]}"; do
     check_all "$program"
 done
@@ -999,15 +1052,16 @@ if [ "$(build/tools/report field "$log/field-rows.csv" median_ms | paste -sd' ')
    ! build/tools/report field "$log/field-rows.csv" no_such_column > /dev/null 2>&1; then pass "$name"
 else fail "$name" "$(build/tools/report field "$log/field-rows.csv" median_ms 2>&1 | tr '\n' ' ')"; fi
 
+# the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
+# sourced here with the functions above, each its own section
+for suite in $(make_var TEST_SUITES); do
+    section "$suite"
+    # shellcheck disable=SC1090  # the suites are named by the Makefile
+    . "$suite"
+done
 # ---------------------------------------------------------------- removable
-# Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
-# out of a course: in a scratch copy of this tree without its folders and without its one
-# include line in the Makefile, `make all`, `make test` and `make docs` (with doxygen)
-# pass. The scratch test runs with no GPU visible and without the lab's section (the
-# layout is what is tested, and the GPU checks already ran here); TYPE=int only, since no
-# folder depends on the type.
+# the scratch copies started in the gpu section: their verdicts, once they are done
 section removable
-read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 if [ "${REMOVABLE_TESTS:-1}" = 0 ]; then
     skip "removable: each extension taken out" "REMOVABLE_TESTS=0 (a scratch copy's own run)"
 elif [ "$type" != int ]; then
@@ -1015,22 +1069,14 @@ elif [ "$type" != int ]; then
 elif [ ${#extensions[@]} -eq 0 ]; then
     fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"
 fi
+[ -z "$removable_pid" ] || wait "$removable_pid"
 for ext in "${extensions[@]}"; do
-    [ "${REMOVABLE_TESTS:-1}" = 0 ] || [ "$type" != int ] && break
+    removable_wanted || break
     name="removable: without $ext (git rm -r $(make --no-print-directory -s "print-${ext}_FOLDERS"), one Makefile line)"
     scratch=build/removable/$ext
-    rm -rf "$scratch"; mkdir -p "$scratch"
-    git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-        tar --null -T - -cf - | tar -xf - -C "$scratch"
-    read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
-    ( cd "$scratch" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
-      sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
-      make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
-      CUDA_VISIBLE_DEVICES="" LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 &&
-      { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
-    status=$?
+    status=$(cat "$scratch.status" 2>/dev/null || echo "unknown")
     last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
-    if [ "$status" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
+    if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
         pass "$name: make all, make test and make docs pass ($last)"
         # the scratch copy is a built tree to try make clean on: what make installed into
         # build/ stays, every build goes; make distclean takes build/ away
@@ -1050,14 +1096,9 @@ for ext in "${extensions[@]}"; do
     fi
 done
 
-# the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
-# sourced here with the functions above, each its own section
-for suite in $(make_var TEST_SUITES); do
-    section "$suite"
-    # shellcheck disable=SC1090  # the suites are named by the Makefile
-    . "$suite"
-done
+
 section ""
 echo "time per section: ${section_times%; }"
+echo "slowest tests (s): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 | paste -sd'|' | sed 's/|/; /g')"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
