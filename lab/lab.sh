@@ -592,11 +592,13 @@ check() {
     echo "== includes: $dest/reduce.cu against our step $k's file"
     check_includes "$dest/reduce.cu" "$k" || exit 1
 
-    # built: the types that compiled; failed: the types with a failure so far
+    # built: the types that compiled; failed: the types with a failure so far; a fresh
+    # copy compiles the harness too, one job per core
     echo "== build $dest for $types"
-    local built="" failed=""
+    local built="" failed="" jobs
+    jobs=$(nproc 2>/dev/null || echo 2)
     for t in $types; do
-        if make -s --no-print-directory -C "$dest" TYPE="$t" > "$log/build-$t.txt" 2>&1; then
+        if make -s -j"$jobs" --no-print-directory -C "$dest" TYPE="$t" > "$log/build-$t.txt" 2>&1; then
             cat "$log/build-$t.txt"
             built+=" $t"
         else

@@ -124,28 +124,37 @@ else
     pass "lab-check: a bad N or REPS is refused before any build"
 fi
 
-# build_all DIR...: make every copy for $type at once (one job per core); one test each.
+# build_all ITEM...: make every copy at once (one job per core), one test each; an item is
+# a copy's folder, for $type, or "FOLDER TYPE" for another type a test below asks of it.
 # The harness's objects (build/TYPE/common/) are the same in every copy: the same sources
 # and command lines, the copies all at one depth. The first copy builds them, the others
 # start with them and compile their reduce.cu (make would compile again any object whose
 # command line or sources differ: config.mk's stamps, the .d files); the first, alone, with
-# one job per core.
+# one job per core. A copy built for another type compiles that type's objects itself.
+# The builds' logs go to $lab_root/builds/, by folder and type (none into our steps' folders).
 build_all() {
-    local dir first=$1 built=build/$type jobs
+    local item dir items first=$1 built=build/$type jobs at=$lab_root/builds
     jobs=$(nproc 2>/dev/null || echo 2)
-    make --no-print-directory -s -j"$jobs" -C "$first" TYPE="$type" > "$first/build.log" 2>&1
-    echo $? > "$first/build.status"
-    for dir in "${@:2}"; do
+    mapfile -t items < <(for item in "$@"; do [[ $item == *" "* ]] && echo "$item" || echo "$item $type"; done |
+                         awk '!seen[$0]++')
+    mkdir -p "$at"
+    make --no-print-directory -s -j"$jobs" -C "$first" TYPE="$type" > "$at/${first//\//_}-$type.log" 2>&1
+    echo $? > "$at/${first//\//_}-$type.status"
+    for item in "${items[@]:1}"; do
+        dir=${item% *}
+        [ "${item##* }" = "$type" ] || continue
         mkdir -p "$dir/$built" && cp -pr "$first/$built/common" "$first/$built/"*.cmd "$dir/$built/" 2> /dev/null
     done
-    # shellcheck disable=SC2016  # $1 and $2 are the inner sh's: the copy and the type
-    printf '%s\n' "${@:2}" | xargs -r -P "$jobs" -I{} sh -c \
-        'make --no-print-directory -s -C "$1" TYPE="$2" > "$1/build.log" 2>&1; echo $? > "$1/build.status"' _ {} "$type"
-    for dir in "$@"; do
-        if [ "$(cat "$dir/build.status" 2>/dev/null)" = 0 ]; then
-            pass "lab: $dir builds ($type)"
+    # shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's: the folder, the type and the log's name
+    for item in "${items[@]:1}"; do dir=${item% *}; echo "$item $at/${dir//\//_}-${item##* }"; done |
+        xargs -r -P "$jobs" -L 1 sh -c \
+        'make --no-print-directory -s -C "$0" TYPE="$1" > "$2.log" 2>&1; echo $? > "$2.status"'
+    for item in "${items[@]}"; do
+        dir=${item% *}
+        if [ "$(cat "$at/${dir//\//_}-${item##* }.status" 2>/dev/null)" = 0 ]; then
+            pass "lab: $dir builds (${item##* })"
         else
-            fail "lab: $dir builds ($type)" "$(tail -3 "$dir/build.log" 2>/dev/null | tr '\n' ' ')"
+            fail "lab: $dir builds (${item##* })" "$(tail -3 "$at/${dir//\//_}-${item##* }.log" 2>/dev/null | tr '\n' ' ')"
         fi
     done
 }
@@ -164,6 +173,7 @@ fi
 # must trigger. lab_header FILE KEY: the values of its "# KEY: value" lines, one a line.
 lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
 broken=()
+declare -A broken_copy=()   # each patch's copy
 for file in lab/broken/*.patch; do
     name=$(basename "$file" .patch)
     k=$(lab_header "$file" step)
@@ -177,8 +187,23 @@ for file in lab/broken/*.patch; do
     else fail "lab: $name is $step's kernel with one bug or shortcut" "$lines lines differ, more than 30"; fi
     broken+=("$file")
     copies+=("$copy")
+    broken_copy[$file]=$copy
 done
-build_all "${copies[@]}"
+# on a GPU, the other types a broken copy's check asks for (its var: LAB_TYPES=...), in
+# the copy, in our kernel's copy for its control, and in the two steps lab-check times
+# beside it: built here with the others, not one after another by each lab-check
+extra=()
+if [ -n "$gpu" ]; then
+    for file in "${broken[@]}"; do
+        k=$(lab_header "$file" step)
+        for t in $(lab_header "$file" var | sed -n 's/^LAB_TYPES=//p'); do
+            [ "$t" = "$type" ] && continue
+            extra+=("${broken_copy[$file]} $t" "$(step_dir "$k") $t" "$(step_dir "${lab_before[$k]}") $t")
+            [ "$(lab_header "$file" control)" = ours ] && extra+=("$lab_root/ours/$(step_dir "$k") $t")
+        done
+    done
+fi
+build_all "${copies[@]}" "${extra[@]}"
 
 # a copy that exists is never overwritten without FORCE=1
 copy=$lab_root/start/$(step_dir 3)
