@@ -593,7 +593,7 @@ check_jobs() {
 # output: $log/check-PROGRAM.out and .err). Where library_defect names a size, the line
 # covers the others, and a second line passes only if that size failed (it comes last)
 check_all() {
-    local program=$1 sizes count name status failing passed saved=$log/check-${1//\//_} defect="" known=""
+    local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}, random and one-hot data"
@@ -610,24 +610,24 @@ check_all() {
         return
     fi
     status=$(cat "$saved.status" 2>/dev/null)
-    passed=$(sed -n 's/^check n=\([0-9]*\): PASS .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
-    failing=$(sed -n 's/^check n=\([0-9]*\): FAIL .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
+    passed_sizes=$(sed -n 's/^check n=\([0-9]*\): PASS .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
+    failing_sizes=$(sed -n 's/^check n=\([0-9]*\): FAIL .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
     if [ -n "$known" ]; then
                 local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
         case $(sed -n "s/^check n=$known: \([A-Z]*\) .*/\1/p" "$saved.out" 2>/dev/null) in
             FAIL) pass "$what"
-                  [ "$status" = 1 ] && [ -z "$failing" ] && status=0 ;;  # that failure was the exit's one cause
+                  [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0 ;;  # that failure was the exit's one cause
             PASS) fail "$what" "it passed: the defect is gone or was never the library's; take it out of library_defect()" ;;
             *) fail "$what" "no verdict for n=$known: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
         esac
     fi
-    if [ "$status" = 0 ] && [ "$passed" = "$sizes" ]; then
+    if [ "$status" = 0 ] && [ "$passed_sizes" = "$sizes" ]; then
         pass "$name"
-    elif [ -n "$failing" ]; then
-        fail "$name" "exit $status, failed at n=${failing//,/, n=}: $(grep -m4 -E ': FAILED |: hint: ' "$saved.err" |
+    elif [ -n "$failing_sizes" ]; then
+        fail "$name" "exit $status, failed at n=${failing_sizes//,/, n=}: $(grep -m4 -E ': FAILED |: hint: ' "$saved.err" |
              sed 's/^[^:]*: //' | tr '\n' ' ')(see $saved.err)"
     else
-        fail "$name" "exit ${status:-unknown}, passed ${passed:-no size} of $sizes: $(head -c 300 "$saved.err" 2>/dev/null | tr '\n' ' ')"
+        fail "$name" "exit ${status:-unknown}, passed ${passed_sizes:-no size} of $sizes: $(head -c 300 "$saved.err" 2>/dev/null | tr '\n' ' ')"
     fi
 }
 
