@@ -1097,6 +1097,12 @@ for ext in "${extensions[@]}"; do
 done
 
 
+# every result line counted: a pass, fail or skip made in a subshell, or under a local
+# variable of the counter's name (bash's dynamic scope), would print and not count
+results=$(wc -l < "$log/times.txt")
+if [ "$results" -ne $((passed + failed + skipped)) ]; then
+    fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
+fi
 section ""
 echo "time per section: ${section_times%; }"
 echo "slowest tests (s): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 | paste -sd'|' | sed 's/|/; /g')"
