@@ -253,9 +253,10 @@ static void test_program_flags(void)
 /**
  * Inputs of 2^22 elements and more are made and summed in parts fixed by n, on the
  * host's cores (data.c): the same elements as made in pieces below that size, and the
- * same reference (int exactly; floats within a bound far below any GPU sum's, against a
- * plain long double sum whose own error is below n u sum|x|, u = 2^-64, under 2^-40
- * sum|x| here), with the first NaN or infinity found in whichever part holds it.
+ * same reference: int exactly; float and double within 2^-60 sum|x| of the exact sum (the
+ * random elements are multiples of 2^-24 or 2^-53, whose multiples add up exactly in
+ * 128-bit integers), the bound data.h's error_bound() adds for the reference's own error;
+ * with the first NaN or infinity found in whichever part holds it.
  */
 static void test_data_in_parts(void)
 {
@@ -279,13 +280,16 @@ static void test_data_in_parts(void)
         slow += a[i];
     TEST("data in parts: the int reference of 3 * 2^22 + 5 elements is exact", r.exact == slow);
 #else
-    long double slow = 0, abs_slow = 0;
-    for (size_t i = 0; i < n; i++) {
-        slow += a[i];
-        abs_slow += fabsl((long double)a[i]);
-    }
-    TEST("data in parts: the float reference of 3 * 2^22 + 5 elements within 2^-38 sum|x| of a long double sum",
-         fabsl(r.sum - slow) <= ldexpl(abs_slow, -38) && fabsl(r.abs_sum - abs_slow) <= ldexpl(abs_slow, -38));
+    /* every element is k * 2^-bits (k a whole number below 2^bits): the k add up exactly */
+    const int bits = ELEMENT_UNIT_ROUNDOFF < 1e-10 ? 53 : 24;
+    unsigned __int128 whole = 0;
+    for (size_t i = 0; i < n; i++)
+        whole += (unsigned __int128)ldexpl((long double)a[i], bits);
+    long double exact = ldexpl((long double)whole, -bits);   /* to long double: 2^-64 of it at most */
+    TEST("data in parts: the " ELEMENT_NAME " reference of 3 * 2^22 + 5 elements within 2^-60 sum|x| of the exact sum",
+         fabsl(r.sum - exact) <= ldexpl(exact, -60));
+    /* sum|x| only scales the bound: a plain long double sum, within n u = 2^-40.4 of it */
+    TEST("data in parts: sum|x| of 3 * 2^22 + 5 elements within 2^-40 of it", fabsl(r.abs_sum - exact) <= ldexpl(exact, -40));
     b[n - 2] = (element_t)INFINITY;
     r = cpu_reference(b, n);
     int last = r.nonfinite && r.nonfinite_index == n - 2 && isinf(r.sum);
