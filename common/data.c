@@ -55,11 +55,12 @@ typedef struct accumulator {
 
 /**
  * One part of a large input, made or summed on its own. Making the data and summing it is
- * the CPU's work in every --check and timed run: on one core, --check 2^31+5 (the largest
- * size of --check auto, for every 64-bit step) of ints took 13.6 s on the H100's host; in
- * parts, on its 16 cores, 3.0 s (2026-11-26). The parts depend on n alone, and a part's
- * elements are the same wherever it starts (fill_serial() skips ahead), so the data and
- * the reference are the same on every machine, whatever its number of cores.
+ * the CPU's work in every --check and timed run: make test's --check 2^31+5 of ints (the
+ * largest size of --check auto, for every 64-bit step; the unsigned-index test's run, in
+ * test-log/times.txt) took 13.6 s on the H100's host on one core, 4.4 s in parts on its 16
+ * (2026-11-26). The parts depend on n alone, and a part's elements are the same wherever
+ * it starts (fill_serial() skips ahead), so the data and the reference are the same on
+ * every machine, whatever its number of cores.
  */
 typedef struct part {
     element_t *a;        /**< the part's first element */
@@ -71,7 +72,8 @@ typedef struct part {
 
 /** Inputs from this size up are split: below it a thread costs more than it saves. */
 #define PART_MIN_N ((size_t)1 << 22)
-/** At most this many parts, each at least PART_MIN_N / 2 long. */
+/** At most this many parts, each PART_MIN_N / 2 long or more (the last one may be up to
+ *  MOST_PARTS - 1 elements short of it). */
 #define MOST_PARTS 64
 /** At most this many threads, however many cores the host has. */
 #define MOST_THREADS 16
@@ -104,7 +106,7 @@ static void *run_share(void *arg)
 }
 
 /** Runs work() on every part, on as many threads as this process may use cores (this one
- *  among them: an MPI rank bound to one core runs one); a share whose thread cannot start
+ *  among them: a process bound to one core runs one); a share whose thread cannot start
  *  is done here. */
 static void run_parts(void (*work)(part *), part *parts, int count)
 {
