@@ -58,12 +58,16 @@ log=build/$type/test-log
 mkdir -p "$log"
 
 # each result line's seconds since the one before it go to $log/times.txt, so that the end
-# can name the slowest tests (the time a test took is the time since the last result)
-last_result=$EPOCHREALTIME
+# can name the results that waited longest (a batch of runs, such as the gpu section's
+# --check runs, counts to the first result after it). EPOCHREALTIME is bash 5's (with the
+# locale's decimal mark); date's, where it is missing.
+now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
+last_result=$(now_s)
 : > "$log/times.txt"
 took() {
-    local now=$EPOCHREALTIME
-    awk -v a="$last_result" -v b="$now" -v n="$1" 'BEGIN { printf "%.1f %s\n", b - a, n }' >> "$log/times.txt"
+    local now
+    now=$(now_s)
+    printf '%s %s\n' "$(awk -v a="$last_result" -v b="$now" 'BEGIN { printf "%.1f", b - a }')" "$1" >> "$log/times.txt"
     last_result=$now
 }
 pass() { echo "PASS $1"; passed=$((passed + 1)); took "$1"; }
@@ -115,6 +119,7 @@ read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_wanted() { [ "${REMOVABLE_TESTS:-1}" != 0 ] && [ "$type" = int ] && [ ${#extensions[@]} -gt 0 ]; }
 removable_pid=""
 removable_start() {
+    local ext scratch
     removable_wanted || return 0
     rm -rf build/removable
     for ext in "${extensions[@]}"; do
@@ -130,14 +135,25 @@ removable_start() {
             ( cd "build/removable/$ext" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
               sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
               export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
-              make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
-              LAB_TESTS=0 REMOVABLE_TESTS=0 make --no-print-directory test > test.txt 2>&1 &&
+              timeout 3600 make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
+              LAB_TESTS=0 REMOVABLE_TESTS=0 timeout 3600 make --no-print-directory test > test.txt 2>&1 &&
               { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
-            echo $? > "build/removable/$ext.status"
+            status=$?
+            echo "$status" > "build/removable/$ext.status"
+            # stopped by a signal (Ctrl-C reaches the commands, not this background shell),
+            # or the suite is gone: the next copy is not started
+            if [ "$status" -gt 128 ] || ! kill -0 "$$" 2> /dev/null; then break; fi
         done
     ) > /dev/null 2>&1 &
     removable_pid=$!
 }
+# the suite stopped early (Ctrl-C, a time limit) stops the scratch copies' runs too
+removable_stop() {
+    local pid
+    for pid in $(pgrep -P "${1:-$removable_pid}" 2> /dev/null); do removable_stop "$pid"; done
+    kill "${1:-$removable_pid}" 2> /dev/null
+}
+trap '[ -z "$removable_pid" ] || removable_stop' EXIT
 
 # ---------------------------------------------------------------- build
 section build
@@ -1105,6 +1121,7 @@ if [ "$results" -ne $((passed + failed + skipped)) ]; then
 fi
 section ""
 echo "time per section: ${section_times%; }"
-echo "slowest tests (s): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 | paste -sd'|' | sed 's/|/; /g')"
+echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
+     paste -sd'|' | sed 's/|/; /g')"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
