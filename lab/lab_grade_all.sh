@@ -154,9 +154,11 @@ graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
 # build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time
 build_in_base() {
     # each folder's make gets a share of the jobs: a few folders still keep every core busy
-    local share=$(( jobs / $# > 1 ? jobs / $# : 1 ))
+    local items share
+    items=$(printf '%s\n' "$@" | sort -u)
+    share=$(( jobs / $(wc -l <<< "$items") > 1 ? jobs / $(wc -l <<< "$items") : 1 ))
     # shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
-    printf '%s\n' "$@" | sort -u | SHARE=$share xargs -P "$jobs" -L 1 sh -c \
+    printf '%s\n' "$items" | SHARE=$share xargs -P "$jobs" -L 1 sh -c \
         'make -s -j"$SHARE" --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
 }
 # our steps first, all at once (make lab, which asks our step k its title, then finds it
