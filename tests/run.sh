@@ -104,7 +104,7 @@ unit_tests() {
 section unit
 unit_tests unit_tests
 
-# ---------------------------------------------------------------- removable (started)
+# ---------------------------------------------------------------- removable: the runs
 # Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
 # out of a course: in a scratch copy of this tree without its folders and without its one
 # include line in the Makefile, `make all`, `make test` and `make docs` (with doxygen)
@@ -1111,7 +1111,6 @@ for ext in "${extensions[@]}"; do
         fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" "$scratch/docs.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
     fi
 done
-
 
 # every result line counted: a pass, fail or skip made in a subshell, or under a local
 # variable of the counter's name (bash's dynamic scope), would print and not count
