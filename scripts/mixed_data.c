@@ -9,12 +9,12 @@
  * large value and its negative (magnitude from 2^20 to just under 2^31), which cancel
  * exactly. The places are drawn with replacement, so a later pair can overwrite one value
  * of an earlier one: about 1% of the large values are left without their negative (2,021
-  * of 260,103 at n = 2^24+7, seed 1), and those set the exact sum (they add up to -7.28e9
+ * of 260,103 at n = 2^24+7, seed 1), and those set the exact sum (they add up to -7.28e9
  * there, the small values to 8.3e6: -7.27e9 in all). A partial sum that holds a large
- * value rounds every small value added to it to the large value's last bit. Which small values meet which large
- * ones depends on the order of the additions, so two orders give results that differ in
- * many more bits than on uniform data, where rounding errors stay below the result's own
- * last bit. SplitMix64 from SEED: the same file on every machine.
+ * value rounds every small value added to it to the large value's last bit. Which small
+ * values meet which large ones depends on the order of the additions, so two orders give
+ * results that differ in many more bits than on uniform data, where rounding errors stay
+ * below the result's own last bit. SplitMix64 from SEED: the same file on every machine.
  */
 #include <errno.h>
 #include <inttypes.h>

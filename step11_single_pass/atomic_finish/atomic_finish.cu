@@ -11,7 +11,7 @@
  *   GRID_FINISH=LAST_BLOCK    step 11's last block, as in ../reduce.cu.
  * Atomics add in whatever order blocks finish, so a float result can change from call to
  * call, and *out must be zeroed before the launch. `--blocks B` (common/blocks_flag.h)
-  * takes the wave's place as the grid's most blocks, so that one GPU runs the grid of
+ * takes the wave's place as the grid's most blocks, so that one GPU runs the grid of
  * another: step 14's README shows that the float bits of every finish, the last block's
  * too, change with the grid.
  */
