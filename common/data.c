@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 /** SplitMix64: a tiny, fast, well-mixed generator; the same seed gives the same data. */
@@ -21,7 +22,7 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/** fill_random_from() on one core: element first + i of the sequence into a[i]. */
+/** Element first + i of seed's sequence into a[i], for i < n, on one core. */
 static void fill_serial(element_t *a, size_t n, uint64_t seed, uint64_t first)
 {
     uint64_t state = seed + first * 0x9E3779B97F4A7C15ull;   /* SplitMix64 skips ahead by adding */
@@ -39,8 +40,7 @@ static void fill_serial(element_t *a, size_t n, uint64_t seed, uint64_t first)
 
 /**
  * A running sum of elements: exact in 128-bit integers for int (no n the machine can hold
- * overflows them), Neumaier-compensated in long double for floats, with the first element
- * that is NaN or infinite.
+ * overflows them), Neumaier-compensated in long double for floats.
  */
 typedef struct accumulator {
 #if ELEMENT_IS_INTEGER
@@ -48,116 +48,7 @@ typedef struct accumulator {
 #else
     long double sum, carry, abs_sum;
 #endif
-    int nonfinite;
-    size_t nonfinite_index;
-    double nonfinite_value;
 } accumulator;
-
-/**
- * One part of a large input, made or summed on its own. Making the data and summing it is
- * the CPU's work in every --check and timed run: make test's --check 2^31+5 of ints (the
- * largest size of --check auto, for every 64-bit step; the unsigned-index test's run, in
- * test-log/times.txt) took 13.6 s on the H100's host on one core, 4.4 s in parts on its 16
- * (2026-11-26). The parts depend on n alone, and a part's elements are the same wherever
- * it starts (fill_serial() skips ahead), so the data and the reference are the same on
- * every machine, whatever its number of cores.
- */
-typedef struct part {
-    element_t *a;        /**< the part's first element */
-    size_t n;            /**< its element count */
-    uint64_t seed;       /**< fill: the seed of the whole input */
-    uint64_t first;      /**< the index of a[0] in the whole input */
-    accumulator acc;     /**< sum: the part's sum */
-} part;
-
-/** Inputs from this size up are split: below it a thread costs more than it saves. */
-#define PART_MIN_N ((size_t)1 << 22)
-/** At most this many parts, each PART_MIN_N / 2 long or more (the last one may be up to
- *  MOST_PARTS - 1 elements short of it). */
-#define MOST_PARTS 64
-/** At most this many threads, however many cores the host has. */
-#define MOST_THREADS 16
-
-/** Splits a[0 .. n-1] into parts (their number depends on n alone); returns the number. */
-static int split(element_t *a, size_t n, part parts[MOST_PARTS])
-{
-    size_t count = n < PART_MIN_N ? 1 : n / (PART_MIN_N / 2);
-    count = count > MOST_PARTS ? MOST_PARTS : count;
-    size_t length = (n + count - 1) / count;   /* so every part starts below n */
-    for (size_t i = 0; i < count; i++)
-        parts[i] = (part){ .a = a + i * length, .first = i * length,
-                           .n = n - i * length < length ? n - i * length : length };
-    return (int)count;
-}
-
-/** A thread's share of run_parts(): parts thread, thread + threads, ... */
-typedef struct share {
-    void (*work)(part *);
-    part *parts;
-    int count, thread, threads;
-} share;
-
-static void *run_share(void *arg)
-{
-    share *s = arg;
-    for (int i = s->thread; i < s->count; i += s->threads)
-        s->work(&s->parts[i]);
-    return NULL;
-}
-
-/** Runs work() on every part, on as many threads as this process may use cores (this one
- *  among them: a process bound to one core runs one); a share whose thread cannot start
- *  is done here. */
-static void run_parts(void (*work)(part *), part *parts, int count)
-{
-    cpu_set_t allowed;
-    int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-    int threads = cores < 1 ? 1 : cores > MOST_THREADS ? MOST_THREADS : cores;
-    threads = threads > count ? count : threads;
-    pthread_t ids[MOST_THREADS];
-    share shares[MOST_THREADS];
-    int started[MOST_THREADS] = { 0 };
-    for (int t = 0; t < threads; t++) {
-        shares[t] = (share){ .work = work, .parts = parts, .count = count, .thread = t, .threads = threads };
-        started[t] = t > 0 && pthread_create(&ids[t], NULL, run_share, &shares[t]) == 0;
-    }
-    for (int t = 0; t < threads; t++) {
-        if (started[t])
-            pthread_join(ids[t], NULL);
-        else
-            run_share(&shares[t]);
-    }
-}
-
-static void fill_part(part *p)
-{
-    fill_serial(p->a, p->n, p->seed, p->first);
-}
-
-void fill_random(element_t *a, size_t n, uint64_t seed)
-{
-    fill_random_from(a, n, seed, 0);
-}
-
-void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first)
-{
-    part parts[MOST_PARTS];
-    int count = split(a, n, parts);
-    for (int i = 0; i < count; i++) {
-        parts[i].seed = seed;
-        parts[i].first += first;
-    }
-    run_parts(fill_part, parts, count);
-}
-
-const char *random_data_description(void)
-{
-#if ELEMENT_IS_INTEGER
-    return "random in [-7, 7]";
-#else
-    return "random in [0, 1)";
-#endif
-}
 
 #if !ELEMENT_IS_INTEGER
 /**
@@ -178,54 +69,100 @@ static void neumaier_add(long double *sum, long double *carry, long double x)
 }
 #endif
 
-/** Adds a[0 .. n-1], element first + i of the whole input in a[i], to acc. */
-static void accumulate(accumulator *acc, const element_t *a, size_t n, size_t first)
+/** Adds a[0 .. n-1] to acc. */
+static void accumulate(accumulator *acc, const element_t *a, size_t n)
 {
-    (void)first;   /* int builds: no element can be NaN */
     for (size_t i = 0; i < n; i++) {
 #if ELEMENT_IS_INTEGER
         acc->sum += a[i];
         acc->abs_sum += (a[i] < 0) ? -(__int128)a[i] : a[i];
 #else
-        if (!isfinite(a[i]) && !acc->nonfinite) {
-            acc->nonfinite = 1;
-            acc->nonfinite_index = first + i;
-            acc->nonfinite_value = (double)a[i];
-        }
         neumaier_add(&acc->sum, &acc->carry, (long double)a[i]);
         acc->abs_sum += fabsl((long double)a[i]);
 #endif
     }
 }
 
-static void sum_part(part *p)
+/** Inputs from this size up are split: below it a thread costs more than it saves. */
+#define PART_MIN_N ((size_t)1 << 22)
+/** At most this many parts. */
+#define MOST_PARTS 64
+
+/**
+ * The parts of a large input, made or summed on the host's cores. Making the data and
+ * summing it is the CPU's work in every --check and timed run: make test's --check 2^31+5
+ * of ints (the largest size of --check auto, for every 64-bit step; the unsigned-index
+ * test's run, in test-log/times.txt) took 13.6 s on the H100's host on one core, 4.4 s in
+ * parts on its 16 (2026-11-26). The parts depend on n alone, and a part's elements are
+ * the same wherever it starts (fill_serial() skips ahead), so the data and the reference
+ * are the same on every machine, whatever its number of cores.
+ */
+typedef struct parts {
+    element_t *a;                /**< the input */
+    size_t n;                    /**< its element count */
+    int count;                   /**< its number of parts, n * i / count the first of part i */
+    int fill;                    /**< 1: fill each part from seed and first, then sum it */
+    uint64_t seed, first;        /**< fill: the seed, and the index of a[0] in its sequence */
+    atomic_int next;             /**< the next part a thread takes */
+    accumulator sums[MOST_PARTS];/**< each part's sum */
+} parts;
+
+/** At most this many threads, however many cores the host has. */
+#define MOST_THREADS 16
+/** Elements filled, then summed, at a time: they are still in the core's cache. */
+#define FILL_CHUNK 4096
+
+/** Takes the next part until none is left: fills it (when asked) and sums it. */
+static void *work_on_parts(void *arg)
 {
-    p->acc = (accumulator){ 0 };
-    accumulate(&p->acc, p->a, p->n, p->first);
+    parts *p = arg;
+    for (int i; (i = atomic_fetch_add(&p->next, 1)) < p->count;) {
+        size_t begin = (size_t)((unsigned __int128)p->n * i / p->count);
+        size_t end = (size_t)((unsigned __int128)p->n * (i + 1) / p->count);
+        accumulator acc = { 0 };
+        for (size_t c = begin; c < end; c += FILL_CHUNK) {
+            size_t length = end - c < FILL_CHUNK ? end - c : FILL_CHUNK;
+            if (p->fill)
+                fill_serial(p->a + c, length, p->seed, p->first + c);
+            accumulate(&acc, p->a + c, length);
+        }
+        p->sums[i] = acc;
+    }
+    return NULL;
 }
 
-reference cpu_reference(const element_t *a, size_t n)
+/**
+ * Fills (when `fill`) and sums a[0 .. n-1] in parts, on as many threads as this process
+ * may use cores (this one among them: a process bound to one core runs one), and returns
+ * the parts' sums added in order. A thread that cannot start leaves its parts to the others.
+ */
+static reference in_parts(element_t *a, size_t n, int fill, uint64_t seed, uint64_t first)
 {
-    part parts[MOST_PARTS];
-    int count = split((element_t *)a, n, parts);
-    run_parts(sum_part, parts, count);
-    /* the parts in order: the first non-finite element is the first part's that has one */
-    accumulator total = parts[0].acc;
-    for (int i = 1; i < count; i++) {
-        const accumulator *p = &parts[i].acc;
+    parts p = { .a = a, .n = n, .count = 1, .fill = fill, .seed = seed, .first = first };
+    if (n >= PART_MIN_N)   /* each part PART_MIN_N / 2 long or more */
+        p.count = n / (PART_MIN_N / 2) < MOST_PARTS ? (int)(n / (PART_MIN_N / 2)) : MOST_PARTS;
+    cpu_set_t allowed;
+    int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+    int threads = cores < 1 ? 1 : cores > MOST_THREADS ? MOST_THREADS : cores;
+    threads = threads > p.count ? p.count : threads;
+    pthread_t ids[MOST_THREADS];
+    int started[MOST_THREADS] = { 0 };
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&ids[t], NULL, work_on_parts, &p) == 0;
+    work_on_parts(&p);
+    for (int t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(ids[t], NULL);
+
+    accumulator total = p.sums[0];
+    for (int i = 1; i < p.count; i++) {
 #if ELEMENT_IS_INTEGER
-        total.sum += p->sum;
-        total.abs_sum += p->abs_sum;
+        total.sum += p.sums[i].sum;
 #else
-        neumaier_add(&total.sum, &total.carry, p->sum);   /* the parts' sums, compensated too */
-        total.carry += p->carry;
-        total.abs_sum += p->abs_sum;
-        if (p->nonfinite && !total.nonfinite) {
-            total.nonfinite = 1;
-            total.nonfinite_index = p->nonfinite_index;
-            total.nonfinite_value = p->nonfinite_value;
-        }
+        neumaier_add(&total.sum, &total.carry, p.sums[i].sum);   /* the parts' sums, compensated too */
+        total.carry += p.sums[i].carry;
 #endif
+        total.abs_sum += p.sums[i].abs_sum;
     }
     reference ref = { .fits_element = 1 };
 #if ELEMENT_IS_INTEGER
@@ -236,11 +173,34 @@ reference cpu_reference(const element_t *a, size_t n)
 #else
     ref.sum = total.sum + total.carry;
     ref.abs_sum = total.abs_sum;
-    ref.nonfinite = total.nonfinite;
-    ref.nonfinite_index = total.nonfinite_index;
-    ref.nonfinite_value = total.nonfinite_value;
+    /* finite elements never overflow a long double: a sum that is not finite has a NaN or inf */
+    for (size_t i = 0; !isfinite(ref.sum) && !ref.nonfinite && i < n; i++)
+        if (!isfinite(a[i])) {
+            ref.nonfinite = 1;
+            ref.nonfinite_index = i;
+            ref.nonfinite_value = (double)a[i];
+        }
 #endif
     return ref;
+}
+
+reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first)
+{
+    return in_parts(a, n, 1, seed, first);
+}
+
+reference cpu_reference(const element_t *a, size_t n)
+{
+    return in_parts((element_t *)a, n, 0, 0, 0);
+}
+
+const char *random_data_description(void)
+{
+#if ELEMENT_IS_INTEGER
+    return "random in [-7, 7]";
+#else
+    return "random in [0, 1)";
+#endif
 }
 
 reference one_hot_reference(element_t value)

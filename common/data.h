@@ -17,26 +17,6 @@ extern "C" {
 /** Random ints are drawn from [-RANDOM_INT_RANGE, RANDOM_INT_RANGE]. */
 #define RANDOM_INT_RANGE 7
 
-/**
- * Fills `a` with reproducible random values from `seed`: ints in [-7, 7] (symmetric, so
- * partial sums wander around zero instead of growing with n and can't overflow int in
- * practice: the sum of 2^32 of them has a standard deviation near 2^18), floats and
- * doubles in [0, 1) (positive, so the relative error of the sum means something).
- * From 2^22 elements up the host's cores make it in parts (data.c): the same values in
- * the same places whatever the number of cores.
- */
-void fill_random(element_t *a, size_t n, uint64_t seed);
-
-/**
- * Fills `a` with elements first ... first + n - 1 of the sequence fill_random() draws
- * from `seed`: one part of a larger input can be made on its own (on each of several
- * GPUs, say), with the same values the whole input would hold, whatever the number of parts.
- */
-void fill_random_from(element_t *a, size_t n, uint64_t seed, uint64_t first);
-
-/** One line describing what fill_random() draws, for the program's report. */
-const char *random_data_description(void);
-
 /** The exact (int) or high-precision (float, double) sum of an input, from the CPU. */
 typedef struct reference {
     long long exact;       /**< int builds: the exact sum, held at LLONG_MIN/MAX beyond 64 bits */
@@ -47,6 +27,20 @@ typedef struct reference {
     size_t nonfinite_index;/**< the first such element (its index in the array summed) */
     double nonfinite_value;/**< its value: nan, inf or -inf */
 } reference;
+
+/**
+ * Fills `a` with elements first ... first + n - 1 of a reproducible random sequence drawn
+ * from `seed`, and returns their cpu_reference(), summed as they are made (the data read
+ * once). Ints in [-7, 7] (symmetric, so partial sums wander around zero instead of growing
+ * with n and can't overflow int in practice: the sum of 2^32 of them has a standard
+ * deviation near 2^18), floats and doubles in [0, 1) (positive, so the relative error of
+ * the sum means something). One part of a larger input (on each of several GPUs, say)
+ * holds the values the whole input would hold there, whatever the number of parts.
+ */
+reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first);
+
+/** One line describing what random_input() draws, for the program's report. */
+const char *random_data_description(void);
 
 /**
  * Sums `a` on the CPU: exactly in 128-bit integers for int (no n the machine can hold

@@ -84,13 +84,6 @@ void slot_end(gpu_slot *s)
     CUDA_CHECK(cudaEventRecord(s->stop, s->stream));
 }
 
-void slots_ready(gpu_slot *slots, int count)
-{
-    for (int g = 0; g < count; g++)
-        if (slots[g].gated)
-            CUDA_CHECK(cudaEventSynchronize(slots[g].ready));   /* before its gate: it completes */
-}
-
 void slots_go(gpu_slot *slots, int count)
 {
     for (int g = 0; g < count; g++)

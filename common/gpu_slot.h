@@ -7,8 +7,8 @@
  * puts its part of the input in each. A driver adds only what is its own: main.c the
  * step and its checks. A run on slots goes: slot_begin() on each (flush,
  * poison, gate closed, start event), the driver queues the timed work, slot_end() on each
- * (stop event), slots_ready() when the run spans GPUs, slots_go() (every gate open at
- * once), slot_wait() on each (its time).
+ * (stop event), slots_go() (every gate open at once; a run that spans GPUs first waits
+ * for each to reach its gate), slot_wait() on each (its time).
  */
 #ifndef REDUCE_GPU_SLOT_H
 #define REDUCE_GPU_SLOT_H
@@ -73,14 +73,6 @@ void slot_begin(gpu_slot *s, int pass);
 
 /** Queues the stop event after the timed work (its device made current). */
 void slot_end(gpu_slot *s);
-
-/**
- * Waits until every one of `count` slots has reached its gate (its flush done). A run on
- * several GPUs calls it before slots_go(), so that all of them start together: a GPU let
- * go first would time its wait for the others (several processes
- * meet at a barrier first, and only then open their gates).
- */
-void slots_ready(gpu_slot *slots, int count);
 
 /** Opens every gate of `count` slots: the timed work starts. */
 void slots_go(gpu_slot *slots, int count);

@@ -154,8 +154,7 @@ static int run_checks(const options *opt, const gpu_info *gpu)
         char what[96];
         uint64_t seed = opt->seed + n;
         snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
-        fill_random(host, n, seed);
-        reference ref = cpu_reference(host, n);
+        reference ref = random_input(host, n, seed, 0);
         CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
         wrong_call wrong = verify_runs(&slot, n, ref, 2, what, &seed);
         outcome.random_wrong_call = wrong.call;
@@ -306,9 +305,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     element_t *host = input ? input : host_alloc(n);
     if (!host)
         return EXIT_USAGE;
-    if (!input)
-        fill_random(host, n, opt->seed);
-    reference ref = input ? *input_ref : cpu_reference(host, n);
+    reference ref = input ? *input_ref : random_input(host, n, opt->seed, 0);
     CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
 

@@ -265,7 +265,9 @@ float run_once(gpu_group *m, work what, int pass, const own_work *own)
         slot_end(&m->slots[g]);
     }
     if (m->total > 1)
-        slots_ready(m->slots, m->count);
+        for (int g = 0; g < m->count; g++)   /* each GPU has reached its gate: its flush is done */
+            if (m->slots[g].gated)
+                CUDA_CHECK(cudaEventSynchronize(m->slots[g].ready));
     ranks_barrier(&m->world);
     slots_go(m->slots, m->count);
     float ms = slot_wait(&m->slots[0]);
@@ -349,8 +351,7 @@ reference load_random(gpu_group *m, element_t *host, uint64_t seed)
         shard *s = &m->shards[g];
         if (s->n == 0)
             continue;
-        fill_random_from(host, s->n, seed, m->first[g]);
-        reference part = cpu_reference(host, s->n);
+        reference part = random_input(host, s->n, seed, m->first[g]);
         reference_add(&mine, &part);
         CUDA_CHECK(cudaMemcpy((void *)s->in, host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
     }

@@ -116,7 +116,7 @@ static void test_shard_reference(void)
 {
     enum { N = 100000 };
     static element_t a[N];
-    fill_random(a, N, 42);
+    random_input(a, N, 42, 0);
     reference whole = cpu_reference(a, N), parts = cpu_reference(a, 1000), rest = cpu_reference(a + 1000, N - 1000);
     reference_add(&parts, &rest);
     TEST("reference of shards adds up", parts.exact == whole.exact && parts.fits_element == whole.fits_element &&

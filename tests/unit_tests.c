@@ -268,12 +268,15 @@ static void test_data_in_parts(void)
         free(b);
         return;
     }
-    fill_random(a, n, 42);
+    reference made = random_input(a, n, 42, 0);
     for (size_t first = 0; first < n; first += piece)
-        fill_random_from(b + first, n - first < piece ? n - first : piece, 42, first);
+        random_input(b + first, n - first < piece ? n - first : piece, 42, first);
     TEST("data in parts: 3 * 2^22 + 5 elements, the same as made in pieces of 2^21",
          memcmp(a, b, n * sizeof *a) == 0);
     reference r = cpu_reference(a, n);
+    TEST("data in parts: the reference summed as the data is made is cpu_reference()'s, to the bit",
+         made.exact == r.exact && made.fits_element == r.fits_element && made.sum == r.sum &&
+         made.abs_sum == r.abs_sum && !made.nonfinite && !r.nonfinite);
 #if ELEMENT_IS_INTEGER
     long long slow = 0;
     for (size_t i = 0; i < n; i++)
@@ -306,10 +309,10 @@ static void test_data(void)
 {
     enum { N = 100000 };
     static element_t a[N], b[N];
-    fill_random(a, N, 42);
-    fill_random(b, N, 42);
+    random_input(a, N, 42, 0);
+    random_input(b, N, 42, 0);
     TEST("random data reproducible", memcmp(a, b, sizeof a) == 0);
-    fill_random(b, N, 43);
+    random_input(b, N, 43, 0);
     TEST("random data depends on seed", memcmp(a, b, sizeof a) != 0);
     int in_range = 1;
     for (int i = 0; i < N; i++)
@@ -319,8 +322,8 @@ static void test_data(void)
         in_range &= (a[i] >= 0 && a[i] < 1);
 #endif
     TEST("random data in range", in_range);
-    fill_random_from(b, 1000, 42, 0);
-    fill_random_from(b + 1000, N - 1000, 42, 1000);
+    random_input(b, 1000, 42, 0);
+    random_input(b + 1000, N - 1000, 42, 1000);
     TEST("random data in shards equals the whole", memcmp(a, b, sizeof a) == 0);
 
     element_t small[5] = { 1, 2, 3, 4, 5 };
@@ -735,8 +738,7 @@ static void test_fresh(void)
 {
     enum { N = 4099, CALLS = 200 };
     static element_t a[N];
-    fill_random(a, N, 7);
-    reference ref = cpu_reference(a, N);
+    reference ref = random_input(a, N, 7, 0);
     uint64_t depth = 40;
     int stale_fails = 1, fresh_passes = 1, tracked = 1, spread_low = 0, spread_high = 0;
     for (int call = 1; call <= CALLS; call++) {
