@@ -34,8 +34,11 @@ rank_per_gpu_program() {
 mpi_launcher() { make -s --no-print-directory -C "$rank_per_gpu_step" mpiexec-path 2> /dev/null || true; }
 # mpi_run LAUNCHER RANKS PROGRAM ARGS...: RANKS ranks of PROGRAM on this machine. Open MPI
 # refuses to run as root and to start more ranks than there are cores unless told (CI
-# runs as root on two cores); MPICH ignores these variables.
-MPI_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+# runs as root on two cores), and binds each of one or two ranks to one core, where a
+# rank's input would be made on one thread (common/data.c; Open MPI 4.1.6 on the H100's
+# host: Cpus_allowed_list 0, and 0-15 with the binding off); MPICH ignores these variables.
+MPI_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+         OMPI_MCA_hwloc_base_binding_policy=none)
 mpi_run() {
     local launcher=$1 ranks=$2
     shift 2
