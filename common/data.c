@@ -51,6 +51,8 @@ typedef struct accumulator {
 } accumulator;
 
 #if !ELEMENT_IS_INTEGER
+_Static_assert(LDBL_MAX_EXP >= 16384 && LDBL_MANT_DIG >= 64, "the float reference needs a long double of "
+               "x86-64's or aarch64's range and precision: 2^64 doubles sum below its largest value");
 /**
  * Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. Once
  * the sum is not finite (an infinite or NaN x) the carry is left alone: (sum - t) would
@@ -89,20 +91,21 @@ static void accumulate(accumulator *acc, const element_t *a, size_t n)
 #define MOST_PARTS 64
 
 /**
- * The parts of a large input, made or summed on the host's cores. Making the data and
- * summing it is the CPU's work in every --check and timed run: make test's --check 2^31+5
- * of ints (the largest size of --check auto, for every 64-bit step; the unsigned-index
- * test's run, in test-log/times.txt) took 13.6 s on the H100's host on one core, 4.4 s in
- * parts on its 16 (2026-11-26). The parts depend on n alone, and a part's elements are
- * the same wherever it starts (fill_serial() skips ahead), so the data and the reference
- * are the same on every machine, whatever its number of cores.
+ * The parts of a large input, made and summed, or summed, on the host's cores. Making the
+ * data and summing it is the CPU's work in every --check and timed run: make test's
+ * --check 2^31+5 of ints (the largest size of --check auto, for every 64-bit step; the
+ * unsigned-index test's run, in test-log/times.txt) took 13.6 s on the H100's host on one
+ * core, 4.4 s in parts on its 16 (2026-11-26, made in one pass and summed in another). The
+ * parts depend on n alone, and a part's elements are the same wherever it starts
+ * (fill_serial() skips ahead), so the data and the reference are the same on every
+ * machine, whatever its number of cores.
  */
 typedef struct parts {
-    element_t *a;                /**< the input */
+    const element_t *in;         /**< the input summed */
+    element_t *fill;             /**< the same input, to be filled first from seed; NULL: summed only */
     size_t n;                    /**< its element count */
     int count;                   /**< its number of parts, n * i / count the first of part i */
-    int fill;                    /**< 1: fill each part from seed and first, then sum it */
-    uint64_t seed, first;        /**< fill: the seed, and the index of a[0] in its sequence */
+    uint64_t seed, first;        /**< fill: the seed, and the index of fill[0] in its sequence */
     atomic_int next;             /**< the next part a thread takes */
     accumulator sums[MOST_PARTS];/**< each part's sum */
 } parts;
@@ -123,8 +126,8 @@ static void *work_on_parts(void *arg)
         for (size_t c = begin; c < end; c += FILL_CHUNK) {
             size_t length = end - c < FILL_CHUNK ? end - c : FILL_CHUNK;
             if (p->fill)
-                fill_serial(p->a + c, length, p->seed, p->first + c);
-            accumulate(&acc, p->a + c, length);
+                fill_serial(p->fill + c, length, p->seed, p->first + c);
+            accumulate(&acc, p->in + c, length);
         }
         p->sums[i] = acc;
     }
@@ -132,13 +135,14 @@ static void *work_on_parts(void *arg)
 }
 
 /**
- * Fills (when `fill`) and sums a[0 .. n-1] in parts, on as many threads as this process
- * may use cores (this one among them: a process bound to one core runs one), and returns
- * the parts' sums added in order. A thread that cannot start leaves its parts to the others.
+ * Fills `fill` (unless NULL; then a == fill) and sums a[0 .. n-1] in parts, on as many
+ * threads as this process may use cores (this one among them: a process bound to one core
+ * runs one), and returns the parts' sums added in order. A thread that cannot start
+ * leaves its parts to the others.
  */
-static reference in_parts(element_t *a, size_t n, int fill, uint64_t seed, uint64_t first)
+static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_t seed, uint64_t first)
 {
-    parts p = { .a = a, .n = n, .count = 1, .fill = fill, .seed = seed, .first = first };
+    parts p = { .in = a, .fill = fill, .n = n, .count = 1, .seed = seed, .first = first };
     if (n >= PART_MIN_N)   /* each part PART_MIN_N / 2 long or more */
         p.count = n / (PART_MIN_N / 2) < MOST_PARTS ? (int)(n / (PART_MIN_N / 2)) : MOST_PARTS;
     cpu_set_t allowed;
@@ -173,7 +177,8 @@ static reference in_parts(element_t *a, size_t n, int fill, uint64_t seed, uint6
 #else
     ref.sum = total.sum + total.carry;
     ref.abs_sum = total.abs_sum;
-    /* finite elements never overflow a long double: a sum that is not finite has a NaN or inf */
+    /* finite elements never overflow a long double (x86-64's 80 bits, aarch64's 128: the
+       assertion below): a sum that is not finite has a NaN or an infinity */
     for (size_t i = 0; !isfinite(ref.sum) && !ref.nonfinite && i < n; i++)
         if (!isfinite(a[i])) {
             ref.nonfinite = 1;
@@ -186,12 +191,12 @@ static reference in_parts(element_t *a, size_t n, int fill, uint64_t seed, uint6
 
 reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first)
 {
-    return in_parts(a, n, 1, seed, first);
+    return in_parts(a, a, n, seed, first);
 }
 
 reference cpu_reference(const element_t *a, size_t n)
 {
-    return in_parts((element_t *)a, n, 0, 0, 0);
+    return in_parts(a, NULL, n, 0, 0);
 }
 
 const char *random_data_description(void)

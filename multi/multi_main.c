@@ -264,10 +264,12 @@ float run_once(gpu_group *m, work what, int pass, const own_work *own)
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
         slot_end(&m->slots[g]);
     }
-    if (m->total > 1)
-        for (int g = 0; g < m->count; g++)   /* each GPU has reached its gate: its flush is done */
+    if (m->total > 1) {
+        for (int g = 0; g < m->count; g++) {   /* each GPU has reached its gate: its flush is done */
             if (m->slots[g].gated)
                 CUDA_CHECK(cudaEventSynchronize(m->slots[g].ready));
+        }
+    }
     ranks_barrier(&m->world);
     slots_go(m->slots, m->count);
     float ms = slot_wait(&m->slots[0]);
