@@ -95,8 +95,8 @@ static void accumulate(accumulator *acc, const element_t *a, size_t n)
  * data and summing it is the CPU's work in every --check and timed run: make test's
  * --check 2^31+5 of ints (the largest size of --check auto, for every 64-bit step; the
  * unsigned-index test's run, in test-log/times.txt) took 13.6 s on the H100's host on one
- * core, 4.4 s in parts on its 16 (2026-11-26, made in one pass and summed in another). The
- * parts depend on n alone, and a part's elements are the same wherever it starts
+ * core, 4.4 s in parts on its 16 (2026-11-26, made in one pass and summed in another).
+ * The parts depend on n alone, and a part's elements are the same wherever it starts
  * (fill_serial() skips ahead), so the data and the reference are the same on every
  * machine, whatever its number of cores.
  */
@@ -135,10 +135,10 @@ static void *work_on_parts(void *arg)
 }
 
 /**
- * Fills `fill` (unless NULL; then a == fill) and sums a[0 .. n-1] in parts, on as many
- * threads as this process may use cores (this one among them: a process bound to one core
- * runs one), and returns the parts' sums added in order. A thread that cannot start
- * leaves its parts to the others.
+ * Fills `fill` first unless it is NULL (when given, it is `a` itself), and sums
+ * a[0 .. n-1] in parts, on as many threads as this process may use cores (this one among
+ * them: a process bound to one core runs one); returns the parts' sums added in order. A
+ * thread that cannot start leaves its parts to the others.
  */
 static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_t seed, uint64_t first)
 {
@@ -178,7 +178,7 @@ static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_
     ref.sum = total.sum + total.carry;
     ref.abs_sum = total.abs_sum;
     /* finite elements never overflow a long double (x86-64's 80 bits, aarch64's 128: the
-       assertion below): a sum that is not finite has a NaN or an infinity */
+       assertion at the top): a sum that is not finite has a NaN or an infinity */
     for (size_t i = 0; !isfinite(ref.sum) && !ref.nonfinite && i < n; i++)
         if (!isfinite(a[i])) {
             ref.nonfinite = 1;

@@ -36,10 +36,12 @@ mpi_launcher() { make -s --no-print-directory -C "$rank_per_gpu_step" mpiexec-pa
 # refuses to run as root and to start more ranks than there are cores unless told (CI
 # runs as root on two cores), and binds each of one or two ranks to one core, where a
 # rank's input would be made on one thread (common/data.c): on the H100's host, Open MPI
-# 4.1.6 gave a lone rank Cpus_allowed_list 0, and 0-15 with OMPI_MCA_hwloc_base_binding_policy
-# =none. Open MPI 5's launcher (PRRTE) reads PRTE_MCA_hwloc_default_binding_policy instead
-# (its source's name; not run here). For every run of step 13 here: the tests, scaling and
-# latency. MPICH ignores these variables, and binds nothing unless asked.
+# 4.1.6 gave a lone rank Cpus_allowed_list 0, and 0-15 with
+# OMPI_MCA_hwloc_base_binding_policy=none. Open MPI 5's launcher (PRRTE) reads
+# PRTE_MCA_hwloc_default_binding_policy instead (its source's name; no Open MPI 5 was run
+# here, and its name for oversubscribing differs too). For every run of step 13 here: the
+# tests, scaling and latency. MPICH ignores these variables and binds nothing unless
+# asked.
 MPI_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
          OMPI_MCA_hwloc_base_binding_policy=none PRTE_MCA_hwloc_default_binding_policy=none)
 mpi_run() {

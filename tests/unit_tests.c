@@ -279,9 +279,10 @@ static void test_data_in_parts(void)
     TEST("data in parts: the reference summed as the data is made is cpu_reference()'s, to the bit",
          made.exact == r.exact && made.fits_element == r.fits_element && made.sum == r.sum &&
          made.abs_sum == r.abs_sum && !made.nonfinite && !r.nonfinite);
-    /* the same on one thread as on every core this test may use (double's sums round here,
-       so parts that followed the number of cores would change their bits; int's and
-       float's are exact) */
+    /* the same on one thread as on every core this test may use (on one core: the same
+       run twice). Double's sum|x|, a plain long double sum, rounds here, so parts that
+       followed the number of cores would change its bits; the compensated sum rounds
+       once, to the same bits whatever the parts, and int's and float's sums are exact */
     cpu_set_t cores, one;
     int first_core = 0, same = sched_getaffinity(0, sizeof cores, &cores) == 0;
     while (same && first_core < CPU_SETSIZE - 1 && !CPU_ISSET(first_core, &cores))
