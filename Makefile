@@ -9,6 +9,7 @@
 
 COMMON := common
 include common/config.mk
+include common/harness.mk
 
 STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load \
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
@@ -80,7 +81,7 @@ export DOC_INPUTS
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
 
-.PHONY: all $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
+.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
@@ -88,8 +89,12 @@ all: $(PROGRAM_DIRS) $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_T
 
 ## step3_add_during_load (any program's directory): build that program alone
 # -s: no "Nothing to be done" lines; step.mk still says what it compiles (V=1: how).
-$(PROGRAM_DIRS):
+# The harness library first, once (common/harness.mk), then the folders, in parallel with -j.
+$(PROGRAM_DIRS): harness
 	@$(MAKE) $(if $(Q),-s) --no-print-directory -C $@ TYPE=$(TYPE)
+
+## harness: the harness library of this TYPE (build/TYPE/harness-ARCH/), which every program links
+harness: $(HARNESS_LIB) $(HARNESS_MAIN_OBJ)
 
 # The report tool (scripts/: the tables and charts of run-all and sweep, from the rows the
 # programs write through common/results.c, read back by scripts/csv_read.c) and the unit tests; each depends on its command

@@ -29,6 +29,7 @@ COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 EXTRA_NVCC_FLAGS += $(HARNESS_DIRS:%=-I%)
 EXTRA_CFLAGS     += $(HARNESS_DIRS:%=-I%)
 include $(COMMON)/config.mk
+include $(COMMON)/harness.mk
 
 STEP_SOURCE := $(firstword $(wildcard *.cu))
 ifeq ($(STEP_SOURCE),)
@@ -36,13 +37,13 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-# A step's Makefile may name another driver (HARNESS_MAIN, a .c file's name without .c),
-# more harness sources (HARNESS_EXTRA, likewise; in common/ or a folder of HARNESS_DIRS) and
-# more libraries (EXTRA_LIBS) before the include.
+# A step's Makefile may name another driver (HARNESS_MAIN, a .c file's name without .c, in a
+# folder of HARNESS_DIRS), more sources of its own (HARNESS_EXTRA, likewise) and more
+# libraries (EXTRA_LIBS) before the include. The folder's own objects (HARNESS_OBJ) are
+# built here, with its flags; the rest of the harness is the shared library (harness.mk).
 HARNESS_MAIN ?= main
-HARNESS    := $(HARNESS_MAIN) $(HARNESS_EXTRA) harness gpu_slot options data results gpu passes diagnose
-HARNESS_CU := gate resources
-HARNESS_OBJ := $(HARNESS:%=$(BUILD)/common/%.o) $(HARNESS_CU:%=$(BUILD)/common/%.o)
+HARNESS_OBJ := $(if $(filter main,$(HARNESS_MAIN)),$(HARNESS_MAIN_OBJ),$(BUILD)/common/$(HARNESS_MAIN).o) \
+               $(HARNESS_EXTRA:%=$(BUILD)/common/%.o)
 
 # Extra programs from the same .cu file with other -D flags: a step's Makefile may set
 # VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include; VARIANTS_ONLY := yes
@@ -66,11 +67,11 @@ $(BUILD)/cc.cmd: FORCE
 $(BUILD)/link.cmd: FORCE
 	@$(call write_if_changed,$(NVCC) $(NVCC_LINK_FLAGS) $(EXTRA_LIBS))
 
-reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ) $(BUILD)/link.cmd
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^) $(EXTRA_LIBS)
+reduce$(SUFFIX): $(BUILD)/step.o $(HARNESS_OBJ) $(HARNESS_LIB) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o %.a,$^) $(EXTRA_LIBS)
 
-reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ) $(BUILD)/link.cmd
-	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o,$^)
+reduce_%$(SUFFIX): $(BUILD)/step_%.o $(HARNESS_OBJ) $(HARNESS_LIB) $(BUILD)/link.cmd
+	$(Q)$(NVCC) $(NVCC_LINK_FLAGS) -o $@ $(filter %.o %.a,$^) $(EXTRA_LIBS)
 
 $(BUILD)/step.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE)))
@@ -80,12 +81,9 @@ $(BUILD)/step_%.o: $(STEP_SOURCE) $(BUILD)/nvcc.cmd | $(BUILD)/common
 	$(call say,NVCC  $(WHERE)/$< ($(TYPE), $*))
 	$(Q)$(NVCC) $(NVCC_FLAGS) $(VARIANT_FLAGS_$*) -MMD -MP -c $< -o $@
 
-vpath %.c $(COMMON) $(HARNESS_DIRS)
+vpath %.c $(HARNESS_DIRS)
 $(BUILD)/common/%.o: %.c $(BUILD)/cc.cmd | $(BUILD)/common
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
-
-$(BUILD)/common/%.o: $(COMMON)/%.cu $(BUILD)/nvcc.cmd | $(BUILD)/common
-	$(Q)$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/common:
 	@mkdir -p $@

@@ -1,0 +1,36 @@
+# The harness (common/), built once per type and architecture into one library that every
+# program links: build/TYPE/harness-ARCH/libharness.a, and main.o beside it (the one-GPU
+# driver; a folder with a driver of its own links that instead). Included by step.mk and by
+# the top Makefile, whose `harness` target builds it before the program folders, so that
+# `make -j` never has two folders compile the same object.
+#
+# Its flags are the harness's own (not a folder's EXTRA_CFLAGS or HARNESS_DIRS): the same
+# objects serve every folder. Each object is written under a temporary name and renamed, so
+# that builds of lab copies running side by side never see half an object.
+
+harness_empty :=
+harness_comma := ,
+harness_arch  := $(subst $(harness_empty) $(harness_empty),-,$(subst $(squote),,$(subst =,-,$(subst $(harness_comma),-,$(NVCC_ARCH)))))
+HARNESS_DIR   := $(patsubst %/,%,$(dir $(COMMON)))/build/$(TYPE)/harness-$(harness_arch)
+HARNESS_LIB   := $(HARNESS_DIR)/libharness.a
+HARNESS_MAIN_OBJ := $(HARNESS_DIR)/main.o
+HARNESS_C     := harness gpu_slot options data results gpu passes diagnose
+HARNESS_CU    := gate resources
+HARNESS_LIB_OBJ := $(HARNESS_C:%=$(HARNESS_DIR)/%.o) $(HARNESS_CU:%=$(HARNESS_DIR)/%.o)
+
+HARNESS_CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG)
+HARNESS_NVCCFLAGS := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG)
+
+$(HARNESS_DIR)/cc.cmd: FORCE
+	@$(call write_if_changed,$(CC) $(HARNESS_CFLAGS))
+$(HARNESS_DIR)/nvcc.cmd: FORCE
+	@$(call write_if_changed,$(NVCC) $(HARNESS_NVCCFLAGS))
+
+$(HARNESS_DIR)/%.o: $(COMMON)/%.c $(HARNESS_DIR)/cc.cmd
+	$(Q)$(CC) $(HARNESS_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+$(HARNESS_DIR)/%.o: $(COMMON)/%.cu $(HARNESS_DIR)/nvcc.cmd
+	$(Q)$(NVCC) $(HARNESS_NVCCFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+$(HARNESS_LIB): $(HARNESS_LIB_OBJ)
+	$(Q)rm -f $@.$$$$.tmp && ar rcs $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
+
+-include $(wildcard $(HARNESS_DIR)/*.d)
