@@ -81,7 +81,7 @@ export DOC_INPUTS
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
 
-.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
+.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
@@ -132,6 +132,10 @@ sweep:
 ## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 	@TEST_SUITES="$(TEST_SUITES)" SUITE_PROGRAM_DIRS="$(SUITE_PROGRAM_DIRS)" tests/run.sh $(PROGRAM_DIRS)
+
+## test-ci: what only CI runs (.ci/run): how the toolkit is found, and each extension taken out of a scratch copy (make check-archs and check-toolkit are CI's too)
+test-ci: $(TOOLS)/report $(UNIT_TESTS)
+	@TEST_TIER=ci tests/run.sh $(PROGRAM_DIRS)
 
 ## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)
 lint: all

@@ -116,9 +116,10 @@ $(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 # errors. One line per architecture; compile only, no GPU needed: nothing arch-specific
 # may slip in without a fallback. Device code alone (-cubin, a second per file and
 # architecture), and for the oldest architecture the host code as well (-c).
-# The architectures are asked for only when check-archs is a goal.
+# The architectures are asked for only when check-archs is a goal; CHECK_ARCHS="sm_75 sm_121"
+# picks some of them (scripts/check_archs.sh: the oldest and the newest, for float and double).
 ifneq ($(filter check-archs,$(MAKECMDGOALS)),)
-REAL_ARCHS := $(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V)
+REAL_ARCHS := $(or $(CHECK_ARCHS),$(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V))
 endif
 CHECKED_VARIANTS := $(sort $(patsubst VARIANT_FLAGS_%,%,$(filter VARIANT_FLAGS_%,$(.VARIABLES))))
 CHECKED_BUILDS   := $(strip $(if $(VARIANTS_ONLY),,program) $(CHECKED_VARIANTS))

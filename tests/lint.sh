@@ -3,6 +3,7 @@
 # text around the code rather than the code's results, one line per check:
 #
 #   docs      the Doxygen site builds with zero warnings (make docs)
+#   budgets   every layer within its line budget (tests/budgets.txt), no script over its own
 #   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
 #             passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
@@ -52,6 +53,32 @@ if command -v doxygen > /dev/null 2>&1; then
     fi
 else
     fail "docs build with zero warnings" "doxygen not installed: apt-get install -y doxygen (Debian, Ubuntu), dnf install doxygen, brew install doxygen"
+fi
+
+# ---------------------------------------------------------------- budgets
+# every layer within its line budget (tests/budgets.txt says what is counted), and no shell
+# script over the one for a script
+counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$' | grep -vE '^step[0-9]+_[^/]*/.*\.cu$'; }
+lines_of() { counted "$@" | tr '\n' '\0' | xargs -0 -r cat -- | wc -l; }
+if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+    fail "budgets: every layer within its line budget" "not a git checkout: the budgets count git's files"
+else
+    over="" named=() total=0
+    while read -r what most; do
+        case $what in ''|'#'*) continue ;; total|script) continue ;; other) continue ;; esac
+        named+=(":(exclude)$what") got=$(lines_of "$what") total=$((total + got))
+        [ "$got" -le "$most" ] || over+=" $what $got > $most;"
+    done < tests/budgets.txt
+    budget() { awk -v k="$1" '$1 == k { print $2 }' tests/budgets.txt; }
+    got=$(lines_of . "${named[@]}") total=$((total + got))
+    [ "$got" -le "$(budget other)" ] || over+=" other (outside the named folders) $got > $(budget other);"
+    [ "$total" -le "$(budget total)" ] || over+=" total $total > $(budget total);"
+    while read -r script; do
+        got=$(wc -l < "$script")
+        [ "$got" -le "$(budget script)" ] || over+=" $script $got > $(budget script) (a script);"
+    done < <(git ls-files -- '*.sh' .ci/run)
+    if [ -z "$over" ]; then pass "budgets: every layer within its line budget (tests/budgets.txt), $total lines of $(budget total)"
+    else fail "budgets: every layer within its line budget (tests/budgets.txt)" "over:$over"; fi
 fi
 
 # ---------------------------------------------------------------- scripts

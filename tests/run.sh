@@ -2,9 +2,8 @@
 # make test: everything that can run on this machine, one line per test.
 #
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
-#   build     every program builds (make -C DIR)
+#   build     the harness library, then every program folder at once (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
-#   toolkit   nvcc found on PATH, else in CUDA_HOME; without one, a build says so in one line
 #   diff      consecutive steps' kernel files differ by at most 40 lines (every step)
 #   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
 #             list's folders; check-archs fails on a warning; a folder skipped here says
@@ -32,10 +31,11 @@
 # Then each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
 # header what it checks (lab/tests.sh, multi/tests.sh) and tests the programs of its
 # folders (SUITE_PROGRAM_DIRS: the build section builds them, and leaves the rest to it).
-# Last:
+# make test-ci (TEST_TIER=ci), what only CI needs, runs instead:
+#   toolkit   nvcc found on PATH, else in CUDA_HOME; without one, a build says so in one line
 #   removable each extension (EXTENSIONS) taken out of a scratch copy: make all and make
-#             test still pass there; make clean and make distclean on that copy (TYPE=int).
-#             The copies start in the gpu section, in the background.
+#             test still pass there; make clean and make distclean on that copy (TYPE=int;
+#             skipped outside a git checkout).
 # Each section ends with its time. Without a GPU the GPU checks are listed as SKIP, by name.
 #
 # Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
@@ -101,59 +101,110 @@ unit_tests() {
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
-section unit
-unit_tests unit_tests
-
-# ---------------------------------------------------------------- removable: the runs
-# Each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can be taken
-# out of a course: in a scratch copy of this tree without its folders and without its one
-# include line in the Makefile, `make all`, `make test` and `make docs` (with doxygen)
-# pass. The scratch copies' runs see no GPU and leave out the lab's section (the layout
-# is what is tested, and the GPU checks run here); TYPE=int only, since no folder depends
-# on the type. They need nothing of this run: removable_start starts them in the
-# background, one after another, once the gpu section's --check runs (which want every
-# core) are done, and the removable section at the end waits for them and reads them.
-# They build and test as a machine without a GPU does (NVCC_ARCH=sm_75, no GPU visible),
-# at the lowest priority (renice), so that the tests here, which time GPUs, come first.
+# ---------------------------------------------------------------- the CI tier
+# make test-ci (.ci/run calls it; make test leaves it out): what only CI needs, each its own
+# section: how the toolkit is found, and each extension taken out (removable).
+#
+# removable: each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can
+# be taken out of a course: in a scratch copy of this tree without its folders and without
+# its one include line in the Makefile, `make all`, `make test` and `make docs` (with
+# doxygen) pass, as on a machine without a GPU (NVCC_ARCH=sm_75, no GPU visible) and
+# without the lab's section (LAB_TESTS=0: the layout is what is tested); TYPE=int only,
+# since no folder depends on the type. The copies are of git's files: outside a git
+# checkout (a source tarball) the section is skipped, by name.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
-removable_wanted() { [ "${REMOVABLE_TESTS:-1}" != 0 ] && [ "$type" = int ] && [ ${#extensions[@]} -gt 0 ]; }
-removable_pid=""
-removable_start() {
-    local ext scratch
-    removable_wanted || return 0
+removable_checks() {
+    local ext scratch folders status last name installed
+    if [ "$type" != int ]; then
+        skip "removable: each extension taken out" "TYPE=int only: no folder depends on the type"; return
+    elif ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+        skip "removable: each extension taken out" "not a git checkout: the scratch copies are of git's files"; return
+    elif [ ${#extensions[@]} -eq 0 ]; then
+        fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"; return
+    fi
     rm -rf build/removable
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
         mkdir -p "$scratch"
         git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
             tar --null -T - -cf - | tar -xf - -C "$scratch"
+        read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
+        echo "  removable: building and testing a copy without ${folders[*]} ..."
+        ( cd "$scratch" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
+          sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
+          export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
+          make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
+          LAB_TESTS=0 make --no-print-directory test > test.txt 2>&1 &&
+          { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
+        status=$?
+        name="removable: without $ext (git rm -r ${folders[*]}, one Makefile line)"
+        last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
+        if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
+            pass "$name: make all, make test and make docs pass ($last)"
+            # the scratch copy is a built tree to try make clean on: what make installed into
+            # build/ stays, every build goes; make distclean takes build/ away
+            read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
+            if [ "$ext" = "${extensions[0]}" ] && ( cd "$scratch" && mkdir -p "${installed[@]}" &&
+                   make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
+                   [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
+                   make --no-print-directory -s distclean && [ ! -e build ] ); then
+                pass "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/"
+            elif [ "$ext" = "${extensions[0]}" ]; then
+                fail "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/" \
+                     "left: $(cd "$scratch" && find build -maxdepth 1 2>&1 | tr '\n' ' ')"
+            fi
+            rm -rf "$scratch"
+        else
+            fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" "$scratch/docs.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
+        fi
     done
-    (
-        renice -n 19 -p "$BASHPID" || true   # what it starts from here on inherits it
-        for ext in "${extensions[@]}"; do
-            read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
-            ( cd "build/removable/$ext" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
-              sed -i "\|^include $ext/$ext.mk\$|d" Makefile &&
-              export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
-              timeout 3600 make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 &&
-              LAB_TESTS=0 REMOVABLE_TESTS=0 timeout 3600 make --no-print-directory test > test.txt 2>&1 &&
-              { ! command -v doxygen > /dev/null || make --no-print-directory docs > docs.txt 2>&1; } )
-            status=$?
-            echo "$status" > "build/removable/$ext.status"
-            # stopped by a signal (Ctrl-C reaches the commands, not this background shell),
-            # or the suite is gone: the next copy is not started
-            if [ "$status" -gt 128 ] || ! kill -0 "$$" 2> /dev/null; then break; fi
-        done
-    ) > /dev/null 2>&1 &
-    removable_pid=$!
 }
-# the suite stopped early (Ctrl-C, a time limit) stops the scratch copies' runs too
-removable_stop() {
-    local pid
-    for pid in $(pgrep -P "${1:-$removable_pid}" 2> /dev/null); do removable_stop "$pid"; done
-    kill "${1:-$removable_pid}" 2> /dev/null
+
+# toolkit_checks (the CI tier): the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME, else
+# /usr/local/cuda), and without one a build says so in one line before anything else.
+toolkit_checks() {
+    local found status
+    mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
+    printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
+    ln -sf "$(type -P make)" "$log/no-nvcc/make"
+    for tool in sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
+    found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
+    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: the nvcc on PATH gives CUDA_PATH"
+    else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
+    found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
+    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
+    else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
+    env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
+    if [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"; then
+        pass "toolkit: make all without nvcc says so in one line, exit 2"
+    else
+        fail "toolkit: make all without nvcc says so in one line, exit 2" "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
+    fi
 }
-trap '[ -z "$removable_pid" ] || removable_stop' EXIT
+
+# finish: the counts-equal-lines guard, the section times, the last line; exit 1 if any failed
+# every result line counted: a pass, fail or skip made in a subshell, or under a local
+# variable of the counter's name (bash's dynamic scope), would print and not count
+finish() {
+    local results
+    results=$(wc -l < "$log/times.txt")
+    if [ "$results" -ne $((passed + failed + skipped)) ]; then
+        fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
+    fi
+    section ""
+    echo "time per section: ${section_times%; }"
+    echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
+         paste -sd'|' | sed 's/|/; /g')"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+}
+if [ "${TEST_TIER:-}" = ci ]; then
+    section toolkit; toolkit_checks
+    section removable; removable_checks
+    finish; exit
+fi
+section unit
+unit_tests unit_tests
 
 # ---------------------------------------------------------------- build
 section build
@@ -163,12 +214,21 @@ programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 t
 # the folder to SUITE_PROGRAM_DIRS): built here, then left to that suite
 SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
 suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
+# the harness library once (common/harness.mk), then every folder at once, one job a core
+# (each folder's log in $log/build-DIR.txt, its exit code beside it)
+if ! make --no-print-directory -s TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
+    fail "build the harness library ($type)" "see $log/build-harness.txt"
+    tail -5 "$log/build-harness.txt"
+fi
+# shellcheck disable=SC2016  # $1 is the inner shell's: one folder
+printf '%s\n' "${dirs[@]}" | xargs -d '\n' -n 1 -P "$(nproc)" bash -c 'log=$0/build-${1//\//_}.txt
+    make --no-print-directory -C "$1" TYPE="$2" > "$log" 2>&1; echo $? > "$log.status"' "$log" _ "$type"
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     # what the folder builds here: an extension's folder may build nothing (a library it
     # needs is missing); its build then says why, in one line: "DIR: skipped, why"
     built=$(make --no-print-directory -s -C "$dir" TYPE="$type" programs)
-    if ! make --no-print-directory -C "$dir" TYPE="$type" > "$build_log" 2>&1; then
+    if [ "$(cat "$build_log.status" 2> /dev/null)" != 0 ]; then
         fail "build $dir ($type)" "see $build_log"
         tail -5 "$build_log"
     elif [ -z "$built" ]; then
@@ -214,27 +274,6 @@ else
     else
         fail "stale builds: make SM=80 again rebuilds nothing" "$(tr '\n' ' ' < "$log/stale.txt")"
     fi
-fi
-
-# ---------------------------------------------------------------- toolkit
-# The toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME, else
-# /usr/local/cuda), and without one a build says so in one line before anything else.
-section toolkit
-mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
-printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
-ln -sf "$(type -P make)" "$log/no-nvcc/make"
-for tool in sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
-found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
-if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: the nvcc on PATH gives CUDA_PATH"
-else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
-found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
-if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
-else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
-env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
-if [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"; then
-    pass "toolkit: make all without nvcc says so in one line, exit 2"
-else
-    fail "toolkit: make all without nvcc says so in one line, exit 2" "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 fi
 
 # ---------------------------------------------------------------- diff
@@ -666,7 +705,6 @@ if [ -n "$gpu" ]; then
     done
     wait
 fi
-removable_start   # the scratch copies of the removable section, in the background from here
 for program in "${programs[@]}"; do
     check_all "$program"
 done
@@ -1075,52 +1113,4 @@ for suite in $(make_var TEST_SUITES); do
     # shellcheck disable=SC1090  # the suites are named by the Makefile
     . "$suite"
 done
-# ---------------------------------------------------------------- removable
-# the scratch copies started in the gpu section: their verdicts, once they are done
-section removable
-if [ "${REMOVABLE_TESTS:-1}" = 0 ]; then
-    skip "removable: each extension taken out" "REMOVABLE_TESTS=0 (a scratch copy's own run)"
-elif [ "$type" != int ]; then
-    skip "removable: each extension taken out" "TYPE=int only: no folder depends on the type"
-elif [ ${#extensions[@]} -eq 0 ]; then
-    fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"
-fi
-[ -z "$removable_pid" ] || wait "$removable_pid"
-for ext in "${extensions[@]}"; do
-    removable_wanted || break
-    name="removable: without $ext (git rm -r $(make --no-print-directory -s "print-${ext}_FOLDERS"), one Makefile line)"
-    scratch=build/removable/$ext
-    status=$(cat "$scratch.status" 2>/dev/null || echo "unknown")
-    last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
-    if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
-        pass "$name: make all, make test and make docs pass ($last)"
-        # the scratch copy is a built tree to try make clean on: what make installed into
-        # build/ stays, every build goes; make distclean takes build/ away
-        read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
-        if [ "$ext" = "${extensions[0]}" ] && ( cd "$scratch" && mkdir -p "${installed[@]}" &&
-               make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
-               [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
-               make --no-print-directory -s distclean && [ ! -e build ] ); then
-            pass "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/"
-        elif [ "$ext" = "${extensions[0]}" ]; then
-            fail "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/" \
-                 "left: $(cd "$scratch" && find build -maxdepth 1 2>&1 | tr '\n' ' ')"
-        fi
-        rm -rf "$scratch"
-    else
-        fail "$name" "exit $status: $(grep -h '^FAIL\|rror' "$scratch/build-all.txt" "$scratch/test.txt" "$scratch/docs.txt" 2>/dev/null | head -3 | tr '\n' ' ')${last}"
-    fi
-done
-
-# every result line counted: a pass, fail or skip made in a subshell, or under a local
-# variable of the counter's name (bash's dynamic scope), would print and not count
-results=$(wc -l < "$log/times.txt")
-if [ "$results" -ne $((passed + failed + skipped)) ]; then
-    fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
-fi
-section ""
-echo "time per section: ${section_times%; }"
-echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
-     paste -sd'|' | sed 's/|/; /g')"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+finish
