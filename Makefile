@@ -111,8 +111,8 @@ $(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/csv_read.h scripts/t
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
 
 # data of mixed magnitudes for --input, where the order of a float sum shows (step 14)
-$(TOOLS)/mixed_data: scripts/mixed_data.c $(TOOLS)/report.cmd
-	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c -lm
+$(TOOLS)/mixed_data: scripts/mixed_data.c common/data.c common/data.h $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c common/data.c -lm -pthread
 
 $(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm -pthread

@@ -22,6 +22,22 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+void mixed_values(double *v, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
+    for (size_t pair = 0; pair < n / 128; pair++) {
+        uint64_t r = splitmix64(&state);
+        size_t plus = splitmix64(&state) % n, minus = splitmix64(&state) % n;
+        if (plus == minus)
+            continue;
+        double large = ldexp(1.0 + (double)(r >> 40) * 0x1.0p-24, 20 + (int)(r % 11));
+        v[plus] = large;
+        v[minus] = -large;
+    }
+}
+
 /** Element first + i of seed's sequence into a[i], for i < n, on one core. */
 static void fill_serial(element_t *a, size_t n, uint64_t seed, uint64_t first)
 {

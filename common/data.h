@@ -39,6 +39,21 @@ typedef struct reference {
  */
 reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first);
 
+/**
+ * Writes n values of mixed magnitudes from `seed` to `v`: data on which the order of a float
+ * sum shows in its result (--same-bits, build/tools/mixed_data for --input, step 14's README).
+ * Most values are small, uniform in [0, 1). n/128 times, two places drawn at random get a
+ * large value and its negative (magnitude from 2^20 to just under 2^31; 25 significant bits,
+ * so a float rounds both to nearest alike and the pair still cancels exactly). The places
+ * are drawn with replacement, so a later pair can overwrite one value of an earlier one:
+ * about 1% of the large values are left without their negative (2,021 of 260,103 at
+ * n = 2^24+7, seed 1), and those set the exact sum. A partial sum that holds a large value
+ * rounds every small value added to it to the large value's last bit; which small values
+ * meet which large ones depends on the order of the additions, so two orders give results
+ * that differ in many more bits than on uniform data. The same values on every machine.
+ */
+void mixed_values(double *v, size_t n, uint64_t seed);
+
 /** One line describing what random_input() draws, for the program's report. */
 const char *random_data_description(void);
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200112L
 #include "harness.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,62 @@ static void describe(const step_info *info, const harness_driver *driver)
         info->own_flags->describe();
 }
 
+int same_bits_sizes(const step_info *info, size_t *sizes)
+{
+    size_t all[MAX_CHECK_SIZES + 3];
+    int count = 0, total = auto_check_sizes(info, all);
+    all[total++] = (size_t)1 << 20;
+    all[total++] = ((size_t)1 << 24) + 7;
+    all[total++] = (size_t)1 << 26;
+    for (int i = 0; i < total; i++) {   /* insertion sort, keeping each size up to the most once */
+        size_t n = all[i];
+        int at = count;
+        while (at > 0 && sizes[at - 1] > n)
+            at--;
+        if (n > SAME_BITS_MOST_N || (at > 0 && sizes[at - 1] == n) || count == MAX_CHECK_SIZES)
+            continue;
+        memmove(sizes + at + 1, sizes + at, (size_t)(count - at) * sizeof *sizes);
+        sizes[at] = n;
+        count++;
+    }
+    return count;
+}
+
+/**
+ * Refuses --same-bits where it cannot hold (one line in `error`, -1): for integers, whose
+ * sum has the same bits in any order; and in a program without --blocks, whose grid cannot
+ * be changed to another GPU's.
+ */
+static int same_bits_refused(const step_info *info, const harness_driver *driver, char *error, size_t size)
+{
+    const step_flags *own = driver ? NULL : info->own_flags;
+    if (ELEMENT_IS_INTEGER)
+        snprintf(error, size, "--same-bits is for float and double (TYPE=float, TYPE=double): an integer "
+                              "sum has the same bits in any order");
+    else if (!own || own->parse.count < 1 || strcmp(own->parse.flags[0].name, "blocks") != 0)
+        snprintf(error, size, "--same-bits runs the program with --blocks B, which %s does not take "
+                              "(its --describe says no most_blocks=)", info->name);
+    else
+        return 0;
+    return -1;
+}
+
+int record_verdict(const options *opt, const char *what, size_t n, int ok, const char *why)
+{
+    if (!opt->verdicts_path || !harness_writes_files)
+        return 1;
+    FILE *file = fopen(opt->verdicts_path, "a");
+    int written = file && fprintf(file, "%s %zu %s%s%s\n", what, n, ok ? "pass" : "fail", why ? " " : "", why ? why : "") > 0;
+    if (file && fclose(file) != 0)
+        written = 0;
+    if (!written) {
+        char message[512];
+        snprintf(message, sizeof message, "--verdicts %s: cannot write the verdict of n=%zu", opt->verdicts_path, n);
+        say_error(message);
+    }
+    return written;
+}
+
 void load_kernels_eagerly(void)
 {
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
@@ -116,6 +173,18 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, co
         if (check_max_n(info, opt->check_sizes[i], "--check: n"))
             return EXIT_USAGE;
     if (opt->csv_path && harness_writes_files && csv_check_writable(opt->csv_path, error, sizeof error) != 0) {
+        say_error(error);
+        return EXIT_USAGE;
+    }
+    if (opt->same_bits && same_bits_refused(info, driver, error, sizeof error) != 0) {
+        say_error(error);
+        return EXIT_USAGE;
+    }
+    /* --verdicts: a new, empty file now, so that a file that cannot be written stops the run here */
+    FILE *verdicts = opt->verdicts_path && harness_writes_files ? fopen(opt->verdicts_path, "w") : NULL;
+    if (opt->verdicts_path && harness_writes_files && (!verdicts || fclose(verdicts) != 0)) {
+        snprintf(error, sizeof error, "--verdicts %s: cannot write it (%s); give a file in a folder that exists",
+                 opt->verdicts_path, strerror(errno));
         say_error(error);
         return EXIT_USAGE;
     }

@@ -84,6 +84,24 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, co
  */
 int check_max_n(const step_info *info, size_t n, const char *what);
 
+/** Largest size --same-bits sums: 2^26+1, the edge of its largest size. */
+#define SAME_BITS_MOST_N (((size_t)1 << 26) + 1)
+
+/**
+ * The sizes --same-bits sums, smallest first, each once: --check auto's up to
+ * SAME_BITS_MOST_N, and 2^20, 2^24+7 and 2^26, where many chunks and blocks meet. Writes
+ * them to `sizes` (MAX_CHECK_SIZES of room) and returns how many.
+ */
+int same_bits_sizes(const step_info *info, size_t *sizes);
+
+/**
+ * Appends "WHAT N pass" or "WHAT N fail", and " WHY" when `why` is not NULL (one word), to
+ * --verdicts' file, if one was given (and this process writes files: harness_writes_files):
+ * what scripts read, rather than the lines meant for people. Returns 0, after an error
+ * line, when it cannot.
+ */
+int record_verdict(const options *opt, const char *what, size_t n, int ok, const char *why);
+
 /** Scratch elements for n inputs: the step's own need, or its first pass's partials. */
 size_t scratch_for(size_t n);
 

@@ -189,6 +189,8 @@ static int run_checks(const options *opt, const gpu_info *gpu)
                ok ? "PASS" : "FAIL", outcome.one_hots_tested);
         fflush(stdout);
         failures += !ok;
+        if (!record_verdict(opt, "check", n, ok, NULL))
+            failures++;
     }
     slot_release(&slot);
     free(host);
@@ -352,6 +354,102 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     return ok ? EXIT_OK : EXIT_WRONG;
 }
 
+/** The grids --same-bits tries after the program's own, as --blocks values (blocks_flag.h). */
+static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" };
+#define OTHER_GRIDS ((int)(sizeof other_grids / sizeof other_grids[0]))
+/** Seed of --same-bits' data (mixed_values()). */
+#define SAME_BITS_SEED 14
+
+/**
+ * --same-bits: the claim that the result's bits depend on n and the data alone, never on
+ * the grid (--blocks B lets one GPU run the grids of others) or the run, held to data of
+ * mixed magnitudes, where the order of the additions shows (mixed_values()). Each grid (the
+ * program's own first, then other_grids), each size of same_bits_sizes(): R runs with the
+ * L2 flushed, and R more with it hot at 2^20, 2^24+7 and 2^26; every result verified (a
+ * wrong one stops it: exit 1). One line a size: PASS with its value, or FAIL with what
+ * differs, and --verdicts' "same-bits N pass", or "fail runs" (the own grid's runs differ)
+ * or "fail grid" (another grid gives another value). Untimed: no gate.
+ */
+static int run_same_bits(const options *opt, const gpu_info *gpu)
+{
+    size_t sizes[MAX_CHECK_SIZES];
+    int count = same_bits_sizes(&STEP, sizes);
+    size_t max_n = sizes[count - 1];
+    gpu_slot slot;
+    int status = allocate(&slot, max_n, scratch_for(max_n), 1, 0, gpu);
+    if (status != 0)
+        return status;
+    element_t *host = host_alloc(max_n);
+    double *values = malloc(max_n * sizeof *values);
+    if (!host || !values) {
+        say_error("out of host memory for --same-bits' data");
+        return EXIT_USAGE;
+    }
+    element_t first[MAX_CHECK_SIZES], other[MAX_CHECK_SIZES];
+    int run_to_run[MAX_CHECK_SIZES] = { 0 }, differs[MAX_CHECK_SIZES] = { 0 }, wrong = 0;
+    void *flush = slot.flush;
+    for (int g = 0; g <= OTHER_GRIDS && !wrong; g++) {
+        char error[256];
+        if (g > 0 && STEP.own_flags->parse.take(0, other_grids[g - 1], error, sizeof error) != 0) {
+            say_error(error);
+            return EXIT_USAGE;
+        }
+        for (int i = 0; i < count && !wrong; i++) {
+            size_t n = sizes[i];
+            mixed_values(values, n, SAME_BITS_SEED);
+            for (size_t k = 0; k < n; k++)
+                host[k] = (element_t)values[k];
+            reference ref = cpu_reference(host, n);
+            CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+            int large = n == (size_t)1 << 20 || n == ((size_t)1 << 24) + 7 || n == (size_t)1 << 26;
+            for (int r = 0; r < opt->reps * (large ? 2 : 1) && !wrong; r++) {
+                element_t got;
+                slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: L2 hot */
+                run_once(&slot, n, r, &got);
+                verdict v = check_sum(got, &ref, depth_for(n));
+                if (!v.ok) {
+                    char where[160];
+                    snprintf(where, sizeof where, "--same-bits n=%zu, %s%s, run %d", n, g ? "--blocks " : "its own grid",
+                             g ? other_grids[g - 1] : "", r + 1);
+                    report_mismatch(where, got, &ref, &v);
+                    wrong = 1;
+                } else if (g == 0 && r == 0) {
+                    first[i] = got;
+                } else if (memcmp(&got, &first[i], sizeof got) != 0 && !run_to_run[i] && !differs[i]) {
+                    run_to_run[i] = g == 0;
+                    differs[i] = g;
+                    other[i] = got;
+                }
+            }
+            slot.flush = flush;
+        }
+    }
+    int failures = wrong;
+    for (int i = 0; i < count && !wrong; i++) {
+        char value[64], second[64];
+        format_element(value, sizeof value, first[i]);
+        format_element(second, sizeof second, other[i]);
+        if (run_to_run[i])
+            printf("same-bits n=%zu: FAIL, its own grid gives %s, then %s: the partial sums must be added in a "
+                   "fixed order, not in the order the blocks finish (a ticket's order, atomicAdd)\n", sizes[i], value, second);
+        else if (differs[i])
+            printf("same-bits n=%zu: FAIL, its own grid gives %s, --blocks %s gives %s: the order of the additions "
+                   "must depend on n alone (chunks fixed by n, not by gridDim.x or blockIdx.x)\n", sizes[i], value,
+                   other_grids[differs[i] - 1], second);
+        else
+            printf("same-bits n=%zu: PASS, %s over its own grid and --blocks 1, 2, 7, 132, 528, 1024, %d runs "
+                   "each%s\n", sizes[i], value, opt->reps, sizes[i] == ((size_t)1 << 24) + 7 ||
+                   sizes[i] == (size_t)1 << 20 || sizes[i] == (size_t)1 << 26 ? ", L2 flushed and hot" : "");
+        int ok = !run_to_run[i] && !differs[i];
+        failures += !ok + !record_verdict(opt, "same-bits", sizes[i], ok, ok ? NULL : run_to_run[i] ? "runs" : "grid");
+    }
+    fflush(stdout);
+    free(values);
+    free(host);
+    slot_release(&slot);
+    return failures ? EXIT_WRONG : EXIT_OK;
+}
+
 /** Parses, validates, opens the GPU and runs the benchmark or the checks. */
 int main(int argc, char **argv)
 {
@@ -373,5 +471,7 @@ int main(int argc, char **argv)
     }
     if (opt.resources)
         return print_resources(&STEP, &gpu);
+    if (opt.same_bits)
+        return run_same_bits(&opt, &gpu);
     return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n, input, &input_ref);
 }

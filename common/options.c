@@ -123,7 +123,7 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
                                        char *error, size_t error_size)
 {
     enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
-           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_RESOURCES, OPT_DRIVER = 2000 };
+           OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_RESOURCES, OPT_SAME_BITS, OPT_VERDICTS, OPT_DRIVER = 2000 };
     static const struct option core_options[] = {
         { "size", required_argument, NULL, 'n' },
         { "reps", required_argument, NULL, 'r' },
@@ -139,6 +139,8 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         { "check", required_argument, NULL, OPT_CHECK },
         { "describe", no_argument, NULL, OPT_DESCRIBE },
         { "resources", no_argument, NULL, OPT_RESOURCES },
+        { "same-bits", no_argument, NULL, OPT_SAME_BITS },
+        { "verdicts", required_argument, NULL, OPT_VERDICTS },
         { "help", no_argument, NULL, 'h' },
     };
     enum { CORE_COUNT = sizeof core_options / sizeof core_options[0] };
@@ -203,6 +205,8 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         case OPT_PRINT_SUM: opt->print_sum = 1; break;
         case OPT_DESCRIBE: opt->describe = 1; break;
         case OPT_RESOURCES: opt->resources = 1; break;
+        case OPT_SAME_BITS: opt->same_bits = 1; break;
+        case OPT_VERDICTS: opt->verdicts_path = optarg; break;
         case OPT_CHECK:
             if (parse_check_list(optarg, opt, error, error_size) != 0)
                 return PARSE_ERROR;
@@ -229,6 +233,9 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
                                        "the file's size decides n");
     if (opt->input_path && (opt->check_count || opt->check_auto))
         return fail(error, error_size, "give either --input FILE or --check, not both");
+    if (opt->same_bits && (opt->input_path || opt->check_count || opt->check_auto || opt->n_given))
+        return fail(error, error_size, "--same-bits makes its own data and sizes: give it without --input, "
+                                       "--check or -n");
     return PARSE_OK;
 }
 
@@ -266,12 +273,17 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
            "                   run's, the same data every run)\n"
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing;\n"
            "                   --check auto: the sizes that break reductions, from the step's geometry\n"
+           "      --verdicts F write each size's verdict of --check or --same-bits to F, one line each,\n"
+           "                   for scripts: WHAT N pass|fail\n"
            "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
     if (!driver)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
     if (step_lines)
-        printf("%s", step_lines);
+        printf("%s      --same-bits  float and double: sum data of mixed magnitudes at the --check auto sizes up\n"
+               "                   to 2^26+1 and at 2^20, 2^24+7, 2^26 with --blocks 1, 2, 7, 132, 528, 1024\n"
+               "                   and the own grid, R runs each (and R with the L2 hot at the last three):\n"
+               "                   one line a size, which fails if the results differ in a bit\n", step_lines);
     printf("  -h, --help       this text\n\n");
     if (driver)
         driver->print_footer(program);

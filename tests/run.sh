@@ -193,6 +193,9 @@ finish() {
     fi
     section ""
     echo "time per section: ${section_times%; }"
+    # the suite's time against its budget (a benchmark, not a test: it never fails on time)
+    echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] && echo "with a GPU, its build included" ||
+         echo "without a GPU"))"
     echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
          paste -sd'|' | sed 's/|/; /g')"
     echo "$passed passed, $failed failed, $skipped skipped"
@@ -517,7 +520,7 @@ if [ "$probe" -eq 3 ]; then
         fail "no GPU: without a driver the line says so" "$(cat "$log/probe.txt")"
     fi
 elif [ "$probe" -eq 0 ]; then
-    gpu=yes
+    gpu=yes budget=240
 else
     gpu=yes
     fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
@@ -589,17 +592,6 @@ make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
-# check_verdict NAME N: the test of size N, from the "check n=N: PASS" line of the last
-# --check run (its output in $log/check.txt and check-err.txt): the step 12 and 13
-# sections' tests, one a size (check_all below gives one line a run)
-check_verdict() {
-    if grep -q "^check n=$2: PASS" "$log/check.txt"; then
-        pass "$1"
-    else
-        fail "$1" "$(grep -h "n=${2}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-    fi
-}
-
 # library_defect PROGRAM: a size of its --check auto that a library it calls was seen to
 # sum wrong, with the evidence, as "SIZE REASON"; nothing for every other program. The one
 # today: CCCL 3.5.0's gpu_to_gpu (CUB's binned sum) gave a double sum off by 558, against a
@@ -619,7 +611,7 @@ library_defect() {
 # $log/check-PROGRAM.{out,err,status} for check_all
 check_run() {
     local saved=$log/check-${1//\//_}
-    timeout 900 "$1" --check auto > "$saved.out" 2> "$saved.err"
+    timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
     echo $? > "$saved.status"
 }
 
@@ -665,14 +657,15 @@ check_all() {
         return
     fi
     status=$(cat "$saved.status" 2>/dev/null)
-    passed_sizes=$(sed -n 's/^check n=\([0-9]*\): PASS .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
-    failing_sizes=$(sed -n 's/^check n=\([0-9]*\): FAIL .*/\1/p' "$saved.out" 2>/dev/null | grep -vx "${known:-none}" | paste -sd,)
+    # the program's verdicts (--verdicts: "check N pass|fail"), not its lines for people
+    passed_sizes=$(awk -v k="${known:-none}" '$3 == "pass" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
+    failing_sizes=$(awk -v k="${known:-none}" '$3 == "fail" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     if [ -n "$known" ]; then
                 local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
-        case $(sed -n "s/^check n=$known: \([A-Z]*\) .*/\1/p" "$saved.out" 2>/dev/null) in
-            FAIL) pass "$what"
+        case $(awk -v k="$known" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null) in
+            fail) pass "$what"
                   [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0 ;;  # that failure was the exit's one cause
-            PASS) fail "$what" "it passed: the defect is gone or was never the library's; take it out of library_defect()" ;;
+            pass) fail "$what" "it passed: the defect is gone or was never the library's; take it out of library_defect()" ;;
             *) fail "$what" "no verdict for n=$known: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
         esac
     fi
@@ -841,22 +834,20 @@ done
 # ---------------------------------------------------------------- same bits
 # A program whose --describe says same_bits=1 claims that its float and double results'
 # bits depend on n and the input alone: never on the grid (--blocks B, at most B blocks,
-# so that one GPU runs the grids of others) or the run. This section holds it to that.
-# Any machine: every program whose --describe says most_blocks= refuses a bad --blocks in
-# one line, exit 2, with no GPU visible (so before it asks for one); build/tools/mixed_data
-# refuses bad usage in one line and writes the same bytes for the same seed. On a GPU, for
-# float and double: data from mixed_data (large values that cancel among small ones, where
-# the order of the additions shows in a float sum) at the program's check_sizes up to
-# 2^26+1 and at 2^20, 2^24+7 and 2^26, summed with --blocks 1, 2, 7, 132, 528, 1024 and
-# the program's own grid; at the three large sizes 100 runs each, L2 flushed and --hot;
-# at the others 20 runs each (the cut's edges are a matter of n and the grid, which vary
-# there; run to run is tested over 100 calls at the large sizes, where the most chunks
-# and blocks meet). Every run verified by the harness (exit 1 otherwise); one line a size:
-# all its printed results must be one value. The control, on the same data at 2^24+7: the
-# program with most_blocks= but no same_bits=1 (step 11's way) at --blocks 1 and 528, and
-# make sweep's block-atomic program over 100 runs, must each give more than one value, or
-# the data shows no order and one value proves nothing. The processes run side by side
-# (SAME_BITS_JOBS, 8), untimed (--no-gate); the data files go once the section is done.
+# so that one GPU runs the grids of others) or the run. The programs hold themselves to it
+# (--same-bits: data of mixed magnitudes, where the order of the additions shows, at their
+# --check auto sizes up to 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528,
+# 1024 and their own grid, R runs each, L2 flushed, and hot at the last three; every run
+# verified; one verdict a size, --verdicts); this section reads their verdicts. Any
+# machine: every program whose --describe says most_blocks= refuses a bad --blocks in one
+# line, exit 2, with no GPU visible (so before it asks for one), and --same-bits where it
+# cannot hold; build/tools/mixed_data (the same data, for --input) refuses bad usage in one
+# line and writes the same bytes for the same seed. On a GPU, for float and double, with
+# -r 100: each same-bits program passes at every size; the controls, every program with
+# --blocks that claims no same bits, must each fail at 2^24+7, and among them one because
+# its own grid's runs differ (make sweep's block-atomic) and one because the grid changes
+# its value (step 11's own finish), or the data shows no order and one value proves
+# nothing. The programs run side by side.
 section same-bits
 same_bits_programs=() grid_programs=()
 for program in "${programs[@]}"; do
@@ -878,6 +869,16 @@ for program in "${grid_programs[@]}"; do
     high=$("$program" --blocks 1048576 --describe 2>&1 | sed -n 's/^most_blocks=//p')
     if [ "$low" = 1 ] && [ "$high" = 1048576 ]; then pass "$name"; else fail "$name" "most_blocks=$low and $high"; fi
 done
+if [ -n "$small" ]; then
+    expect "same-bits input: --same-bits in a program without --blocks: one line, exit 2" 2 "does not take" \
+        env CUDA_VISIBLE_DEVICES= "$small" --same-bits
+fi
+if [ ${#same_bits_programs[@]} -gt 0 ]; then
+    expect "same-bits input: --same-bits with -n: one line, exit 2" 2 "makes its own data" \
+        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits -n 1000
+    [ "$type" = int ] && expect "same-bits input: --same-bits of an int build: one line, exit 2" 2 "float and double" \
+        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits
+fi
 mixed=build/tools/mixed_data
 same_bits_dir=$log/same-bits
 rm -rf "$same_bits_dir" && mkdir -p "$same_bits_dir"
@@ -887,13 +888,9 @@ while IFS='|' read -r text args; do
     expect "same-bits: mixed_data ${args:-without arguments}: one line, exit 2" 2 "$text" "$mixed" "${words[@]}"
 done <<'CASES'
 usage: |
-usage: |float 10 1
 usage: |int 10 1 FILE
 usage: |float 0 1 FILE
-usage: |float -5 1 FILE
-usage: |float x 1 FILE
 usage: |float 2147483649 1 FILE
-usage: |double 10 1 FILE more
 cannot write|float 10 1 /nonexistent/folder/data.bin
 CASES
 for t in float double; do
@@ -907,139 +904,38 @@ for t in float double; do
        [ "$(stat -c %s "$same_bits_dir/a.bin")" -eq $((100003 * bytes)) ]; then pass "$name"
     else fail "$name" "exit $status, $(stat -c %s "$same_bits_dir/a.bin" 2>&1) bytes"; fi
 done
+rm -f "$same_bits_dir"/*.bin
 
-# same_bits_job KEY LABEL PROGRAM SIZE REPS [FLAG...]: one run of PROGRAM on SIZE's data,
-# queued for same_bits_run; KEY groups the runs whose results are compared, LABEL names the
-# grid in a failure
-same_bits_jobs=0
-declare -A job_key=() job_label=() job_reps=()
-same_bits_job() {
-    local key=$1 label=$2 program=$3 size=$4 reps=$5
-    shift 5
-    same_bits_jobs=$((same_bits_jobs + 1))
-    job_key[$same_bits_jobs]=$key job_label[$same_bits_jobs]=$label job_reps[$same_bits_jobs]=$reps
-    echo "$same_bits_jobs $program $same_bits_dir/$size.bin $reps $*" >> "$same_bits_dir/jobs.txt"
-}
-# same_bits_collect KEY: what KEY's runs printed: same_bits_values (the distinct results,
-# one a line), same_bits_count (how many), same_bits_own (the first result of the program's
-# own grid, L2 flushed) and same_bits_bad (the runs that failed: an exit other than 0, or
-# not one result a run, each with its first error line)
-same_bits_collect() {
-    local id lines status
-    same_bits_bad="" same_bits_own=""
-    : > "$same_bits_dir/values.txt"
-    for id in "${!job_key[@]}"; do
-        [ "${job_key[$id]}" = "$1" ] || continue
-        lines=$(grep -c . "$same_bits_dir/$id.out" 2> /dev/null)
-        status=$(cat "$same_bits_dir/$id.status" 2> /dev/null)
-        if [ "$status" != 0 ] || [ "${lines:-0}" -ne "${job_reps[$id]}" ]; then
-            same_bits_bad+="${job_label[$id]}: exit ${status:-none}, ${lines:-0} of ${job_reps[$id]} results"
-            same_bits_bad+=" $(grep -m1 -h . "$same_bits_dir/$id.err" 2> /dev/null | head -c 200); "
-        fi
-        [ "${job_label[$id]}" = "its own grid" ] && same_bits_own=$(head -1 "$same_bits_dir/$id.out" 2> /dev/null)
-        cat "$same_bits_dir/$id.out" >> "$same_bits_dir/values.txt" 2> /dev/null
-    done
-    same_bits_values=$(sort -u "$same_bits_dir/values.txt")
-    same_bits_count=$(grep -c . <<< "$same_bits_values")
-}
-# same_bits_differ KEY VALUE: the grids (LABELs) of KEY's runs that printed a value other
-# than VALUE, each with the first such value
-same_bits_differ() {
-    local id other
-    for id in "${!job_key[@]}"; do
-        [ "${job_key[$id]}" = "$1" ] || continue
-        other=$(grep -vxF -m1 -- "$2" "$same_bits_dir/$id.out" 2> /dev/null) && echo "$id ${job_label[$id]} ($other)"
-    done | sort -n | cut -d' ' -f2- | paste -sd, | sed 's/,/, /g'
-}
-
-grids=(1 2 7 132 528 1024 default)
-large_sizes=(1048576 16777223 67108864)   # 2^20, 2^24+7, 2^26
-if [ "$type" = int ]; then
-    for program in "${same_bits_programs[@]}"; do
-        skip "gpu same-bits $program int: one value over every grid and run" \
-             "TYPE=int: integer addition gives the same bits in any order, whatever the kernel; the test runs for float and double"
-    done
-    skip "gpu same-bits control: a grid-dependent program gives more than one value on the data" "TYPE=int, as above"
-elif [ -z "$gpu" ]; then
-    for program in "${same_bits_programs[@]}"; do
-        skip "gpu same-bits $program $type: one value over --blocks 1, 2, 7, 132, 528, 1024 and its own grid at its check_sizes up to 2^26+1 and 2^20, 2^24+7, 2^26" "no GPU"
-    done
-    skip "gpu same-bits control: a grid-dependent program gives more than one value on the data" "no GPU"
+claim="one value at each size over --blocks 1, 2, 7, 132, 528, 1024 and its own grid, 100 runs each, L2 flushed (and hot at 2^20, 2^24+7, 2^26)"
+if [ "$type" = int ] || [ -z "$gpu" ]; then
+    why="no GPU"
+    [ "$type" = int ] && why="TYPE=int: integer addition gives the same bits in any order, whatever the kernel; the test runs for float and double"
+    for program in "${same_bits_programs[@]}"; do skip "gpu same-bits $program $type: $claim" "$why"; done
+    skip "gpu same-bits control: each program with --blocks and no same-bits claim fails at 2^24+7" "$why"
 else
-    : > "$same_bits_dir/jobs.txt"
-    sizes_of=() keys=()
-    for program in "${same_bits_programs[@]}"; do
-        mapfile -t sizes < <( { describe "$program" check_sizes | tr , '\n' | awk '$1 <= 67108865'
-                                printf '%s\n' "${large_sizes[@]}"; } | sort -nu)
-        sizes_of+=("${sizes[@]}")
-        for size in "${sizes[@]}"; do
-            is_large=""; [[ " ${large_sizes[*]} " == *" $size "* ]] && is_large=yes
-            reps=20; [ -n "$is_large" ] && reps=100
-            keys+=("$program $size")
-            for blocks in "${grids[@]}"; do
-                flags=(); [ "$blocks" = default ] || flags=(--blocks "$blocks")
-                label="--blocks $blocks"; [ "$blocks" = default ] && label="its own grid"
-                same_bits_job "$program $size" "$label" "$program" "$size" "$reps" "${flags[@]}"
-                [ -n "$is_large" ] && same_bits_job "$program $size" "$label --hot" "$program" "$size" "$reps" "${flags[@]}" --hot
-            done
-        done
-    done
-    # the controls: every program with --blocks that claims no same bits, at 2^24+7, --blocks 1
-    # and 528 (3 runs each: it is the grid that differs); make sweep's block-atomic program, 100 runs
-    # (the keys: "grid PROGRAM", "runs PROGRAM"; one program can be both)
-    controls=()
+    # shellcheck disable=SC2016  # $1 is the inner shell's: one program
+    printf '%s\n' "${grid_programs[@]}" | xargs -d '\n' -n 1 -P 8 bash -c 'out=$0/${1//\//_}
+        timeout 600 "$1" --same-bits -r 100 --verdicts "$out.verdicts" > "$out.out" 2> "$out.err"; echo $? > "$out.status"' "$same_bits_dir"
+    controls=""
     for program in "${grid_programs[@]}"; do
-        [[ " ${same_bits_programs[*]} " == *" $program "* ]] && continue
-        controls+=("grid $program")
-        same_bits_job "grid $program" "--blocks 1" "$program" 16777223 3 --blocks 1
-        same_bits_job "grid $program" "--blocks 528" "$program" 16777223 3 --blocks 528
-    done
-    read -ra sweep_list <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
-    for program in "${sweep_list[@]}"; do
-        program=$program$suffix
-        if [ ! -x "$program" ] || [[ $(describe "$program" title) != *"block atomic"* ]]; then continue; fi
-        controls+=("runs $program")
-        same_bits_job "runs $program" "100 runs" "$program" 16777223 100
-    done
-    # the data, then the runs, SAME_BITS_JOBS at a time
-    at_once=${SAME_BITS_JOBS:-8}
-    printf '%s\n' "${sizes_of[@]}" 16777223 | sort -nu |
-        xargs -P "$at_once" -I{} "$mixed" "$type" {} 14 "$same_bits_dir/{}.bin"
-    status=$?
-    if [ "$status" -ne 0 ]; then fail "gpu same-bits: mixed_data writes the data" "xargs exit $status"; fi
-    # shellcheck disable=SC2016  # $1 is the inner shell's: one line of jobs.txt
-    xargs -d '\n' -n 1 -P "$at_once" bash -c 'set -f; set -- $1; id=$1 program=$2 file=$3 reps=$4; shift 4
-        timeout 300 "$program" --input "$file" --print-sum -r "$reps" --warmup 0 --no-gate --quiet "$@" \
-            > "${file%/*}/$id.out" 2> "${file%/*}/$id.err"
-        echo $? > "${file%/*}/$id.status"' _ < "$same_bits_dir/jobs.txt"
-    for key in "${keys[@]}"; do
-        program=${key% *} size=${key##* }
-        reps=20 hot=""
-        if [[ " ${large_sizes[*]} " == *" $size "* ]]; then reps=100 hot=", L2 flushed and --hot"; fi
-        name="gpu same-bits $program $type n=$size: one value over --blocks 1, 2, 7, 132, 528, 1024 and its own grid, $reps runs each$hot"
-        same_bits_collect "$key"
-        if [ -n "$same_bits_bad" ]; then
-            fail "$name" "runs that failed: $same_bits_bad"
-        elif [ "$same_bits_count" -eq 1 ]; then
-            pass "$name"
-        else
-            fail "$name" "$same_bits_count distinct values ($(head -5 <<< "$same_bits_values" | paste -sd' ')); its own grid gives $same_bits_own, these differ: $(same_bits_differ "$key" "$same_bits_own")"
+        out=$same_bits_dir/${program////_} status=$(cat "$same_bits_dir/${program////_}.status" 2> /dev/null)
+        sizes=$(grep -c '^same-bits n=' "$out.out" 2> /dev/null) verdicts=$(grep -c . "$out.verdicts" 2> /dev/null)
+        failing=$(awk '$3 == "fail" { printf " %s", $2 }' "$out.verdicts" 2> /dev/null)
+        if [[ " ${same_bits_programs[*]} " == *" $program "* ]]; then
+            name="gpu same-bits $program $type: $claim"
+            if [ "$status" = 0 ] && [ "${sizes:-0}" -gt 0 ] && [ "$sizes" = "$verdicts" ] && [ -z "$failing" ]; then pass "$name ($sizes sizes)"
+            else fail "$name" "exit ${status:-none}, failing n:${failing:- none}: $(grep -h -m2 'FAIL' "$out.out" "$out.err" 2> /dev/null | head -2 | tr '\n' ' ')$(head -c 200 "$out.err")"; fi
+            continue
         fi
+        why=$(awk '$2 == 16777223 && $3 == "fail" { print $4 }' "$out.verdicts" 2> /dev/null)
+        controls+=" $why"
+        name="gpu same-bits control: $program $type, no same-bits claim, differs at n=16777223 (the data shows the order of the additions)"
+        if [ "$status" = 1 ] && [ -n "$why" ]; then pass "$name: $(grep -m1 '^same-bits n=16777223' "$out.out" | cut -d, -f2- | cut -c1-80)"
+        else fail "$name" "exit ${status:-none}, verdict: $(grep -h '16777223' "$out.verdicts" 2> /dev/null) $(head -c 200 "$out.err")"; fi
     done
-    for key in "${controls[@]}"; do
-        program=${key#* }
-        same_bits_collect "$key"
-        what="100 runs"; [ "${key%% *}" = grid ] && what="--blocks 1 and --blocks 528"
-        name="gpu same-bits control: $program $type n=16777223, $what: more than one value (the data shows the order of the additions)"
-        if [ -n "$same_bits_bad" ]; then fail "$name" "runs that failed: $same_bits_bad"
-        elif [ "$same_bits_count" -gt 1 ]; then pass "$name: $same_bits_count values"
-        else fail "$name" "one value, $same_bits_values: on this data the order does not show, so one value from a same-bits program proves nothing"; fi
-    done
-    if [[ " ${controls[*]} " != *" grid "* ]] || [[ " ${controls[*]} " != *" runs "* ]]; then
-        fail "gpu same-bits control: a program with --blocks and no same-bits claim, and make sweep's block-atomic program" \
-             "found only: ${controls[*]:-none}"
+    if [[ $controls != *" runs"* ]] || [[ $controls != *" grid"* ]]; then
+        fail "gpu same-bits control: one program whose runs differ and one whose grid changes its value" "found:${controls:- none}"
     fi
-    rm -f "$same_bits_dir"/*.bin
 fi
 
 # ---------------------------------------------------------------- resources
