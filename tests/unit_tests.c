@@ -150,6 +150,14 @@ static void test_options(void)
                                               !opt.check_auto && opt.check_count == 1);
     TEST("bad check auto among sizes", rejects("not a size", "--check", "1,auto", NULL));
     TEST("bad check auto with input", rejects("not both", "--check", "auto", "--input", "f", NULL));
+    TEST("options same-bits and verdicts", parse(&opt, error, "--same-bits", "--verdicts", "v.txt", NULL) == PARSE_OK &&
+                                          opt.same_bits && strcmp(opt.verdicts_path, "v.txt") == 0);
+    TEST("options same-bits and verdicts off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.same_bits &&
+                                                         !opt.verdicts_path);
+    TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
+                                                     rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
+                                                     rejects("makes its own data", "--input", "f", "--same-bits", NULL));
+    TEST("bad verdicts without its file", rejects("needs a value", "--verdicts", NULL));
 }
 
 /** 1 if `n` is among the `count` sizes. */
