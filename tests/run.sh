@@ -223,9 +223,9 @@ if ! make --no-print-directory -s TYPE="$type" harness > "$log/build-harness.txt
     fail "build the harness library ($type)" "see $log/build-harness.txt"
     tail -5 "$log/build-harness.txt"
 fi
-# shellcheck disable=SC2016  # $1 is the inner shell's: one folder
-printf '%s\n' "${dirs[@]}" | xargs -d '\n' -n 1 -P "$(nproc)" bash -c 'log=$0/build-${1//\//_}.txt
-    make --no-print-directory -C "$1" TYPE="$2" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $1"' "$log" _ "$type"
+# shellcheck disable=SC2016  # $0, $1, $2: the inner shell's log folder, type and folder
+printf '%s\n' "${dirs[@]}" | xargs -d '\n' -n 1 -P "$(nproc)" bash -c 'log=$0/build-${2//\//_}.txt
+    make --no-print-directory -C "$2" TYPE="$1" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $2"' "$log" "$type"
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     # what the folder builds here: an extension's folder may build nothing (a library it
