@@ -72,7 +72,11 @@ static void describe(const step_info *info, const harness_driver *driver)
     printf("check_sizes=");
     for (int i = 0; i < count; i++)
         printf("%s%zu", i ? "," : "", sizes[i]);
-    printf("\n");
+    /* the sanitizers' runs (make sanitize, lab-check), "N [FLAG...]" separated by ';': two
+       sizes small enough for their slow instrumented runs, that cover a partial block */
+    const step_flags *own = driver ? NULL : info->own_flags;
+    printf("\nsanitize_runs=1000;4099%s%s\n", own && own->sanitize_run ? ";" : "",
+           own && own->sanitize_run ? own->sanitize_run : "");
     if (driver)
         driver->describe();
     else if (info->own_flags)

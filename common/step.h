@@ -34,6 +34,7 @@ typedef struct step_flags {
     driver_flags parse;       /**< the flags and the step's function that takes each value */
     const char *usage_lines;  /**< their --help lines, "      --name V   what it does\n" */
     void (*describe)(void);   /**< prints their values as key=value lines for --describe */
+    const char *sanitize_run; /**< a run of its own for the sanitizers ("N FLAG..."), or NULL */
 } step_flags;
 
 /**

@@ -22,17 +22,23 @@ for dir in "$@"; do
     for name in $(make -s --no-print-directory -C "$dir" programs); do
         program=$dir/$name
         [ -x "$program" ] || continue
+        # the program's own runs for the sanitizers: "N [FLAG...]" separated by ';' (--describe)
+        IFS=';' read -ra own_runs <<< "$(describe "$program" sanitize_runs)"
+        if [ ${#own_runs[@]} -eq 0 ]; then
+            echo "FAILED  $program: its --describe gives no sanitize_runs"; failed=$((failed + 1))
+        fi
         for tool in memcheck racecheck synccheck initcheck; do
-            for n in 1000 4099; do
+            for run in "${own_runs[@]}"; do
+                read -r n run_flags <<< "$run"
                 runs=$((runs + 1))
                 log=results/sanitize/$(echo "$program" | tr / _)-$tool-$n.log
                 tool_flags=()
-                read -ra args <<< "$program_flags"
+                read -ra args <<< "$program_flags $run_flags"
                 [ "$tool" = memcheck ] && read -ra tool_flags <<< "$memcheck_flags"
                 if sanitizer_run "$tool" "${tool_flags[@]}" -- "./$program" "${args[@]}" -n "$n" -r 2 > "$log" 2>&1; then
-                    printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$n"
+                    printf 'ok      %-44s %-9s n=%s\n' "$program" "$tool" "$run"
                 else
-                    printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$n" \
+                    printf 'FAILED  %-44s %-9s n=%s: %s\n' "$program" "$tool" "$run" \
                         "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|Warning' "$log" || true)"
                     failed=$((failed + 1))
                 fi
