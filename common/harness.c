@@ -112,12 +112,12 @@ int same_bits_sizes(const step_info *info, size_t *sizes)
 static int same_bits_refused(const step_info *info, const harness_driver *driver, char *error, size_t size)
 {
     const step_flags *own = driver ? NULL : info->own_flags;
-    if (ELEMENT_IS_INTEGER)
-        snprintf(error, size, "--same-bits is for float and double (TYPE=float, TYPE=double): an integer "
-                              "sum has the same bits in any order");
-    else if (!own || own->parse.count < 1 || strcmp(own->parse.flags[0].name, "blocks") != 0)
+    if (!own || own->parse.count < 1 || strcmp(own->parse.flags[0].name, "blocks") != 0)
         snprintf(error, size, "--same-bits runs the program with --blocks B, which %s does not take "
                               "(its --describe says no most_blocks=)", info->name);
+    else if (ELEMENT_IS_INTEGER)
+        snprintf(error, size, "--same-bits is for float and double (TYPE=float, TYPE=double): an integer "
+                              "sum has the same bits in any order");
     else
         return 0;
     return -1;
