@@ -78,6 +78,10 @@ names=() threads=() registers=() shared=() blocks=() occupancy=() limits=() libr
 mode=""      # gpu or compiler, from the first program that has a kernel of its own
 header=""
 status=0
+# the compiler's reports, one per folder, made side by side first (each folder's own file,
+# which ptxas_figures then reads; a failure is said there, where the folder's row is made)
+printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} make --no-print-directory -s -C {} TYPE="$type" resource-usage \
+    > /dev/null 2>&1 || true
 for dir in "$@"; do
     program=./$dir/reduce$suffix
     if ! described=$("$program" --describe); then
