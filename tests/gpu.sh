@@ -1,0 +1,510 @@
+#!/usr/bin/env bash
+# The GPU sections of make test (gpu, same-bits, resources, report), sourced by tests/run.sh
+# after its own with its functions and variables (pass, fail, skip, section, expect,
+# make_expect, programs, programs_64, small, large, newest_cub, type, suffix, log); its
+# header says what each section checks. Without a GPU they list their GPU checks as SKIP.
+# shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
+
+# ---------------------------------------------------------------- gpu
+section gpu
+# The sizes that break reductions are the harness's (--check auto; --describe says them as
+# check_sizes).
+"$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
+probe=$?
+if [ "$probe" -eq 3 ]; then
+    gpu=""
+    if [ "$(wc -l < "$log/probe.txt")" -eq 1 ]; then
+        pass "no GPU: one line and exit code 3"
+    else
+        fail "no GPU: one line and exit code 3" "$(cat "$log/probe.txt")"
+    fi
+    # without libcuda there is no driver to update: the line says so
+    if have_libcuda; then skip "no GPU: without a driver the line says so" "libcuda.so.1 is here"
+    elif grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"; then
+        pass "no GPU: without a driver the line says so"
+    else
+        fail "no GPU: without a driver the line says so" "$(cat "$log/probe.txt")"
+    fi
+elif [ "$probe" -eq 0 ]; then
+    gpu=yes budget=240
+else
+    gpu=yes
+    fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
+fi
+
+# ------------------------------------------------ targets that need a GPU, asked first
+# scripts/preflight.sh, the first line of make run-all, sweep, scaling, latency, profile,
+# sanitize and race-demo: it agrees with the programs, and without a GPU make run-all says
+# so in one line before building anything (NVCC=false: a build would fail) and calls no
+# step FAILED.
+scripts/preflight.sh run-all 2> "$log/preflight.txt"
+preflight=$?
+if { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }; then
+    pass "make run-all's GPU check agrees with the programs (exit $preflight)"
+else
+    fail "make run-all's GPU check agrees with the programs" "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
+fi
+if [ -z "$gpu" ]; then
+    make_expect "make run-all without a GPU: one line, nothing built, no step FAILED" 2 "not run, " run-all NVCC=false
+    if grep -q "FAILED\|NVCC" "$log/lab-out.txt" "$log/lab-err.txt"; then
+        fail "make run-all without a GPU never says FAILED" "$(cat "$log/lab-out.txt" "$log/lab-err.txt" | head -3 | tr '\n' ' ')"
+    else
+        pass "make run-all without a GPU never says FAILED"
+    fi
+else
+    skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
+    skip "make run-all without a GPU never says FAILED" "a GPU is here"
+fi
+# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine)
+fake=$log/fake-smi
+mkdir -p "$fake"
+# missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
+missing_says() {
+    local name=$1 text=$2 script=$3 out
+    shift 3
+    printf '#!/bin/sh\n%s\n' "$script" > "$fake/nvidia-smi"
+    chmod +x "$fake/nvidia-smi"
+    out=$(env -u CUDA_VISIBLE_DEVICES NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
+    if { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }; then
+        pass "$name"
+    else
+        fail "$name" "said '$out', expected '${text:-nothing}'"
+    fi
+}
+# (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
+listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
+missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
+missing_says "no GPU, said as it is: driver not answering" "not answering" \
+    "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
+# shellcheck disable=SC2016  # $1 is the stand-in's own argument
+missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
+    '[ "$1" = --query-gpu=index ] && { echo "No devices were found"; exit 6; }; echo "<cuda_version>13.0</cuda_version>"'
+missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
+    "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
+missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
+toolkit=$(nvcc_release)
+toolkit=${toolkit%%.*}
+if [ "${toolkit:-0}" -ge 12 ]; then
+    missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
+        "$listing; echo '<cuda_version>11.8</cuda_version>'"
+else
+    skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
+fi
+# a missing compute-sanitizer: one line saying where it comes from, before any build,
+# the same words for step 4's make race-demo as for make sanitize
+make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
+
+# library_defect PROGRAM: a size of its --check auto that a library it calls was seen to
+# sum wrong, with the evidence, as "SIZE REASON"; nothing for every other program. The one
+# today: CCCL 3.5.0's gpu_to_gpu (CUB's binned sum) gave a double sum off by 558, against a
+# bound of 4, at n = 2^31+5 on the H100 (make test TYPE=double, 2026-11-26), where its two
+# other modes, the toolkit's CUB and every 64-bit step pass on the same data (README, What
+# it measures). check_all expects that size to fail, on a line of its own, and fails if it
+# passes: then the defect is gone, or was never the library's, and this goes. Matched by
+# version, so that a newer CCCL is held to every size again.
+library_defect() {
+    if [ "$type" = double ] && [ "$(describe "$1" cccl_version)" = 3.5.0 ] &&
+       [ "$(describe "$1" determinism)" = gpu_to_gpu ]; then
+        echo "2147483653 CCCL 3.5.0's gpu_to_gpu summed 2^31+5 doubles 558 off (bound 4) on the H100, 2026-11-26"
+    fi
+}
+
+# check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
+# $log/check-PROGRAM.{out,err,status} for check_all
+check_run() {
+    local saved=$log/check-${1//\//_}
+    timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
+    echo $? > "$saved.status"
+}
+
+# check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
+# host's available memory each hold the largest size (2^31+5 elements, with a tenth more
+# for scratch and slack), at most 4, at least 1. A run spends most of its time making and
+# summing that size's data on the host's cores (common/data.c) and copying it to the GPU:
+# four side by side take about half the time of one after another (20 programs on the
+# H100's host, 16 cores, 2026-11-26: 25 s, against 53 s; 8 at once 23 s).
+check_jobs() {
+    local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
+    [ "$type" = double ] && element_bytes=8
+    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
+    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
+    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
+    for mib in "$gpu_mib" "$host_mib"; do
+        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$jobs" ] && jobs=$((mib / need_mib))
+        else jobs=1; fi
+    done
+    echo $((jobs < 1 ? 1 : jobs))
+}
+
+# check_all PROGRAM: the verdict of PROGRAM's --check auto run, one line: PASS when it
+# exited 0 and said PASS for every size of its check_sizes, in order; else FAIL naming the
+# sizes that failed and the program's first "expected X, got Y" and hint lines (the whole
+# output: $log/check-PROGRAM.out and .err). Where library_defect names a size, the line
+# covers the others, and a second line passes only if that size failed (it comes last)
+check_all() {
+    local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
+    sizes=$(describe "$program" check_sizes)
+    count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
+    name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}, random and one-hot data"
+    if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
+    defect=$(library_defect "$program")
+    if [ -n "$defect" ]; then
+        known=${defect%% *}
+        sizes=$(tr ',' '\n' <<< "$sizes" | grep -vx "$known" | paste -sd,)
+        name="gpu $program $type: --check auto, $((count - 1)) sizes from ${sizes%%,*} to ${sizes##*,} (all but n=$known), random and one-hot data"
+    fi
+    if [ -z "$gpu" ]; then
+        skip "$name" "no GPU"
+        [ -n "$known" ] && skip "gpu $program $type: n=$known fails, a library's known defect" "no GPU"
+        return
+    fi
+    status=$(cat "$saved.status" 2>/dev/null)
+    # the program's verdicts (--verdicts: "check N pass|fail"), not its lines for people
+    passed_sizes=$(awk -v k="${known:-none}" '$3 == "pass" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
+    failing_sizes=$(awk -v k="${known:-none}" '$3 == "fail" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
+    if [ -n "$known" ]; then
+                local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
+        case $(awk -v k="$known" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null) in
+            fail) pass "$what"
+                  [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0 ;;  # that failure was the exit's one cause
+            pass) fail "$what" "it passed: the defect is gone or was never the library's; take it out of library_defect()" ;;
+            *) fail "$what" "no verdict for n=$known: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
+        esac
+    fi
+    if [ "$status" = 0 ] && [ "$passed_sizes" = "$sizes" ]; then
+        pass "$name"
+    elif [ -n "$failing_sizes" ]; then
+        fail "$name" "exit $status, failed at n=${failing_sizes//,/, n=}: $(grep -m4 -E ': FAILED |: hint: ' "$saved.err" |
+             sed 's/^[^:]*: //' | tr '\n' ' ')(see $saved.err)"
+    else
+        fail "$name" "exit ${status:-unknown}, passed ${passed_sizes:-no size} of $sizes: $(head -c 300 "$saved.err" 2>/dev/null | tr '\n' ' ')"
+    fi
+}
+
+# gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
+gpu_expect() {
+    if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi
+}
+
+if [ -n "$gpu" ]; then
+    # the 64-bit programs first: their 2^31+5 makes them the longest
+    at_once=$(check_jobs)
+    echo "     --check auto runs: $at_once at once"
+    declare -A started=()
+    for program in "${programs_64[@]}" "${programs[@]}"; do
+        [ -n "${started[$program]:-}" ] && continue
+        started[$program]=1
+        rm -f "$log/check-${program//\//_}".*
+        while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
+        check_run "$program" &
+    done
+    wait
+fi
+for program in "${programs[@]}"; do
+    check_all "$program"
+done
+# The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
+# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The kernel is a
+# copy of the first 32-bit step (step.h: those index with unsigned int) whose STEP claims
+# 64-bit indices (MAX_N_64BIT), built in build/; it must pass --check 2^31+5 and fail
+# --check 2^32+5 with the hint that blames unsigned indices too. 2^32+5 ints are 16 GiB,
+# which is why --check auto stops at 2^31+5 and this runs once, here. TYPE=int only (the
+# indices are the same in every type); SKIP by name without a GPU, or when the program says
+# (exit 2, before it runs) that the GPU's free memory or the host's is too small.
+unsigned_program=""
+for program in "${programs[@]}"; do
+    if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
+        unsigned_program=$program
+        break
+    fi
+done
+unsigned_dir=${unsigned_program%/*}
+unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
+unsigned_names=("unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
+                "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)"
+                "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices")
+unsigned_built=""
+if [ "$type" != int ]; then
+    for name in "${unsigned_names[@]}"; do skip "$name" "TYPE=int only: the indices are the same in every type"; done
+elif [ -z "$unsigned_program" ]; then
+    fail "${unsigned_names[0]}" "no program whose --describe says index_bits=32 and kernel=own was built"
+else
+    rm -rf "${unsigned_copy%/*}" && mkdir -p "$unsigned_copy"
+    sed 's/^\( *\.max_n = \)MAX_N_32BIT,/\1MAX_N_64BIT,/' "$unsigned_dir/reduce.cu" > "$unsigned_copy/reduce.cu"
+    echo "include $(pwd)/common/step.mk" > "$unsigned_copy/Makefile"
+    changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>')
+    if [ "$changed" -ne 1 ]; then
+        fail "${unsigned_names[0]}" "$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
+    elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then
+        fail "${unsigned_names[0]}" "its kernel has no 'unsigned int i = ': not the unsigned index this tests"
+    elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then
+        fail "${unsigned_names[0]}" "$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')"
+    elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then
+        fail "${unsigned_names[0]}" "its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"
+    else
+        pass "${unsigned_names[0]}"
+        unsigned_built=yes
+    fi
+fi
+# unsigned_check NAME SIZE CODE TEXT...: the copy's --check SIZE exits CODE and its output
+# holds every TEXT; SKIP when it says, exit 2, that memory is too small for SIZE
+unsigned_check() {
+    local name=$1 size=$2 code=$3 status text
+    shift 3
+    if [ "$type" != int ]; then return; fi
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
+    if [ -z "$unsigned_built" ]; then fail "$name" "the copy was not built"; return; fi
+    timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" > "$log/unsigned-check.txt" 2> "$log/unsigned-check-err.txt"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -q 'of device memory\|of host memory' "$log/unsigned-check-err.txt"; then
+        skip "$name" "$(sed 's/^[^ :]*: //' "$log/unsigned-check-err.txt" | head -1)"
+        return
+    fi
+    if [ "$status" -eq 124 ]; then fail "$name" "still running after 600 s: killed"; return; fi
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(grep -h -m3 -E 'check n=|FAILED|hint' "$log/unsigned-check.txt" \
+             "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
+        return
+    fi
+    for text in "$@"; do
+        if ! grep -qF -- "$text" "$log/unsigned-check.txt" "$log/unsigned-check-err.txt"; then
+            fail "$name" "no '$text' in the output: $(grep -h -m2 -E 'check n=|hint' "$log/unsigned-check.txt" \
+                 "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
+            return
+        fi
+    done
+    pass "$name"
+}
+unsigned_check "${unsigned_names[1]}" 2^31+5 0 "check n=2147483653: PASS"
+unsigned_check "${unsigned_names[2]}" 2^32+5 1 "check n=4294967301: FAIL" \
+    "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
+# --check calls the step hundreds of times in a row, each verified on new data, so state
+# that survives a call is caught there; this is the timed path's test (the gate holding
+# the GPU until a run is queued, the L2 flush, one element changed before each call), as
+# make run-all runs every program
+for program in "${programs[@]}"; do
+    gpu_expect "gpu $program: the timed path, 100 calls in a row, every result verified" 0 "" \
+        "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
+done
+
+# --input: a file with a known sum, and --print-sum for scripts; then large values that
+# cancel, whose sum every order of additions gets exactly: int, because int addition wraps
+# around and comes back; float and double, because every partial sum of 2^A, 2^B and -2^A
+# (B < A, A - B below the mantissa's bits) is exact: 2^100, 2^80, -2^100 for float,
+# 2^1000, 2^960, -2^1000 for double (in float it would overflow), the sum 2^B
+for _ in $(seq 1000); do printf '%b' "$one"; done > "$log/ones.bin"
+case $type in
+    int)    printf '\xff\xff\xff\x7f\xff\xff\xff\x7f\x01\x00\x00\x80\x01\x00\x00\x80\x05\x00\x00\x00' > "$log/large.bin"
+            large_sum=5 ;;
+    float)  printf '\x00\x00\x80\x71\x00\x00\x80\x67\x00\x00\x80\xf1' > "$log/large.bin"
+            large_sum=1.20892582e+24 ;;   # 2^80, as %.9g prints it
+    double) printf '\x00\x00\x00\x00\x00\x00\x70\x7e\x00\x00\x00\x00\x00\x00\xf0\x7b\x00\x00\x00\x00\x00\x00\x70\xfe' \
+                > "$log/large.bin"
+            large_sum=9.7453140113999991e+288 ;;   # 2^960, as %.17g prints it
+esac
+# gpu_sum NAME FILE SUM: step 8 (16-byte loads; three values are a vector tail alone)
+# --input FILE -r 3 --print-sum exits 0 and prints SUM three times, once per timed run
+gpu_sum() {
+    local out status
+    if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
+    out=$("$(step_dir 8)/reduce$suffix" --input "$2" -r 3 --print-sum --quiet 2>&1)
+    status=$?
+    if [ "$status" -eq 0 ] && [ "$out" = "$(printf '%s\n%s\n%s' "$3" "$3" "$3")" ]; then pass "$1"
+    else fail "$1" "exit $status, printed '$(tr '\n' ' ' <<< "$out")', expected $3 three times"; fi
+}
+gpu_sum "gpu --input 1000 ones and --print-sum" "$log/ones.bin" 1000
+gpu_sum "gpu --input large values that cancel: $large_sum exactly" "$log/large.bin" "$large_sum"
+gpu_expect "gpu input: more memory than the card has" 2 "free"       "$large" -n 2^40
+gpu_expect "gpu input: device index that does not exist" 2 "--device" "$large" -n 1000 --device 99
+# CUB's gpu_to_gpu mode (the newest CCCL's, make cccl): the same float bits run after run
+# (--print-sum's %.9g tells every float apart), at a size of many blocks and a ragged tail
+for p in "${newest_cub[@]}"; do
+    if [ "$type" != float ] || [ "$(describe "$p" determinism)" != gpu_to_gpu ]; then continue; fi
+    name="gpu $p float: --print-sum bit-identical over 10 runs at n=2^24+7"
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
+    sums=() why=""
+    for _ in $(seq 10); do
+        if out=$("$p" -n 2^24+7 -r 5 --print-sum --quiet 2> "$log/err.txt"); then sums+=("$out")
+        else why="exit $?: $(head -c 200 "$log/err.txt")"; break; fi
+    done
+    distinct=$(printf '%s\n' "${sums[@]}" | sort -u)
+    if [ -z "$why" ] && [ ${#sums[@]} -eq 10 ] && [ "$(wc -l <<< "$distinct")" -eq 1 ] && [ -n "$distinct" ]; then
+        pass "$name"
+    else fail "$name" "${why:-$(wc -l <<< "$distinct") distinct sums: $(tr '\n' ' ' <<< "$distinct")}"; fi
+done
+
+# ---------------------------------------------------------------- same bits
+# A program whose --describe says same_bits=1 claims that its float and double results'
+# bits depend on n and the input alone: never on the grid (--blocks B, at most B blocks,
+# so that one GPU runs the grids of others) or the run. The programs hold themselves to it
+# (--same-bits: data of mixed magnitudes, where the order of the additions shows, at their
+# --check auto sizes up to 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528,
+# 1024 and their own grid, R runs each, L2 flushed, and hot at the last three; every run
+# verified; one verdict a size, --verdicts); this section reads their verdicts. Any
+# machine: every program whose --describe says most_blocks= refuses a bad --blocks in one
+# line, exit 2, with no GPU visible (so before it asks for one), and --same-bits where it
+# cannot hold; build/tools/mixed_data (the same data, for --input) refuses bad usage in one
+# line and writes the same bytes for the same seed. On a GPU, for float and double, with
+# -r 100: each same-bits program passes at every size; the controls, every program with
+# --blocks that claims no same bits, must each fail at 2^24+7, and among them one because
+# its own grid's runs differ (make sweep's block-atomic) and one because the grid changes
+# its value (step 11's own finish), or the data shows no order and one value proves
+# nothing. The programs run side by side.
+section same-bits
+same_bits_programs=() grid_programs=()
+for program in "${programs[@]}"; do
+    "$program" --describe > "$log/describe.txt" 2> /dev/null
+    grep -q '^most_blocks=' "$log/describe.txt" && grid_programs+=("$program")
+    grep -qx 'same_bits=1' "$log/describe.txt" && same_bits_programs+=("$program")
+done
+if [ ${#grid_programs[@]} -eq 0 ]; then fail "same-bits: programs with --blocks" "no program's --describe says most_blocks="; fi
+if [ ${#same_bits_programs[@]} -eq 0 ]; then fail "same-bits: programs that claim the same bits" "no program's --describe says same_bits=1"; fi
+for program in "${grid_programs[@]}"; do
+    for value in 0 -1 x "" 1048577 2^20+1 1.5; do
+        expect "same-bits input: $program --blocks '$value': one line, exit 2, before the GPU (none visible)" 2 "--blocks" \
+            env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks "$value"
+    done
+    expect "same-bits input: $program --blocks without its value: one line, exit 2" 2 "needs a value" \
+        env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks
+    name="same-bits input: $program takes --blocks 1 and --blocks 1048576 (2^20), as --describe's most_blocks= says"
+    low=$("$program" --blocks 1 --describe 2>&1 | sed -n 's/^most_blocks=//p')
+    high=$("$program" --blocks 1048576 --describe 2>&1 | sed -n 's/^most_blocks=//p')
+    if [ "$low" = 1 ] && [ "$high" = 1048576 ]; then pass "$name"; else fail "$name" "most_blocks=$low and $high"; fi
+done
+if [ -n "$small" ]; then
+    expect "same-bits input: --same-bits in a program without --blocks: one line, exit 2" 2 "does not take" \
+        env CUDA_VISIBLE_DEVICES= "$small" --same-bits
+fi
+if [ ${#same_bits_programs[@]} -gt 0 ]; then
+    expect "same-bits input: --same-bits with -n: one line, exit 2" 2 "makes its own data" \
+        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits -n 1000
+    [ "$type" = int ] && expect "same-bits input: --same-bits of an int build: one line, exit 2" 2 "float and double" \
+        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits
+fi
+mixed=build/tools/mixed_data
+same_bits_dir=$log/same-bits
+rm -rf "$same_bits_dir" && mkdir -p "$same_bits_dir"
+bad=$same_bits_dir/bad.bin
+while IFS='|' read -r text args; do
+    read -ra words <<< "${args//FILE/$bad}"
+    expect "same-bits: mixed_data ${args:-without arguments}: one line, exit 2" 2 "$text" "$mixed" "${words[@]}"
+done <<'CASES'
+usage: |
+usage: |int 10 1 FILE
+usage: |float 0 1 FILE
+usage: |float 2147483649 1 FILE
+cannot write|float 10 1 /nonexistent/folder/data.bin
+CASES
+for t in float double; do
+    bytes=4; [ "$t" = double ] && bytes=8
+    name="same-bits: mixed_data $t: the same seed writes the same bytes, another seed others, n * $bytes bytes"
+    "$mixed" $t 100003 7 "$same_bits_dir/a.bin" && "$mixed" $t 100003 7 "$same_bits_dir/b.bin" &&
+        "$mixed" $t 100003 8 "$same_bits_dir/c.bin"
+    status=$?
+    if [ "$status" -eq 0 ] && cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/b.bin" &&
+       ! cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/c.bin" &&
+       [ "$(stat -c %s "$same_bits_dir/a.bin")" -eq $((100003 * bytes)) ]; then pass "$name"
+    else fail "$name" "exit $status, $(stat -c %s "$same_bits_dir/a.bin" 2>&1) bytes"; fi
+done
+rm -f "$same_bits_dir"/*.bin
+
+claim="one value at each size over --blocks 1, 2, 7, 132, 528, 1024 and its own grid, 100 runs each, L2 flushed (and hot at 2^20, 2^24+7, 2^26)"
+if [ "$type" = int ] || [ -z "$gpu" ]; then
+    why="no GPU"
+    [ "$type" = int ] && why="TYPE=int: integer addition gives the same bits in any order, whatever the kernel; the test runs for float and double"
+    for program in "${same_bits_programs[@]}"; do skip "gpu same-bits $program $type: $claim" "$why"; done
+    skip "gpu same-bits control: each program with --blocks and no same-bits claim fails at 2^24+7" "$why"
+else
+    # shellcheck disable=SC2016  # $1 is the inner shell's: one program
+    printf '%s\n' "${grid_programs[@]}" | xargs -d '\n' -n 1 -P 8 bash -c 'out=$0/${1//\//_}
+        timeout 600 "$1" --same-bits -r 100 --verdicts "$out.verdicts" > "$out.out" 2> "$out.err"; echo $? > "$out.status"' "$same_bits_dir"
+    controls=""
+    for program in "${grid_programs[@]}"; do
+        out=$same_bits_dir/${program////_} status=$(cat "$same_bits_dir/${program////_}.status" 2> /dev/null)
+        sizes=$(grep -c '^same-bits n=' "$out.out" 2> /dev/null) verdicts=$(grep -c . "$out.verdicts" 2> /dev/null)
+        failing=$(awk '$3 == "fail" { printf " %s", $2 }' "$out.verdicts" 2> /dev/null)
+        if [[ " ${same_bits_programs[*]} " == *" $program "* ]]; then
+            name="gpu same-bits $program $type: $claim"
+            if [ "$status" = 0 ] && [ "${sizes:-0}" -gt 0 ] && [ "$sizes" = "$verdicts" ] && [ -z "$failing" ]; then pass "$name ($sizes sizes)"
+            else fail "$name" "exit ${status:-none}, failing n:${failing:- none}: $(grep -h -m2 'FAIL' "$out.out" "$out.err" 2> /dev/null | head -2 | tr '\n' ' ')$(head -c 200 "$out.err")"; fi
+            continue
+        fi
+        why=$(awk '$2 == 16777223 && $3 == "fail" { print $4 }' "$out.verdicts" 2> /dev/null)
+        controls+=" $why"
+        name="gpu same-bits control: $program $type, no same-bits claim, differs at n=16777223 (the data shows the order of the additions)"
+        if [ "$status" = 1 ] && [ -n "$why" ]; then pass "$name: $(grep -m1 '^same-bits n=16777223' "$out.out" | cut -d, -f2- | cut -c1-80)"
+        else fail "$name" "exit ${status:-none}, verdict: $(grep -h '16777223' "$out.verdicts" 2> /dev/null) $(head -c 200 "$out.err")"; fi
+    done
+    if [[ $controls != *" runs"* ]] || [[ $controls != *" grid"* ]]; then
+        fail "gpu same-bits control: one program whose runs differ and one whose grid changes its value" "found:${controls:- none}"
+    fi
+fi
+
+# ---------------------------------------------------------------- resources
+section resources
+# make resources: a row per step and one for CUB. Everywhere: registers > 0 and shared
+# memory in bytes; without a GPU, the compiler's figures and one line saying the rest
+# needs a GPU; on a GPU, the occupancy API's blocks per SM fit the SM, by the limits the
+# table's header gives: 1 .. its most blocks, and those blocks' threads, registers (the
+# row's registers per thread, at the least) and shared memory within the SM's; SKIP by
+# name without one.
+make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
+status=$?
+if [ "$status" -eq 0 ]; then pass "resources: make resources TYPE=$type runs"
+else fail "resources: make resources TYPE=$type runs" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"; fi
+if [ -z "$gpu" ]; then
+    name="resources without a GPU: the compiler's figures, and one line says the rest needs a GPU"
+    if grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&
+       grep -qx "resident blocks and occupancy need a GPU" "$log/resources.txt"; then pass "$name"
+    else fail "$name" "$(head -1 "$log/resources.txt"), ... $(tail -1 "$log/resources.txt")"; fi
+fi
+# the SM's limits, from the header: "per SM at most T threads, B blocks, R registers, S KiB shared memory"
+read -r max_threads max_blocks max_registers max_shared_kib < <(sed -n \
+    's/.* per SM at most \([0-9]*\) threads, \([0-9]*\) blocks, \([0-9]*\) registers, \([0-9]*\) KiB shared.*/\1 \2 \3 \4/p' \
+    "$log/resources.txt" | head -1)
+for dir in "${dirs[@]}"; do
+    # make resources' rows: every program of its own folder but an extension's (a folder of
+    # variants, step*/*, is not a step)
+    case $dir in step*/*) continue ;; esac
+    if [ ! -x "$dir/reduce$suffix" ] || suite_owned "$dir"; then continue; fi
+    row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
+    if [ "$(describe "$dir/reduce$suffix" kernel)" = library ]; then
+        if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
+        else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
+        continue
+    fi
+    threads="" registers="" shared="" blocks=""
+    read -r _ threads registers shared blocks _ <<< "$row"
+    name="resources $dir $type: registers > 0, shared memory in bytes"
+    if [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] &&
+       [[ $shared =~ ^[0-9]+$ ]]; then pass "$name"
+    else fail "$name" "row: '$row'"; fi
+    name="gpu resources $dir $type: the API's blocks per SM fit the SM's blocks, threads, registers and shared memory"
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
+    why=""
+    if ! [[ "$blocks $max_threads $max_blocks $max_registers $max_shared_kib" =~ ^[0-9]+( [0-9]+){4}$ ]]; then
+        why="no number in the row or the header: $(head -1 "$log/resources.txt")"
+    elif [ "$blocks" -lt 1 ] || [ "$blocks" -gt "$max_blocks" ]; then why="$blocks blocks, not 1 .. $max_blocks"
+    elif [ $((blocks * threads)) -gt "$max_threads" ]; then why="$blocks x $threads threads > $max_threads"
+    elif [ $((blocks * threads * registers)) -gt "$max_registers" ]; then
+        why="$blocks x $threads threads x $registers registers > $max_registers"
+    elif [ $((blocks * shared)) -gt $(((max_shared_kib + 1) * 1024)) ]; then
+        why="$blocks x $shared bytes > $max_shared_kib KiB"
+    fi
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why; row: '$row'"; fi
+done
+
+row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
+{ build/tools/report header
+  row prev_x "prev start" 2.000000; row next_x "next (yours)" 1.500000; row next_x "next ours" 1.000000
+} > "$log/field-rows.csv"
+name="report field reads a column of the rows by its name, and refuses a name it has not"
+if [ "$(build/tools/report field "$log/field-rows.csv" median_ms | paste -sd' ')" = "2.000000 1.500000 1.000000" ] &&
+   [ "$(build/tools/report field "$log/field-rows.csv" label | sed -n 2p)" = "next (yours)" ] &&
+   ! build/tools/report field "$log/field-rows.csv" no_such_column > /dev/null 2>&1; then pass "$name"
+else fail "$name" "$(build/tools/report field "$log/field-rows.csv" median_ms 2>&1 | tr '\n' ' ')"; fi
+
