@@ -102,8 +102,8 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
 # sum wrong, with the evidence, as "SIZE REASON"; nothing for every other program. The one
 # today: CCCL 3.5.0's gpu_to_gpu (CUB's binned sum) gave a double sum off by 558, against a
 # bound of 4, at n = 2^31+5 on the H100 (make test TYPE=double, 2026-11-26), where its two
-# other modes, the toolkit's CUB and every 64-bit step pass on the same data (README, What
-# it measures). check_all expects that size to fail, on a line of its own, and fails if it
+# other modes, the toolkit's CUB and every 64-bit step pass on the same data (docs/reference.md,
+# One wrong sum). check_all expects that size to fail, on a line of its own, and fails if it
 # passes: then the defect is gone, or was never the library's, and this goes. Matched by
 # version, so that a newer CCCL is held to every size again.
 library_defect() {
