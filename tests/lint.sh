@@ -7,7 +7,8 @@
 #   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
 #             passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
-#   readme    README's flags table lists every flag of the programs' --help; README says
+#   readme    README's flags table lists every flag of the programs' --help; README is at
+#             most 350 lines and names no commit; README says
 #             how to test the other types and how to clean
 #
 # Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
@@ -155,7 +156,11 @@ if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double'
 else
     fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
 fi
-
+# README is a newcomer's page: short, and no run log (a commit hash names one; the dated
+# measurements live in docs/)
+hashes=$(grep -oE '\b[0-9a-f]{7,40}\b' README.md | grep '[a-f]' | grep '[0-9]' | paste -sd' ')
+if [ "$(wc -l < README.md)" -le 350 ] && [ -z "$hashes" ]; then pass "README is at most 350 lines and names no commit"
+else fail "README is at most 350 lines and names no commit" "$(wc -l < README.md) lines; ${hashes:-no hash}"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
