@@ -21,11 +21,11 @@ if [ -z "$archs" ]; then
     echo "check-archs: '$(nvcc_path) --list-gpu-code' listed no architectures" >&2
     exit 2
 fi
+ends="$(echo "$archs" | cut -d' ' -f1) $(echo "$archs" | rev | cut -d' ' -f1 | rev)"
 echo "check-archs: $archs (int; float and double: $ends)"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 status=0
-ends="$(echo "$archs" | cut -d' ' -f1) $(echo "$archs" | rev | cut -d' ' -f1 | rev)"
 for dir in "$@"; do
     for type in $types; do
         some=(); [ "$type" = int ] || some=(CHECK_ARCHS="$ends")
