@@ -4,15 +4,14 @@
  * might be cheaper (step 12's README sets trying them in your own combine() as an
  * exercise): ncclReduce to GPU 0 instead of an all-reduce, the all-reduce on buffers
  * registered with NCCL, and the all-reduce captured in a CUDA graph. Each variant is the
- * work it queues on every GPU (an own_work); the driver (multi_driver.h) times it as it
- * times a run. A new variant is a queue function here and one time_work() call below.
+ * work it queues on every GPU (a group_work), timed as a run is (gpu_group.h's time_work()).
+ * A new variant is a queue function here and one time_work() call below.
  */
+#include "combine_variants.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "multi_driver.h"
-#include "step.h"
 
 /** Buffers and graphs of the --latency variants that need their own (NULL: unused). */
 typedef struct variant_resources {
@@ -20,6 +19,26 @@ typedef struct variant_resources {
     void *handles[MAX_GPUS];           /**< ncclCommRegister's handles */
     cudaGraphExec_t graphs[MAX_GPUS];  /**< combine() captured per GPU */
 } variant_resources;
+
+/** Nothing: what the gate and the events cost, the floor of the method. */
+static void queue_nothing(gpu_group *m, const void *arg)
+{
+    (void)m;
+    (void)arg;
+}
+
+/** Step 11 on each GPU's shard, no combine. */
+static void queue_step11(gpu_group *m, const void *arg)
+{
+    (void)arg;
+    for (int g = 0; g < m->count; g++) {
+        const shard *s = &m->shards[g];
+        if (s->n == 0)
+            continue;
+        CUDA_CHECK(cudaSetDevice(s->device));
+        CUDA_CHECK(step_reduce(s->in, s->n, s->partial, s->scratch_a, s->scratch_b, s->stream));
+    }
+}
 
 /** ncclReduce of one value to GPU 0 instead of an all-reduce. */
 static void queue_reduce(gpu_group *m, const void *arg)
@@ -78,15 +97,12 @@ static void print_latency(const char *what, const timing_stats *t)
 int run_latency(gpu_group *m, options *opt)
 {
     opt->hot = 1;
-    int status = allocate(m, (size_t)m->total, 0, !opt->no_gate);
+    size_t n = (size_t)m->total;
+    int status = group_allocate(m, n, 0, !opt->no_gate);
     if (status != 0)
         return status;
-    set_sizes(m, (size_t)m->total);
-    element_t *host = host_alloc(1);
-    if ((status = ranks_agree(&m->world, !host, host ? 0 : EXIT_USAGE)) != 0)
-        return status;
-    reference ref = load_random(m, host, opt->seed);
-    free(host);
+    set_sizes(m, n);
+    group_runs r = { .m = m, .n = n, .ref = load_random(m, opt->seed), .what = "--latency's data", .runs = 1, .ok = 1 };
 
     char nccl_text[32];
     format_nccl_version(nccl_text, sizeof nccl_text);
@@ -104,33 +120,30 @@ int run_latency(gpu_group *m, options *opt)
     printf("  %-*s %8s %8s %8s\n", LATENCY_LABEL_WIDTH, "what is timed", "median", "low", "high");
     variant_resources res;
     memset(&res, 0, sizeof res);
-    timing_stats t = time_work(m, WORK_EMPTY, opt->warmup, opt->reps, NULL);
+    timing_stats t = time_work(m, queue_nothing, NULL, opt->warmup, opt->reps);
     print_latency("nothing: the gate and the events alone (floor of the method)", &t);
-    t = time_work(m, WORK_STEP11, opt->warmup, opt->reps, NULL);
+    t = time_work(m, queue_step11, NULL, opt->warmup, opt->reps);
     print_latency("step 11 alone on each GPU's element, no combine", &t);
-    timing_stats whole = time_work(m, WORK_WHOLE_STEP, opt->warmup, opt->reps, NULL);
+    timing_stats whole = time_work(m, queue_step, NULL, opt->warmup, opt->reps);
     char label[LATENCY_LABEL_WIDTH + 1];
     snprintf(label, sizeof label, "step %d: step 11, %sncclAllReduce", MULTI_STEP.number,
              ELEMENT_IS_INTEGER ? "widen to 64 bits, " : "");
     print_latency(label, &whole);
-    timing_stats alone = time_work(m, WORK_COMBINE, opt->warmup, opt->reps, NULL);
+    timing_stats alone = time_work(m, queue_combine, NULL, opt->warmup, opt->reps);
     snprintf(label, sizeof label, "ncclAllReduce of one value alone (step %d's combine)", MULTI_STEP.number);
     print_latency(label, &alone);
     result_row row;
-    if (opt->csv_path) {
-        combine_t got[MAX_GPUS];
-        int ok = verify_once(m, &ref, "--latency's data", (size_t)m->total, 0);
-        fetch_sums(m, got);
-        fill_multi_row(&row, m, (size_t)m->total, opt, &whole, &alone,
-                       check_total(got[0], &ref, total_depth(m)).rel_error, ok);
-        if ((m->world.rank == 0 && !append_csv(opt, &row)) || !ok)
+    if (opt->csv_path) {   /* the row's sum verified on every GPU */
+        verified_run(&r, 0);
+        fill_multi_row(&row, m, n, opt, &whole, &alone, r.v.rel_error, r.ok);
+        if ((m->world.rank == 0 && !append_csv(opt, &row)) || !r.ok)
             status = EXIT_WRONG;
     }
     if (algo && strcmp(algo, "Ring") != 0) {
         /* NCCL runs ncclReduce with Ring only; any other NCCL_ALGO makes it "invalid usage" */
         printf("  %-*s %s\n", LATENCY_LABEL_WIDTH, "ncclReduce of one value to GPU 0", "(Ring only: not run)");
     } else {
-        t = time_work(m, WORK_OWN, opt->warmup, opt->reps, &(own_work){ queue_reduce, &res });
+        t = time_work(m, queue_reduce, &res, opt->warmup, opt->reps);
         print_latency("ncclReduce of one value to GPU 0", &t);
     }
 
@@ -140,7 +153,7 @@ int run_latency(gpu_group *m, options *opt)
         CUDA_CHECK(cudaMemset(res.registered[g], 0, sizeof(combine_t)));
         NCCL_CHECK(ncclCommRegister(m->comms[g], res.registered[g], sizeof(combine_t), &res.handles[g]));
     }
-    t = time_work(m, WORK_OWN, opt->warmup, opt->reps, &(own_work){ queue_registered, &res });
+    t = time_work(m, queue_registered, &res, opt->warmup, opt->reps);
     print_latency("ncclAllReduce, buffers from ncclMemAlloc + ncclCommRegister", &t);
     for (int g = 0; g < m->count; g++) {
         CUDA_CHECK(cudaSetDevice(m->shards[g].device));
@@ -162,7 +175,7 @@ int run_latency(gpu_group *m, options *opt)
         CUDA_CHECK(cudaGraphUpload(res.graphs[g], m->shards[g].stream));
         CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
     }
-    t = time_work(m, WORK_OWN, opt->warmup, opt->reps, &(own_work){ queue_graph, &res });
+    t = time_work(m, queue_graph, &res, opt->warmup, opt->reps);
     print_latency("ncclAllReduce captured in a CUDA graph, one cudaGraphLaunch per GPU", &t);
     if (opt->csv_path) {   /* the first row's run, with the graph's time as its combine */
         row.combine_ms = t.median_ms;
@@ -174,6 +187,6 @@ int run_latency(gpu_group *m, options *opt)
         CUDA_CHECK(cudaGraphExecDestroy(res.graphs[g]));
         CUDA_CHECK(cudaGraphDestroy(graphs[g]));
     }
-    release(m);
+    group_release(m);
     return status;
 }
