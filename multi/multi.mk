@@ -1,16 +1,15 @@
 # The multi-GPU extension: steps 12 and 13 spread the input over the GPUs with NCCL, from
-# one process (12) or one MPI rank per GPU (13). One file, two sides: the top Makefile
-# includes it on one line (the extension's targets, tools and tests), and each of the two
-# step folders includes it with MULTI_RANKS set (one: step 12; mpi: step 13) to build its
-# program, or to say in one line why it is skipped: NCCL and MPI are optional, nothing
-# else needs them. Removing multi/, the two step folders and the include line leaves the
-# core whole.
+# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file on one
+# line (the extension's targets, tools and tests); each step folder includes it with
+# MULTI_RANKS set (one: step 12; mpi: step 13) to build its program, or to say in one line
+# why it is skipped (NCCL and MPI are optional). Removing multi/, the two step folders and
+# the include line leaves the core whole.
 ##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12 and 13
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 ifeq ($(MULTI_RANKS),)
 
-# The step of one process for every GPU, and the step of one MPI rank per GPU: the scripts
-# and the suite take them from here (exported)
+# The step of one process for every GPU, and the step of one MPI rank per GPU, for the
+# scripts and the suite
 MULTI_ONE_PROCESS_STEP  := step12_multi_gpu
 MULTI_RANK_PER_GPU_STEP := step13_rank_per_gpu
 MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP)
@@ -30,9 +29,8 @@ DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 export SCALING_SIZES
 
-# The host tools, beside the top Makefile's: the multi-GPU tables (make scaling, run-all's
-# table of step 12) and the unit tests of the multi-GPU flags and tables; each depends on
-# its command line too (config.mk).
+# Host tools: the multi-GPU tables (make scaling, run-all's table of step 12) and the unit
+# tests of the multi-GPU flags and tables; each depends on its command line too (config.mk).
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
@@ -49,7 +47,7 @@ $(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) script
 $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) scripts/tables.h tests/unit_test.h $(MULTI_UNIT_TESTS).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
 
-.PHONY: scaling latency mpich
+.PHONY: scaling mpich
 
 ## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
@@ -57,46 +55,38 @@ scaling:
 	@$(MAKE) --no-print-directory all
 	@multi/scaling.sh
 
-## latency: the combine alone on all GPUs and its variants: step12 under each NCCL_PROTO and NCCL_ALGO, step13 (when built) and step13 over the network transport; a summary, plain and CUDA graph (results/latency.txt)
-latency:
-	@scripts/preflight.sh $@
-	@$(MAKE) --no-print-directory all
-	@multi/latency.sh
-
 ## -C step13_rank_per_gpu mpiexec-path|mpi-include|nccl-include: the mpiexec of the MPI step 13 is built with, MPI's include folders, NCCL's (step 12 too), for scripts
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
 
-# CI (.ci/run: make ci-setup): step 13 needs MPI; where none is installed, MPICH from its
-# PyPI wheel into build/mpich, so that CI builds, links and runs it (without a GPU: every
-# rank stops with the no-GPU line)
+# CI (make ci-setup): MPICH from its wheel where no MPI is installed, so that CI builds,
+# links and runs step 13 (without a GPU: every rank stops with the no-GPU line)
 ci-setup::
 	@command -v mpicc > /dev/null 2>&1 || $(MAKE) --no-print-directory mpich
 
 else
 # ---------------------------------------------------------------- a step folder's build
-# The driver (multi_main.c, gpu_group.c) and the processes' side of it: ranks_one.c or
-# ranks_mpi.c. memcheck (make sanitize) reports no API errors here: NCCL asks
-# cudaFuncGetAttributes about kernels built for other GPUs and handles "no kernel image"
-# itself (seen on H200); the program checks every call of its own and exits 4 on any error.
+# The driver, with ranks_one.c or ranks_mpi.c. memcheck (make sanitize) reports no API
+# errors: NCCL asks cudaFuncGetAttributes about kernels built for other GPUs and handles
+# "no kernel image" itself (seen on H200); the program checks every call of its own.
 MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 HARNESS_DIRS  := $(MULTI_DIR)
 HARNESS_MAIN  := multi_main
-HARNESS_EXTRA := ranks_$(MULTI_RANKS) gpu_group combine_variants multi_options shard_reference
+HARNESS_EXTRA := ranks_$(MULTI_RANKS) multi_options shard_reference
 SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
-# NCCL: in $(NCCL_HOME) (include/, lib/ or lib64/), the CUDA toolkit, the system, in this
-# order. nccl_lib ROOT: the first library folder under ROOT with libnccl.so, or nothing.
+# NCCL in $(NCCL_HOME), the CUDA toolkit or the system, in this order (nccl_lib ROOT: the
+# first library folder under ROOT with libnccl.so)
 nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
 NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
 MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
 
-# MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH (Debian's libopenmpi-dev or
-# libmpich-dev, a cluster's module), build/mpich/bin/mpicc (make mpich). The compiler
-# wrapper says where its headers and libraries are: `mpicc -show` (MPICH), `--showme` (Open MPI).
+# MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH (a package, a cluster's module),
+# build/mpich/bin/mpicc (make mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says
+# where its headers and libraries are
 ifeq ($(MULTI_RANKS),mpi)
 MPICC := $(firstword $(if $(MPI_HOME),$(wildcard $(MPI_HOME)/bin/mpicc)) $(shell command -v mpicc 2>/dev/null) \
                      $(wildcard $(abspath $(MULTI_DIR)/..)/build/mpich/bin/mpicc))

@@ -5,36 +5,389 @@
  * ranks_one.c (one process drives every GPU), step 13 with ranks_mpi.c (one MPI rank per
  * GPU): what the processes must agree on goes through ranks.h, the rest is the same.
  *
- * The GPUs are a group (gpu_group.h), timed with the core's protocol (time_runs():
- * warm-up, repetitions, each on new data, flushed and gated, verified, the median); with
- * several processes each run's time is the slowest process's. --latency times the combine
- * alone, and the variants of it that might be cheaper (combine_variants.c).
+ * main.c's method on every GPU at once: each GPU is a slot (gpu_slot.h) and makes its own
+ * shard, and the runs are the core's (time_runs(): each on new data, flushed, gated and
+ * verified). Events on each process's first GPU time from the start of the shard reductions
+ * until that GPU holds the combined sum (an all-reduce: its stop waits for every GPU's
+ * shard); with several processes, each run's time is the slowest process's.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "combine_variants.h"
-#include "gpu_group.h"
+#include "data.h"
+#include "gpu_slot.h"
+#include "harness.h"
+#include "multi_options.h"
+#include "multi_step.h"
+#include "ranks.h"
+#include "shard_reference.h"
+
+/** The GPUs of a run: each one's slot, and the shards, sums and communicators of the step. */
+typedef struct gpu_group {
+    ranks world;                   /**< the processes of the run, and this one's place */
+    int count;                     /**< the GPUs this process drives: 0 .. count-1 (1 per MPI rank) */
+    int total;                     /**< G, the GPUs of the run: world.size x count */
+    int base;                      /**< the run's index of this process's GPU 0: world.rank x count */
+    gpu_slot slots[MAX_GPUS];      /**< one per GPU: buffers, stream, events, gate */
+    shard shards[MAX_GPUS];        /**< the step's view of each: its slot's buffers, its sum, its rank */
+    size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
+    size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
+    element_t *host;               /**< room for max_shard elements: each shard's data is made there */
+    gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
+    ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
+} gpu_group;
+
+/** Checks an NCCL call as CUDA_CHECK does a CUDA call: on an error, one line and exit 4. */
+#define NCCL_CHECK(call) nccl_check((call), #call, __FILE__, __LINE__)
+static void nccl_check(ncclResult_t result, const char *call, const char *file, int line)
+{
+    if (result == ncclSuccess)
+        return;
+    fprintf(stderr, "NCCL error: %s failed at %s:%d: %s\n", call, file, line, ncclGetErrorString(result));
+    exit(EXIT_CUDA_ERROR);
+}
+
+/** Says `message` on stderr, with the rank and node when there are several processes. */
+static void say_rank_error(const gpu_group *m, const char *message)
+{
+    char line[768];
+    snprintf(line, sizeof line, "rank %d of %d (%s): %s", m->world.rank, m->world.size, m->world.host, message);
+    say_error(m->world.size > 1 ? line : message);
+}
+
+/** malloc(), or exit 2 after one line; with MPI, the exit handler then aborts every rank. */
+static void *host_memory(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        say_error("out of host memory");
+        exit(EXIT_USAGE);
+    }
+    return p;
+}
+
+/**
+ * Opens GPUs 0 .. G-1 (`gpus`: --gpus, 0: every GPU visible), or with one rank per GPU
+ * this rank's (ranks_pick_gpu()); then one NCCL communicator over every GPU of the run
+ * (the step's connect_gpus()), once every rank has agreed, so that none waits there for a
+ * rank that gave up. Returns 0, EXIT_USAGE (--gpus above the GPUs there are, more ranks
+ * than GPUs) or EXIT_NO_GPU, the lowest failing rank's one line said.
+ */
+static int open_gpus(gpu_group *m, int gpus)
+{
+    char error[512];
+    int status = 0, visible = 0;
+    /* no context yet: a rank opens its own GPU only, never GPU 0 on the way */
+    if (cudaGetDeviceCount(&visible) != cudaSuccess || visible == 0)
+        status = gpu_open(0, &m->info[0], error, sizeof error);   /* says why there is none */
+    if (status == 0 && m->world.one_gpu_each) {
+        m->count = 1;
+        status = ranks_pick_gpu(&m->world, visible, &m->shards[0].device, error, sizeof error);
+        if (status == 0)
+            status = gpu_open(m->shards[0].device, &m->info[0], error, sizeof error);
+    } else if (status == 0 && gpus > visible) {
+        snprintf(error, sizeof error, "--gpus %d: this machine has %d GPU%s; give 1 to %d", gpus,
+                 visible, visible == 1 ? "" : "s", visible);
+        status = EXIT_USAGE;
+    } else if (status == 0) {
+        m->count = gpus ? gpus : (visible < MAX_GPUS ? visible : MAX_GPUS);
+        for (int g = 0; g < m->count; g++) {
+            if (status == 0)
+                status = gpu_open(g, &m->info[g], error, sizeof error);
+            m->shards[g].device = g;
+        }
+    }
+    if (status != 0)
+        say_rank_error(m, error);
+    if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+        return status;
+    if (m->world.one_gpu_each) {   /* two ranks of a node on one GPU: NCCL would refuse them later */
+        char bus[32];
+        CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, m->shards[0].device));
+        ranks_hold_errors(&m->world);
+        if ((status = ranks_check_distinct_gpus(&m->world, bus, error, sizeof error)) != 0)
+            say_error(error);
+        if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+            return status;
+    }
+    m->total = m->world.size * m->count;
+    m->base = m->world.rank * m->count;
+    int devices[MAX_GPUS];
+    for (int g = 0; g < m->count; g++)
+        devices[g] = m->shards[g].device;
+    NCCL_CHECK(connect_gpus(m->comms, devices, m->count));
+    for (int g = 0; g < m->count; g++)
+        m->shards[g].comm = m->comms[g];
+    return 0;
+}
+
+/** Index of shard k's first element of n on G GPUs: n/G each, the first n % G shards one more. */
+static size_t shard_first(size_t n, int gpus, int k)
+{
+    size_t q = n / (size_t)gpus, r = n % (size_t)gpus;
+    return (size_t)k * q + ((size_t)k < r ? (size_t)k : r);
+}
+
+/** Spreads n elements over the G shards: this process's sizes and first indices. */
+static void set_sizes(gpu_group *m, size_t n)
+{
+    for (int g = 0; g < m->count; g++) {
+        m->first[g] = shard_first(n, m->total, m->base + g);
+        m->shards[g].n = shard_first(n, m->total, m->base + g + 1) - m->first[g];
+    }
+}
+
+/** Where element i of the whole input lies, on this process's GPUs; NULL on another process's. */
+static element_t *element_at(const gpu_group *m, size_t i)
+{
+    for (int g = 0; g < m->count; g++)
+        if (i >= m->first[g] && i < m->first[g] + m->shards[g].n)
+            return (element_t *)m->shards[g].in + (i - m->first[g]);
+    return NULL;
+}
+
+/**
+ * Allocates every GPU's slot for inputs of up to max_n elements in all, and the host's
+ * room for a shard, once every rank has found that they fit; then one combine, untimed,
+ * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
+ */
+static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
+{
+    m->max_shard = shard_first(max_n, m->total, 1);     /* the largest shard: the first */
+    m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
+    size_t scratch = scratch_for(m->max_shard);
+    scratch = scratch > 0 ? scratch : 1;
+    int status = 0;
+    ranks_hold_errors(&m->world);
+    for (int g = 0; g < m->count && status == 0; g++) {
+        const gpu_info *gpu = &m->info[g];
+        size_t need = slot_bytes(m->max_shard, scratch, sizeof(combine_t), flush, gpu);
+        size_t slack = (size_t)256 << 20;  /* the context's and NCCL's own needs */
+        if (!slot_fits(max_n, need, slack, gpu)) {
+            char asked[32], free_text[32], message[512];
+            format_bytes(asked, sizeof asked, (unsigned long long)need);
+            format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
+            snprintf(message, sizeof message, "n = %zu on %d GPUs needs %s on GPU %d but %s has %s free; "
+                     "use a smaller -n or more GPUs", max_n, m->total, asked, m->base + g, gpu->name, free_text);
+            say_rank_error(m, message);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == 0 && !(m->host = host_alloc(m->max_shard)))
+        status = EXIT_USAGE;   /* host_alloc() said why */
+    if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
+        return status;
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        gpu_slot *slot = &m->slots[g];
+        slot_allocate(slot, s->device, m->max_shard, scratch, flush, gated, &m->info[g]);
+        s->in = slot->in;
+        s->partial = slot->out;
+        s->scratch_a = slot->scratch[0];
+        s->scratch_b = slot->scratch[1];
+        s->stream = slot->stream;
+        if (sizeof(combine_t) == sizeof(element_t))
+            s->sum = (combine_t *)s->partial;   /* float, double: combined in place */
+        else
+            CUDA_CHECK(cudaMalloc((void **)&s->sum, sizeof(combine_t)));
+        CUDA_CHECK(cudaMemsetAsync(s->sum, 0, sizeof(combine_t), s->stream));
+    }
+    NCCL_CHECK(combine(m->shards, m->count));
+    for (int g = 0; g < m->count; g++)
+        CUDA_CHECK(cudaStreamSynchronize(m->shards[g].stream));
+    return 0;
+}
+
+/** Frees what allocate() and open_gpus() took. */
+static void release(gpu_group *m)
+{
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        CUDA_CHECK(cudaSetDevice(s->device));
+        if ((void *)s->sum != (void *)s->partial)
+            CUDA_CHECK(cudaFree(s->sum));
+        NCCL_CHECK(ncclCommDestroy(m->comms[g]));
+        slot_release(&m->slots[g]);
+    }
+    free(m->host);
+}
+
+/** Each GPU makes its shard of the random input (seed); the whole's reference, the same on every rank. */
+static reference load_random(gpu_group *m, uint64_t seed)
+{
+    reference mine = { .fits_element = 1 }, total = mine;
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        if (s->n == 0)
+            continue;
+        reference part = random_input(m->host, s->n, seed, m->first[g]);
+        reference_add(&mine, &part);
+        CUDA_CHECK(cudaMemcpy((void *)s->in, m->host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
+    }
+    reference *parts = host_memory((size_t)m->world.size * sizeof *parts);
+    ranks_gather(&m->world, &mine, parts, sizeof mine);
+    for (int r = 0; r < m->world.size; r++)   /* in rank order: the same sum on every rank */
+        reference_add(&total, &parts[r]);
+    free(parts);
+    return total;
+}
+
+/**
+ * One timed run on every GPU, of the whole step or (`combine_only`) the all-reduce alone:
+ * each slot flushed, poisoned and gated (slot_begin()), every gate opened once every GPU
+ * has finished its flush (the host queues GPU 1's flush after GPU 0's, and a GPU 0 let go
+ * first would time its wait for GPU 1 in the all-reduce: 20-25 us of combine instead of 9
+ * on 2 x H200). The ranks meet before they close their gates (one still busy elsewhere
+ * would hold the others there past the gate's one-second limit), and after their flushes.
+ * Returns the time in ms of this process's GPU 0, the slowest process's with several.
+ */
+static float run_once(gpu_group *m, int combine_only, int pass)
+{
+    if (m->world.size > 1)
+        ranks_barrier(&m->world);
+    for (int g = 0; g < m->count; g++) {
+        shard *s = &m->shards[g];
+        CUDA_CHECK(cudaSetDevice(s->device));
+        if ((void *)s->sum != (void *)s->partial)   /* the slot poisons the partial */
+            CUDA_CHECK(cudaMemsetAsync(s->sum, POISON_BYTE, sizeof(combine_t), s->stream));
+        slot_begin(&m->slots[g], pass);
+    }
+    for (int g = 0; g < m->count && !combine_only; g++)
+        CUDA_CHECK(shard_reduce(&m->shards[g]));
+    NCCL_CHECK(combine(m->shards, m->count));
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        slot_end(&m->slots[g]);
+    }
+    for (int g = 0; g < m->count && m->total > 1; g++)   /* each GPU has reached its gate: its flush is done */
+        if (m->slots[g].gated)
+            CUDA_CHECK(cudaEventSynchronize(m->slots[g].ready));
+    ranks_barrier(&m->world);
+    slots_go(m->slots, m->count);
+    float ms = slot_wait(&m->slots[0]);
+    for (int g = 1; g < m->count; g++)
+        slot_wait(&m->slots[g]);
+    return ranks_slowest(&m->world, ms);
+}
+
+/** time_runs()'s callback for the all-reduce alone (`ctx`: the group): nothing to verify. */
+static float combine_run(void *ctx, int run)
+{
+    return run_once(ctx, 1, run);
+}
+
+/** Longest chain of additions of a run: step 11 on the largest shard, then up to G in the combine. */
+static uint64_t total_depth(const gpu_group *m)
+{
+    return depth_for(m->max_shard) + (uint64_t)m->total + 1;
+}
+
+/** Compares a combined sum with the reference: exact in 64 bits for int, else within the float bound. */
+static verdict check_total(const gpu_group *m, combine_t got, const reference *ref)
+{
+#if ELEMENT_IS_INTEGER
+    (void)m;   /* exact: no bound */
+    double error = fabs((double)got - (double)ref->exact), size = fabs((double)ref->exact);
+    verdict v = { got == ref->exact, error, 0.0, size > 0 ? error / size : (error == 0.0 ? 0.0 : 1.0) };
+    return v;
+#else
+    return check_sum(got, ref, total_depth(m));
+#endif
+}
+
+/** Writes a combined sum as the program prints it. */
+static void format_total(char *buf, size_t size, combine_t value)
+{
+#if ELEMENT_IS_INTEGER
+    snprintf(buf, size, "%lld", value);
+#else
+    format_element(buf, size, value);
+#endif
+}
+
+/**
+ * New data for a run (main.c's refresh_input()): one element of the whole input changed,
+ * on the GPU that holds it, and the reference with it on every rank. The element's old
+ * value, which decides the new one, goes to every rank first, so that all change it alike.
+ */
+static void refresh(gpu_group *m, size_t n, reference *ref, uint64_t seed, int run)
+{
+    size_t i = fresh_index(seed, run, n);
+    int k = 0;   /* the shard that holds element i; its GPU's rank is k / count */
+    while (shard_first(n, m->total, k + 1) <= i)
+        k++;
+    element_t old = 0, *at = element_at(m, i);
+    if (at)
+        CUDA_CHECK(cudaMemcpy(&old, at, sizeof old, cudaMemcpyDeviceToHost));
+    element_t *olds = host_memory((size_t)m->world.size * sizeof *olds);
+    ranks_gather(&m->world, &old, olds, sizeof old);
+    element_t value = fresh_value(seed, run, olds[k / m->count], ref, total_depth(m));
+    free(olds);
+    if (at)
+        CUDA_CHECK(cudaMemcpy(at, &value, sizeof value, cudaMemcpyHostToDevice));
+}
+
+/** Runs of the whole step, each verified on every GPU: verified_run()'s state. */
+typedef struct group_runs {
+    gpu_group *m;
+    size_t n;                /**< elements of the input in all */
+    reference ref;           /**< its reference, changed with it */
+    const char *what;        /**< the data, for the failure line */
+    const uint64_t *fresh;   /**< random data's seed: each run after the first changes an element */
+    int runs;                /**< runs there will be, for the failure line */
+    int ok;                  /**< 1 while every run was right on every GPU of every rank */
+    combine_t got;           /**< the last sum checked, and its verdict */
+    verdict v;
+} group_runs;
+
+/**
+ * One run of the whole step (time_runs()'s callback, `ctx` a group_runs): new data, the
+ * timed run, then the sum on every GPU checked. Returns the time, or -1 on every rank when
+ * a GPU of any rank holds a wrong sum (its rank says which, and what it holds).
+ */
+static float verified_run(void *ctx, int run)
+{
+    group_runs *r = ctx;
+    gpu_group *m = r->m;
+    if (run > 0 && r->fresh)
+        refresh(m, r->n, &r->ref, *r->fresh, run);
+    float ms = run_once(m, 0, run);
+    int ok = 1;
+    for (int g = 0; g < m->count && ok; g++) {   /* cudaMemcpy with unified addressing: from any GPU */
+        CUDA_CHECK(cudaMemcpy(&r->got, m->shards[g].sum, sizeof r->got, cudaMemcpyDeviceToHost));
+        r->v = check_total(m, r->got, &r->ref);
+        ok = r->v.ok;
+        if (!ok) {
+            char got_text[64], expected_text[64];
+            format_total(got_text, sizeof got_text, r->got);
+            format_reference(expected_text, sizeof expected_text, &r->ref);
+            fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, %s, run %d of %d%s: GPU %d holds %s, expected %s%s\n",
+                    harness_program, r->n, m->total, r->what, run + 1, r->runs,
+                    run > 0 && r->fresh ? " (one element changed since run 1)" : "", m->base + g, got_text,
+                    expected_text, is_poison(&r->got, sizeof r->got) ? " (nothing was written)" : "");
+        }
+    }
+    r->ok = ranks_all(&m->world, ok);   /* every rank checks; all stop at the first wrong run */
+    return r->ok ? ms : -1.0f;
+}
 
 /**
  * --check: for each size, random data and one-hot data (a single 1 at the positions of
  * one_hot_positions(), and on both sides of every shard's edge), each reduced twice in a
- * row (random data changed in between, as main.c's), the sum checked on every GPU.
+ * row (random data changed in between, as main.c's), the sum checked on every GPU; one
+ * line and one --verdicts line a size.
  */
 static int run_checks(gpu_group *m, const options *opt)
 {
     size_t max_n = 0;
     for (int i = 0; i < opt->check_count; i++)
         max_n = opt->check_sizes[i] > max_n ? opt->check_sizes[i] : max_n;
-    int status = group_allocate(m, max_n, 0, 0);
+    int status = allocate(m, max_n, 0, 0);
     if (status != 0)
         return status;
-    size_t *positions = malloc((MAX_ONE_HOT + 2 * (size_t)m->total) * sizeof *positions);
-    if (!positions) {
-        say_error("out of host memory");
-        exit(EXIT_USAGE);   /* with MPI: the exit handler aborts every rank */
-    }
+    size_t *positions = host_memory((MAX_ONE_HOT + 2 * (size_t)m->total) * sizeof *positions);
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
@@ -73,10 +426,10 @@ static int run_checks(gpu_group *m, const options *opt)
         printf("check n=%zu: %s (random data and %d one-hot positions on %d GPU%s, each reduced twice)\n", n,
                one_hot.ok ? "PASS" : "FAIL", count, m->total, m->total == 1 ? "" : "s");
         fflush(stdout);
-        failures += !one_hot.ok;
+        failures += !one_hot.ok + !record_verdict(opt, "check", n, one_hot.ok, NULL);
     }
     free(positions);
-    group_release(m);
+    release(m);
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
@@ -84,8 +437,9 @@ static int run_checks(gpu_group *m, const options *opt)
 static void print_report(const gpu_group *m, const result_row *row, const options *opt, const group_runs *r,
                          const timing_stats *c)
 {
-    char n_text[32], bytes_text[32], shard_text[32], l2_text[32], nccl_text[32], got_text[64], expected_text[64];
-    format_nccl_version(nccl_text, sizeof nccl_text);
+    char n_text[32], bytes_text[32], shard_text[32], l2_text[32], got_text[64], expected_text[64];
+    int nccl = 0;
+    NCCL_CHECK(ncclGetVersion(&nccl));
     format_count(n_text, sizeof n_text, r->n);
     format_bytes(bytes_text, sizeof bytes_text, row->bytes);
     format_count(shard_text, sizeof shard_text, m->shards[0].n);
@@ -96,8 +450,8 @@ static void print_report(const gpu_group *m, const result_row *row, const option
     printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU, one element changed "
            "before each run\n", n_text, ELEMENT_NAME, bytes_text, random_data_description(), m->total,
            m->total == 1 ? "" : "s", shard_text);
-    printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %s\n", m->total, m->info[0].name,
-           m->info[0].sm_count, l2_text, m->info[0].peak_gbs, nccl_text);
+    printf("  devices  %d x %s (%d SMs, %s L2), peak %.0f GB/s each; NCCL %d.%d.%d\n", m->total, m->info[0].name,
+           m->info[0].sm_count, l2_text, m->info[0].peak_gbs, nccl / 10000, nccl / 100 % 100, nccl % 100);
     if (m->world.one_gpu_each)
         printf("  ranks    %d, one per GPU (%s); rank 0's GPU above; times: the slowest rank's\n", m->world.size,
                ranks_describe());
@@ -113,10 +467,14 @@ static void print_report(const gpu_group *m, const result_row *row, const option
                got_text, expected_text, r->v.rel_error);
 }
 
-/** The timed run (time_runs() of verified_run()), then the combine alone timed the same way. */
+/**
+ * The timed runs, then the all-reduce alone timed the same way; the report, and the CSV row
+ * on G GPUs, with the all-reduce as its combine and the setup in its label (", network
+ * transport": NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 keep NCCL off NVLink and shared memory).
+ */
 static int run_benchmark(gpu_group *m, const options *opt)
 {
-    int status = group_allocate(m, opt->n, !opt->hot, !opt->no_gate);
+    int status = allocate(m, opt->n, !opt->hot, !opt->no_gate);
     if (status != 0)
         return status;
     set_sizes(m, opt->n);
@@ -126,9 +484,18 @@ static int run_benchmark(gpu_group *m, const options *opt)
                      .runs = opt->warmup + opt->reps, .ok = 1 };
     timing_stats t = time_runs(verified_run, &r, opt->warmup, opt->reps), c = t;
     if (r.ok)
-        c = time_work(m, queue_combine, NULL, opt->warmup, opt->reps);
+        c = time_runs(combine_run, m, opt->warmup, opt->reps);
+
     result_row row;
-    fill_multi_row(&row, m, opt->n, opt, &t, &c, r.v.rel_error, r.ok);
+    fill_row(&row, &MULTI_STEP, opt->n, &m->info[0], opt, &t, r.v.rel_error, r.ok);
+    row.gpus = m->total;
+    row.peak_gbs = m->total * m->info[0].peak_gbs;
+    row.combine_ms = c.median_ms;
+    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
+    int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
+    snprintf(row.label, sizeof row.label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
+             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
+             network ? ", network transport" : "");
     if (r.ok && !opt->quiet)
         print_report(m, &row, opt, &r, &c);
     if (r.ok && opt->print_sum) {
@@ -138,14 +505,13 @@ static int run_benchmark(gpu_group *m, const options *opt)
     }
     if (m->world.rank == 0 && !append_csv(opt, &row))
         r.ok = 0;
-    group_release(m);
+    release(m);
     return r.ok ? EXIT_OK : EXIT_WRONG;
 }
 
 /**
- * A hash of the flags and of the NCCL settings the program branches on (FNV-1a over
- * argv[1..], NCCL_ALGO and NCCL_PROTO, each ended by a 0 byte): ranks started with other
- * ones would run other collectives, or wait in different ones.
+ * FNV-1a of argv[1..], NCCL_ALGO and NCCL_PROTO (each ended by a 0 byte): ranks started
+ * with other ones would run other collectives, or wait in different ones.
  */
 static unsigned long long hash_flags(int argc, char **argv)
 {
@@ -164,8 +530,7 @@ static unsigned long long hash_flags(int argc, char **argv)
 
 /**
  * Starts the processes (one, or the MPI ranks), parses and validates the flags, opens the
- * GPUs and runs the benchmark, the checks or --latency; every rank exits with the same
- * status.
+ * GPUs and runs the benchmark or the checks; every rank exits with the same status.
  */
 int main(int argc, char **argv)
 {
@@ -191,12 +556,8 @@ int main(int argc, char **argv)
     if (status == HARNESS_GO_ON) {
         m->world = world;
         ranks_hold_errors(&world);
-        if ((status = group_open(m, flags.gpus)) == 0) {
-            if (flags.latency)
-                status = run_latency(m, &opt);
-            else
-                status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
-        }
+        if ((status = open_gpus(m, flags.gpus)) == 0)
+            status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
         status = ranks_agree(&world, status != 0, status);
     }
     free(m);
