@@ -283,6 +283,28 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
     row->gpus = 1;
 }
 
+timing_stats time_runs(float (*run_once)(void *ctx, int run), void *ctx, int warmup, int reps)
+{
+    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
+    double *times = malloc((size_t)reps * sizeof *times);
+    if (!times) {
+        say_error("out of host memory for the timings");
+        exit(EXIT_USAGE);
+    }
+    int r = 0;
+    for (; r < warmup + reps; r++) {
+        float ms = run_once(ctx, r);
+        if (ms < 0.0f)
+            break;
+        if (r >= warmup)
+            times[r - warmup] = ms;
+    }
+    if (r == warmup + reps)
+        t = summarize_times(times, reps);
+    free(times);
+    return t;
+}
+
 void print_timing(const result_row *row, const options *opt)
 {
     printf("  time     %.4f ms median, %.4f min, %.4f max of %d runs after %d warm-up, %s\n", row->median_ms,

@@ -125,6 +125,16 @@ int one_hot_positions(size_t n, size_t *positions);
 void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
               const timing_stats *t, double rel_error, int ok);
 
+/**
+ * The timing protocol of every driver: `warmup` runs, then `reps` timed ones, each one call
+ * of run_once(ctx, run) with run = 0, 1, ... (the driver's run: new data, then slot_begin()'s
+ * flush and gate, the timed work, its result verified), which returns the run's time in ms,
+ * or a negative value when its result was wrong: the runs stop there. Returns the median and
+ * the rest of the timed runs (summarize_times()), all 0 when a run was wrong; exits
+ * (EXIT_USAGE, one line) when the host has no memory for the times.
+ */
+timing_stats time_runs(float (*run_once)(void *ctx, int run), void *ctx, int warmup, int reps);
+
 /** Prints the report's time, confidence and noise lines of a row. */
 void print_timing(const result_row *row, const options *opt);
 

@@ -292,6 +292,32 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
     return host;
 }
 
+/** What run_benchmark()'s runs share: time_runs() hands it to each benchmark_run(). */
+typedef struct benchmark_runs {
+    gpu_slot *slot;
+    const options *opt;
+    size_t n;
+    reference *ref;   /**< of the data now on the GPU */
+    element_t got;    /**< the last run's result */
+    verdict v;        /**< and its verdict */
+    int runs;         /**< runs made: the last one is the wrong one when !v.ok */
+} benchmark_runs;
+
+/** One run of the benchmark (time_runs()'s callback): new data, the timed run, its check. */
+static float benchmark_run(void *ctx, int r)
+{
+    benchmark_runs *b = ctx;
+    uint64_t depth = depth_for(b->n);
+    if (r > 0 && !b->opt->input_path)
+        refresh_input(b->slot, b->n, b->ref, b->opt->seed, r, depth);   /* every run on new data */
+    float ms = run_once(b->slot, b->n, r, &b->got);
+    b->v = check_sum(b->got, b->ref, depth);
+    b->runs = r + 1;
+    if (b->v.ok && b->opt->print_sum && b->opt->input_path && r >= b->opt->warmup)
+        print_sum(b->got);   /* the same data every run: each run's result, to compare their bits */
+    return b->v.ok ? ms : -1.0f;
+}
+
 /**
  * The timed run: warm-up, repetitions (each verified), statistics, report, CSV row.
  * `input` (with its reference) is --input's data, already checked; NULL: random data.
@@ -311,30 +337,11 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
     CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
     free(host);
 
-    double *times = malloc((size_t)opt->reps * sizeof *times);
-    if (!times) {
-        say_error("out of host memory for the timings");
-        return EXIT_USAGE;
-    }
-    uint64_t depth = depth_for(n);
-    element_t got = 0;
-    verdict v = { 1, 0.0, 0.0, 0.0 };
-    int ok = 1, failed_run = 0;
-    for (int r = 0; r < opt->warmup + opt->reps && ok; r++) {
-        if (r > 0 && !opt->input_path)
-            refresh_input(&slot, n, &ref, opt->seed, r, depth);   /* every run on new data */
-        float ms = run_once(&slot, n, r, &got);
-        if (r >= opt->warmup)
-            times[r - opt->warmup] = ms;
-        v = check_sum(got, &ref, depth);
-        ok = v.ok;
-        failed_run = r + 1;
-        if (ok && opt->print_sum && opt->input_path && r >= opt->warmup)
-            print_sum(got);   /* the same data every run: each run's result, to compare their bits */
-    }
-    timing_stats t = { 0.0, 0.0, 0.0, 0.0, 0.0 };
-    if (ok)
-        t = summarize_times(times, opt->reps);
+    benchmark_runs b = { &slot, opt, n, &ref, 0, { 1, 0.0, 0.0, 0.0 }, 0 };
+    timing_stats t = time_runs(benchmark_run, &b, opt->warmup, opt->reps);
+    element_t got = b.got;
+    verdict v = b.v;
+    int ok = v.ok, failed_run = b.runs;
     result_row row;
     fill_row(&row, &STEP, n, gpu, opt, &t, v.rel_error, ok);
 
@@ -349,7 +356,6 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
         print_sum(got);
     if (!append_csv(opt, &row))
         ok = 0;
-    free(times);
     slot_release(&slot);
     return ok ? EXIT_OK : EXIT_WRONG;
 }

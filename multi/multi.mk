@@ -1,11 +1,15 @@
-# The multi-GPU extension, included from the top Makefile on one line: steps 12 and 13
-# spread the input over the GPUs with NCCL, from one process (12) or one MPI rank per GPU
-# (13); without NCCL, or MPI, their builds say they are skipped (multi/nccl.mk,
-# multi/mpi.mk). Everything of it is in multi/ and the two step folders: removing them
-# and the include line leaves the core whole.
+# The multi-GPU extension: steps 12 and 13 spread the input over the GPUs with NCCL, from
+# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file on one
+# line (the extension's targets, tools and tests); each step folder includes it with
+# MULTI_RANKS set (one: step 12; mpi: step 13) to build its program, or to say in one line
+# why it is skipped (NCCL and MPI are optional). Removing multi/, the two step folders and
+# the include line leaves the core whole.
+##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12 and 13
+##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
+ifeq ($(MULTI_RANKS),)
 
-# The step of one process for every GPU, and the step of one MPI rank per GPU: the scripts
-# and the suite take them from here (exported)
+# The step of one process for every GPU, and the step of one MPI rank per GPU, for the
+# scripts and the suite
 MULTI_ONE_PROCESS_STEP  := step12_multi_gpu
 MULTI_RANK_PER_GPU_STEP := step13_rank_per_gpu
 MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP)
@@ -15,7 +19,7 @@ multi_FOLDERS := multi $(MULTI_STEPS)
 PROGRAM_DIRS += $(MULTI_STEPS)
 SUITE_PROGRAM_DIRS += $(MULTI_STEPS)
 TARGET_FILES += multi/multi.mk
-HELP_FILES   += multi/multi.mk multi/nccl.mk multi/mpi.mk $(wildcard multi/*.sh)
+HELP_FILES   += multi/multi.mk $(wildcard multi/*.sh)
 TEST_SUITES  += multi/tests.sh
 RUN_ALL_EXTRAS += multi/run_all_multi.sh
 INSTALLED    += build/mpich build/mpich-wheel
@@ -25,9 +29,8 @@ DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 export SCALING_SIZES
 
-# The host tools, beside the top Makefile's: the multi-GPU tables (make scaling, run-all's
-# table of step 12) and the unit tests of the multi-GPU flags and tables; each depends on
-# its command line too (config.mk).
+# Host tools: the multi-GPU tables (make scaling, run-all's table of step 12) and the unit
+# tests of the multi-GPU flags and tables; each depends on its command line too (config.mk).
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
@@ -44,7 +47,7 @@ $(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) script
 $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) scripts/tables.h tests/unit_test.h $(MULTI_UNIT_TESTS).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
 
-.PHONY: scaling latency mpich
+.PHONY: scaling mpich
 
 ## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
@@ -52,19 +55,99 @@ scaling:
 	@$(MAKE) --no-print-directory all
 	@multi/scaling.sh
 
-## latency: the combine alone on all GPUs and its variants: step12 under each NCCL_PROTO and NCCL_ALGO, step13 (when built) and step13 over the network transport; a summary, plain and CUDA graph (results/latency.txt)
-latency:
-	@scripts/preflight.sh $@
-	@$(MAKE) --no-print-directory all
-	@multi/latency.sh
-
 ## -C step13_rank_per_gpu mpiexec-path|mpi-include|nccl-include: the mpiexec of the MPI step 13 is built with, MPI's include folders, NCCL's (step 12 too), for scripts
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
 
-# CI (.ci/run: make ci-setup): step 13 needs MPI; where none is installed, MPICH from its
-# PyPI wheel into build/mpich, so that CI builds, links and runs it (without a GPU: every
-# rank stops with the no-GPU line)
+# CI (make ci-setup): MPICH from its wheel where no MPI is installed, so that CI builds,
+# links and runs step 13 (without a GPU: every rank stops with the no-GPU line)
 ci-setup::
 	@command -v mpicc > /dev/null 2>&1 || $(MAKE) --no-print-directory mpich
+
+else
+# ---------------------------------------------------------------- a step folder's build
+# The driver, with ranks_one.c or ranks_mpi.c. memcheck (make sanitize) reports no API
+# errors: NCCL asks cudaFuncGetAttributes about kernels built for other GPUs and handles
+# "no kernel image" itself (seen on H200); the program checks every call of its own.
+MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+HARNESS_DIRS  := $(MULTI_DIR)
+HARNESS_MAIN  := multi_main
+HARNESS_EXTRA := ranks_$(MULTI_RANKS) multi_options shard_reference
+SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
+CUDA_PATH ?= /usr/local/cuda
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
+
+# NCCL in $(NCCL_HOME), the CUDA toolkit or the system, in this order (nccl_lib ROOT: the
+# first library folder under ROOT with libnccl.so)
+nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
+NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
+MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
+
+# MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH (a package, a cluster's module),
+# build/mpich/bin/mpicc (make mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says
+# where its headers and libraries are
+ifeq ($(MULTI_RANKS),mpi)
+MPICC := $(firstword $(if $(MPI_HOME),$(wildcard $(MPI_HOME)/bin/mpicc)) $(shell command -v mpicc 2>/dev/null) \
+                     $(wildcard $(abspath $(MULTI_DIR)/..)/build/mpich/bin/mpicc))
+MPI_SHOW := $(if $(MPICC),$(shell $(MPICC) -show 2>/dev/null || $(MPICC) --showme 2>/dev/null))
+MULTI_SKIP := $(if $(strip $(MPI_SHOW)),$(MULTI_SKIP),MPI not found (install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich))
+endif
+
+ifeq ($(MULTI_SKIP),)
+ifeq ($(MULTI_RANKS),mpi)
+# The launcher of the same MPI: on Debian, mpicc and mpiexec are separate alternatives, so
+# /usr/bin/mpiexec may be another MPI's; mpiexec.openmpi or mpiexec.mpich beside mpicc is not
+MPI_FLAVOUR  := $(if $(findstring openmpi,$(MPI_SHOW)),openmpi,mpich)
+MPIEXEC      := $(firstword $(wildcard $(dir $(MPICC))mpiexec.$(MPI_FLAVOUR) $(dir $(MPICC))mpiexec))
+# The wrapper's own folders: /usr/include is the compiler's already (and -I on it would put
+# every header there ahead of the toolkit's). No C++ bindings: MPI's C interface is used.
+MPI_INCLUDES := $(filter-out /usr/include,$(patsubst -I%,%,$(filter -I%,$(MPI_SHOW))))
+MPI_LIBDIRS  := $(patsubst -L%,%,$(filter -L%,$(MPI_SHOW)))
+EXTRA_NVCC_FLAGS += $(MPI_INCLUDES:%=-I%) -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX
+EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
+# rpath: the program finds the same libmpi at run time, wherever it was found. rpath-link:
+# the linker finds libmpi's own libraries where libmpi keeps them (the wheel's libfabric in
+# lib/mpich), before another -rpath folder that may hold older ones (NCCL's /usr/lib/<arch>
+# can hold an older libfabric: undefined references to fi_getinfo@FABRIC_1.9)
+MPI_LINK_DIRS := $(MPI_LIBDIRS) $(wildcard $(MPI_LIBDIRS:%=%/mpich))
+EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) \
+                    $(filter -l%,$(MPI_SHOW))
+endif
+NCCL_INCLUDE := $(NCCL_ROOT)/include
+NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
+# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's own folder
+# would put every header there (another CUDA toolkit's, or all of /usr/include) ahead of
+# the toolkit that compiles, which breaks a build with a newer nvcc (make check-toolkit).
+NCCL_SHIM := build/nccl-include
+EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
+EXTRA_CFLAGS     += -I$(NCCL_SHIM)
+# rpath: the program finds the same libnccl at run time, wherever it was found
+EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
+include $(MULTI_DIR)/../common/step.mk
+
+$(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
+$(NCCL_SHIM)/nccl.h:
+	@mkdir -p $(NCCL_SHIM)
+	@ln -sf $(NCCL_INCLUDE)/nccl.h $@
+
+.PHONY: nccl-include mpiexec-path mpi-include
+nccl-include:
+	@echo $(NCCL_INCLUDE)
+mpiexec-path:
+	@echo $(MPIEXEC)
+mpi-include:
+	@echo $(MPI_INCLUDES)
+else
+.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs sanitize-flags
+all check-archs:
+	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)"
+# run has nothing to run: the same line, and a failure (a skipped build is not a run)
+run:
+	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)" >&2; exit 2
+programs nccl-include mpiexec-path mpi-include sanitize-flags:
+	@true
+clean:
+	@rm -rf build reduce reduce_*
+endif
+endif

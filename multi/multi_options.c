@@ -14,19 +14,15 @@ static struct {
     multi_flags *flags;
 } program;
 
-/** The flags, in the order take_flag() reads their index. */
+/** The one flag of the multi-GPU programs. */
 static const driver_flag multi_flag_list[] = {
     { "gpus", 1 },
-    { "latency", 0 },
 };
 
-/** Takes --gpus G (1 .. MAX_GPUS) or --latency into program.flags. */
+/** Takes --gpus G (1 .. MAX_GPUS) into program.flags. */
 static int take_flag(int index, const char *value, char *error, size_t error_size)
 {
-    if (index == 1) {
-        program.flags->latency = 1;
-        return 0;
-    }
+    (void)index;   /* --gpus: the only one */
     if (parse_int_in(value, 1, MAX_GPUS, &program.flags->gpus) != 0) {
         snprintf(error, error_size, "--gpus: '%s' is not allowed; give a number of GPUs "
                  "from 1 to those the machine has (nvidia-smi -L)", value);
@@ -36,10 +32,9 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
 }
 
 /**
- * Refuses the flags that belong to another kind of program, whatever their value:
- * --device, --input and --resources (these programs use GPUs 0 .. G-1, make their input
- * on each and run `shard_step`'s kernel on every GPU), and --gpus where the ranks are
- * the GPUs.
+ * Refuses, whatever their value, the one-GPU programs' --device, --input and --resources
+ * (these use GPUs 0 .. G-1, make their input on each, run `shard_step`'s kernel), and
+ * --gpus where the ranks are the GPUs.
  */
 static int check_flags(const options *opt, char *error, size_t error_size)
 {
@@ -99,14 +94,9 @@ const harness_driver *multi_driver(enum multi_kind kind, const char *shard_step,
     driver.flags = (driver_flags){ multi_flag_list, (int)(sizeof multi_flag_list / sizeof multi_flag_list[0]),
                                    take_flag };
     driver.usage.runs_on = "the GPUs";
-    if (kind == MULTI_RANK_PER_GPU) {
-        driver.usage.flag_lines = "      --latency    time the combine alone (and its variants), no input\n";
-        driver.usage.print_footer = print_rank_per_gpu_footer;
-    } else {
-        driver.usage.flag_lines = "      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n"
-                                  "      --latency    time the combine alone (and its variants), no input\n";
-        driver.usage.print_footer = print_one_process_footer;
-    }
+    driver.usage.flag_lines = kind == MULTI_RANK_PER_GPU ? "" :
+        "      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n";
+    driver.usage.print_footer = kind == MULTI_RANK_PER_GPU ? print_rank_per_gpu_footer : print_one_process_footer;
     driver.check_flags = check_flags;
     driver.describe = describe;
     return &driver;

@@ -1,6 +1,6 @@
 /**
  * @file multi_options.h
- * @brief The multi-GPU programs' own flags (--gpus, --latency), their --help and their
+ * @brief The multi-GPU programs' own flag (--gpus), their --help and their
  * --describe lines, given to the core's harness_begin() as a harness_driver: the core
  * parses them with its own flags and knows none of them.
  *
@@ -10,10 +10,6 @@
 #define REDUCE_MULTI_OPTIONS_H
 
 #include "harness.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /** Most GPUs --gpus accepts (one process, one node). */
 #define MAX_GPUS 64
@@ -27,21 +23,16 @@ enum multi_kind {
 /** The multi-GPU flags, as parsed. */
 typedef struct multi_flags {
     int gpus;                /**< --gpus: GPUs of step 12 (0: not given, all it sees) */
-    int latency;             /**< --latency: time the combine alone, and its variants */
 } multi_flags;
 
 /**
  * The driver that harness_begin() takes for a multi-GPU program of `kind`, which runs
- * `shard_step`'s kernel on every GPU: it parses --gpus and --latency into `*flags`
+ * `shard_step`'s kernel on every GPU: it parses --gpus into `*flags`
  * (zeroed here), prints the --help of its kind, refuses the one-GPU flags (--device,
  * --input, --resources, whatever their value) and --gpus where the ranks are the GPUs,
  * and adds multi_gpu=1, shard_step and processes (one or one_per_gpu) to --describe.
  * One driver per program: the returned one, and `flags`, must outlive harness_begin().
  */
 const harness_driver *multi_driver(enum multi_kind kind, const char *shard_step, multi_flags *flags);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -1,14 +1,12 @@
 /**
  * @file multi_report.c
- * @brief The `multi_report` tool (build/tools/multi_report, built by multi/multi.mk): the
- * tables of the multi-GPU steps from the rows their programs appended.
+ * @brief build/tools/multi_report: the multi-GPU steps' tables, from the rows their programs appended.
  *
  *     multi_report scaling ROWS.csv OUT.csv OUT.svg           (make scaling: steps 12, 13 over n and G)
  *     multi_report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE   (make run-all's table of step 12)
  *
- * `multi` gives step 12's speedup over BASELINE's row of the run-all rows (the step each
- * GPU runs, which the script reads from step 12's --describe). Exits 1 if any row failed,
- * 2 on bad usage or a file it cannot write.
+ * `multi`: step 12's speedup over BASELINE's run-all row (the step each GPU runs, from step
+ * 12's --describe). Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
  */
 #include <stdio.h>
 #include <string.h>

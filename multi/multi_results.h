@@ -10,19 +10,13 @@
 
 #include "tables.h"
 
-/**
- * The setup of a multi-GPU row: its label after the GPU count ("one process", "one MPI
- * rank per GPU", "one MPI rank per GPU, network transport"), which `make scaling` and
- * `make latency` compare side by side.
- */
+/** A row's setup, its label after the GPU count: "one process", "one MPI rank per GPU", ... */
 const char *scaling_setup(const result_row *r);
 
 /**
  * The crossover on `gpus` GPUs of one setup (scaling_setup(); NULL: any): the smallest n
- * from which it is faster than one GPU at that n and at every larger n in `rows` (rows in
- * increasing n, as `make scaling` writes them). 0 when it is never ahead to the end.
- * Below it, the all-reduce's fixed cost outweighs the time the second GPU saves (see
- * step12_multi_gpu/README.md).
+ * from which it beats one GPU at every n of `rows` (in increasing n, as make scaling writes
+ * them), 0 if none; below it the all-reduce's fixed cost outweighs the time G GPUs save.
  */
 unsigned long long scaling_crossover(const result_row *rows, int count, int gpus, const char *setup);
 
@@ -36,11 +30,7 @@ void print_scaling_table(FILE *out, const result_row *rows, int count);
 /** Writes the scaling table as CSV: step, setup, n, gpus, median us, GB/s, speedup, efficiency, combine us. */
 int write_scaling_csv(const char *path, const result_row *rows, int count);
 
-/**
- * Prints `make run-all`'s table of step 12 (one row per G at the run's n), with the
- * speedup over `baseline` (the row of the same run of the step each GPU runs, step 11;
- * NULL: none).
- */
+/** Prints run-all's table of step 12 (a row per G), with its speedup over `baseline` (step 11's row; NULL: none). */
 void print_multi_table(FILE *out, const result_row *rows, int count, const result_row *baseline);
 
 #endif

@@ -33,15 +33,6 @@ typedef float combine_t;
 #define COMBINE_NCCL_TYPE ncclFloat32
 #endif
 
-/**
- * Exits with code 4 and one line naming the call, its file and line, and NCCL's error string when
- * `result` is not ncclSuccess (the NCCL twin of cuda_check()).
- */
-void nccl_check(ncclResult_t result, const char *call, const char *file, int line);
-
-/** Checks an NCCL call: NCCL_CHECK(ncclAllReduce(...)). */
-#define NCCL_CHECK(call) nccl_check((call), #call, __FILE__, __LINE__)
-
 /** One GPU's part of the input and the buffers it reduces it with. */
 typedef struct shard {
     int device;              /**< CUDA device index */
@@ -75,8 +66,8 @@ ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus);
 
 /**
  * Queues the combine: one all-reduce over the G GPUs adds their s->sum values, and every
- * GPU gets the total in its own s->sum. `shards` and `gpus`: this process's GPUs. Only queues: never waits for the GPU. Returns
- * NCCL's first error; the driver decides what it means (NCCL_CHECK: exit 4).
+ * GPU gets the total in its own s->sum. `shards` and `gpus`: this process's GPUs. Only
+ * queues: never waits for the GPU. Returns NCCL's first error; the driver exits 4 on it.
  */
 ncclResult_t combine(const shard *shards, int gpus);
 

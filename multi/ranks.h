@@ -4,25 +4,20 @@
  * (multi_main.c): one process that drives every GPU (step 12, ranks_one.c), or one MPI
  * rank per GPU (step 13, ranks_mpi.c).
  *
- * The driver is written once for both: it spreads the input over `size` processes times
- * the GPUs each drives, and at the few points where the processes must agree (did anyone
- * fail? how long did the slowest take? what is the whole input's sum?) it asks this
- * interface. With one process every answer is this process's own; with MPI each is one
- * collective, which every rank reaches in the same order.
+ * The driver spreads the input over `size` processes times the GPUs each drives, and asks
+ * this interface at the few points where the processes must agree (did anyone fail? how
+ * long did the slowest take? what is the whole input's sum?): with one process each answer
+ * is its own; with MPI each is one collective, which every rank reaches in the same order.
  *
- * Never hang: a rank that fails before the collectives says so through ranks_agree(),
- * which every rank calls, so that all of them stop together; a rank that fails later
- * exits (CUDA_CHECK, NCCL_CHECK), and ranks_mpi.c then aborts the whole job
- * (MPI_Abort), rather than leaving the others waiting in an all-reduce.
+ * Never hang: a rank that fails before the collectives says so through ranks_agree(), which
+ * every rank calls, so that all stop together; a rank that fails later exits (CUDA_CHECK,
+ * NCCL_CHECK), and ranks_mpi.c then aborts the whole job rather than leave the others
+ * waiting in an all-reduce.
  */
 #ifndef REDUCE_RANKS_H
 #define REDUCE_RANKS_H
 
 #include <stddef.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /** Where this process stands among the processes of the run. */
 typedef struct ranks {
@@ -87,9 +82,5 @@ int ranks_end(const ranks *w, int status);
 
 /** How the processes started, for the report: "one process", or "MPI, " and the MPI library's version line. */
 const char *ranks_describe(void);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -9,8 +9,7 @@
 
 void ranks_begin(int *argc, char ***argv, ranks *w)
 {
-    (void)argc;
-    (void)argv;
+    (void)argc, (void)argv;
     memset(w, 0, sizeof *w);
     w->size = 1;
     w->local_size = 1;
@@ -18,8 +17,7 @@ void ranks_begin(int *argc, char ***argv, ranks *w)
 
 int ranks_agree(const ranks *w, int failed, int status)
 {
-    (void)w;
-    (void)failed;
+    (void)w, (void)failed;
     return status;
 }
 
@@ -30,27 +28,20 @@ void ranks_hold_errors(const ranks *w)
 
 int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t error_size)
 {
-    (void)w;
-    (void)visible;
-    (void)error;
-    (void)error_size;
+    (void)w, (void)visible, (void)error, (void)error_size;
     *device = 0;
     return 0;
 }
 
 int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *error, size_t error_size)
 {
-    (void)w;
-    (void)pci_bus_id;
-    (void)error;
-    (void)error_size;
+    (void)w, (void)pci_bus_id, (void)error, (void)error_size;
     return 0;
 }
 
 int ranks_same(const ranks *w, unsigned long long value)
 {
-    (void)w;
-    (void)value;
+    (void)w, (void)value;
     return 1;
 }
 

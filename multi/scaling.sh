@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
-program=$(multi_gpu_program scaling) || exit 2
-ranks_program=$(rank_per_gpu_program)
+program=$one_process_step/reduce$suffix ranks_program=$rank_per_gpu_step/reduce$suffix
+[ -x "$program" ] || { echo "make scaling: $program was not built: $NCCL_MISSING" >&2; exit 2; }
+[ -x "$ranks_program" ] || ranks_program=""   # step 13 is optional beside step 12 (no MPI)
 launcher=$(mpi_launcher)
 all=$(visible_gpus)
 if [ "$all" -lt 1 ]; then
@@ -49,10 +50,7 @@ for n in $sizes; do
     for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
     if [ -n "$ranks_program" ]; then
         for g in $counts; do measure "ranks=$g" mpi_run "$launcher" "$g" "./$ranks_program"; done
-        for g in $counts; do
-            [ "$g" -ge 2 ] || continue
-            measure "ranks=$g,network" network_run "$launcher" "$g" "./$ranks_program"
-        done
+        for g in $counts; do [ "$g" -lt 2 ] || measure "ranks=$g,network" network_run "$launcher" "$g" "./$ranks_program"; done
     fi
     echo
 done

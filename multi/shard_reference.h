@@ -8,19 +8,11 @@
 
 #include "data.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Adds the reference of one part of an input to that of the parts before it, so an
  * input made in parts is checked against the sum of its parts' references. The first
  * NaN's or infinity's index (nonfinite_index) stays the one in its part.
  */
 void reference_add(reference *total, const reference *part);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -1,14 +1,12 @@
 # shellcheck shell=bash
 # The multi-GPU extension's suite (steps 12 and 13), sourced by tests/run.sh after its own
 # sections (TEST_SUITES, from multi/multi.mk), with its helpers (pass, fail, skip, section,
-# expect, gpu_expect, describe) and variables ($log, $type, $suffix, $gpu, $dirs, $large).
-# The core's sections built these folders (SUITE_PROGRAM_DIRS) and tested
-# nothing else of them. Here: the unit tests of the multi-GPU flags and tables; the
-# programs found by what they say (--describe: multi_gpu, processes); step 12 includes
-# step 11's kernel file and step 13 changes step 12's, each by at most 40 lines; make help
-# shows the extension's variables, README's flags table its flags; then step 12 and step
-# 13 on the GPUs, and their bad input. Without NCCL or MPI, or a GPU, or enough GPUs, every
-# test that needs them is a SKIP line, by name.
+# expect, gpu_expect, make_expect, unit_tests, describe) and variables ($log, $type,
+# $suffix, $gpu, $dirs, $large); the core built these folders (SUITE_PROGRAM_DIRS) and left
+# them to this suite. Here: the unit tests of the multi-GPU flags and tables; the programs
+# found by what they say (--describe); the size of steps 12 and 13's diffs; make help and
+# README; then steps 12 and 13 on the GPUs, and their bad input. Without NCCL or MPI, a
+# GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
 # shellcheck disable=SC2154  # tests/run.sh sets $type, $log, $suffix, $dirs ... before it sources this
 . multi/multi.sh
 
@@ -17,7 +15,7 @@ unit_tests multi_unit_tests
 
 section multi-programs
 # The programs, as they say they are; a folder that built nothing is named, with its build's
-# skip line (the core's build section wrote it), so that its tests SKIP by name.
+# skip line, so that its tests SKIP by name
 multi_program="" multi_name="$one_process_step/reduce$suffix"   # step 12, when NCCL was found
 rank_program="" rank_name="$rank_per_gpu_step/reduce$suffix"    # step 13, when MPI and NCCL were
 rank_missing=$(sed -n 's/^[^ ]*: skipped, //p' "$log/build-$rank_per_gpu_step.txt" 2> /dev/null | head -1)
@@ -35,11 +33,9 @@ for dir in "$one_process_step" "$rank_per_gpu_step"; do
 done
 
 section multi-diff
-# Step 12 includes the step before it (the one-GPU step of the list with the highest
-# number below its own: step 14, which comes after, does not count): what it adds is
-# the whole of its own file, counted without blank and comment lines (a line opening with
-# `*` is code, e.g. `*sum = *partial;`, unless a space, `/` or the line's end follows the
-# `*`); step 13 is step 12's file changed, as the one-GPU steps change their predecessor's.
+# Step 12 includes the one-GPU step numbered just below it and adds its own file, counted
+# without blank and comment lines (`*sum = *partial;` is code: a comment's `*` is followed by
+# a space, `/` or the line's end); step 13 is step 12's file changed, as one-GPU steps are.
 previous=""
 first_multi=${one_process_step%%_*}
 for dir in "${dirs[@]}"; do
@@ -65,8 +61,6 @@ for dir in "$one_process_step" "$rank_per_gpu_step"; do
 done
 
 section multi-help
-# make help shows the extension's variables; README's flags table lists every flag of the
-# multi-GPU programs' --help.
 make --no-print-directory help > "$log/multi-help.txt" 2>&1
 missing=""
 for name in NCCL_HOME MPI_HOME SCALING_SIZES; do
@@ -82,10 +76,10 @@ else
     helps=$("$multi_program" --help 2>&1; [ -n "$rank_program" ] && "$rank_program" --help 2>&1)
     flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
     missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
-    if [ -n "$table" ] && grep -qx -- '--gpus' <<< "$flags" && grep -qx -- '--latency' <<< "$flags" && [ -z "$missing" ]; then
+    if [ -n "$table" ] && grep -qx -- '--gpus' <<< "$flags" && [ -z "$missing" ]; then
         pass "$name ($(wc -w <<< "$flags"))"
     else
-        fail "$name" "missing: ${missing:-the table, or --gpus and --latency in --help}"
+        fail "$name" "missing: ${missing:-the table, or --gpus in --help}"
     fi
 fi
 
@@ -95,65 +89,58 @@ size_notes() {
     local g=$1 n notes=""
     shift
     [ "$g" = all ] && return
-    for n in "$@"; do
-        if [ "$n" -lt "$g" ]; then notes="n < G"; break; fi
-    done
-    for n in "$@"; do
-        if [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ]; then notes="${notes:+$notes, }n % G != 0"; break; fi
-    done
+    for n in "$@"; do [ "$n" -lt "$g" ] && { notes="n < G"; break; }; done
+    for n in "$@"; do [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && { notes="${notes:+$notes, }n % G != 0"; break; }; done
     [ -n "$notes" ] && echo " ($notes)"
 }
-# run_verdict NAME SIZE...: one --check run ($log/check.txt, check-err.txt) passed every
-# size, or the failing sizes are named with the program's first lines about them
-run_verdict() {
-    local name=$1 n failing=""
+# gpu_check NAME G WHY COMMAND... -- SIZE...: one --check run of COMMAND, on G GPUs (all:
+# every GPU), passed when its verdicts (--verdicts: "check N pass", the program's own) pass
+# every size, else the failing sizes are named with what the program said of the first;
+# SKIP by name when WHY says what keeps it from running, or there are fewer GPUs
+gpu_check() {
+    local name=$1 g=$2 why=$3 command=() n failing=""
+    shift 3
+    while [ "$1" != -- ]; do command+=("$1"); shift; done
     shift
-    for n in "$@"; do
-        grep -q "^check n=$n: PASS" "$log/check.txt" || failing="$failing $n"
-    done
-    if [ -z "$failing" ]; then
-        pass "$name"
-    else
-        n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
-        fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
-    fi
+    name="$name: $# sizes$(size_notes "$g" "$@")"
+    if [ -z "$why" ] && [ -z "$gpu" ]; then why="no GPU"
+    elif [ -z "$why" ] && [ "$g" != all ] && [ "$visible" -lt "$g" ]; then why="needs $g GPUs, this machine has $visible"; fi
+    if [ -n "$why" ]; then skip "$name" "$why"; return; fi
+    rm -f "$log/verdicts.txt"
+    timeout 900 "${command[@]}" --check "$(IFS=,; echo "$*")" --verdicts "$log/verdicts.txt" > "$log/check.txt" \
+        2> "$log/check-err.txt"
+    for n in "$@"; do grep -qx "check $n pass" "$log/verdicts.txt" 2> /dev/null || failing="$failing $n"; done
+    if [ -z "$failing" ]; then pass "$name"; return; fi
+    n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
+    fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
 }
 
 # ---------------------------------------------------------------- step 12
-# make mpich with a wheel that is no wheel, or no file: one line, exit 2, before anything
-# installed is touched
+# make mpich with a wheel that is no wheel, or no file: one line, exit 2, nothing installed touched
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
 
-# make -C DIR run where the step was skipped (no MPI, or no NCCL): its skip line and a
-# failure, not "skipped" and exit 0 (MPICC= on make's line: as if no MPI were found)
+# make -C DIR run where the step was skipped: its skip line and a failure (MPICC=: no MPI found)
 make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skipped, MPI not found" \
     -C "$rank_per_gpu_step" run MPICC=
 
 section step12
-# the sizes: the program's own that break reductions (--check auto, from the step each GPU
-# runs; --describe lists them), 2^31+5 apart: on one GPU or rank, and on all when more than 2
+# the sizes that break reductions (--describe's check_sizes, from the step each GPU runs),
+# 2^31+5 apart: on one GPU or rank, and on all when more than 2
 IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
 huge=()
 for i in "${!sizes[@]}"; do
     if [ "${sizes[i]}" -gt 2147483647 ]; then huge=("${sizes[i]}"); unset 'sizes[i]'; fi
 done
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 3 257)   # without a program the checks below SKIP, by name
-# multi_check G SIZE...: step 12 --check on G GPUs (G = all: every GPU), one test per
-# run; SKIP by name when the machine has fewer GPUs, or no GPU, or NCCL was not found.
+# multi_check G SIZE...: step 12 --check on G GPUs (all: every GPU it sees)
 multi_check() {
-    local g=$1 list n name reason="" args=()
+    local g=$1 args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
-    if [ -z "$multi_program" ]; then reason="NCCL not found"
-    elif [ -z "$gpu" ]; then reason="no GPU"
-    elif [ "$g" != all ] && [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
-    name="gpu $multi_name $type G=$g: $# sizes$(size_notes "$g" "$@")"
-    if [ -n "$reason" ]; then skip "$name" "$reason"; return; fi
-    list=$(IFS=,; echo "$*")
-    timeout 900 "$multi_program" "${args[@]}" --check "$list" > "$log/check.txt" 2> "$log/check-err.txt"
-    run_verdict "$name" "$@"
+    gpu_check "gpu $multi_name $type G=$g" "$g" "$( [ -n "$multi_program" ] || echo "NCCL not found")" \
+        "$multi_program" "${args[@]}" -- "$@"
 }
 multi_check 1 "${sizes[@]}" "${huge[@]}"
 multi_check 2 "${sizes[@]}"
@@ -177,15 +164,13 @@ else
         "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 fi
 expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
-expect "input: --latency on a one-GPU step" 2 "unknown option '--latency'" "$large" --latency -n 1000
 
 # ---------------------------------------------------------------- step 13
 section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with. Never hang:
-# every run here is ended after 60 s (a hang fails), and the runs that must fail do so in
-# one line, with the same exit code on every rank, in seconds. Without MPI: every test
-# SKIPs by name. Exactness on GPUs: G = 1, 2 (over NVLink, and over NCCL's network
-# transport) and all, on the adversarial sizes (n < G and n % G != 0 among them).
+# every run is ended after 60 s (a hang fails); a run that must fail does in one line, with
+# the same exit code on every rank, in seconds. Exact on G = 1, 2 (over NVLink, and over
+# NCCL's network transport) and all GPUs, on the same sizes. Without MPI: SKIP, by name.
 rank_tests=("--bogus" "-n 0" "--gpus 2" "ranks given different flags" "a rank without a GPU" "no GPU: every rank stops"
             "more ranks than GPUs" "G=1: 100 calls" "G=2: a rank killed during a run")
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)
@@ -211,20 +196,13 @@ ranks_expect() {
         pass "$name ($took s)"
     fi
 }
-# rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over the network transport)
+# rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over NCCL's network transport)
 rank_check() {
-    local g=$1 list n name reason="" how="" network=()
+    local g=$1 how="" network=()
     shift
     if [ "${NETWORK:-0}" = 1 ]; then how=", network transport" network=("${NETWORK_ENV[@]}"); fi
-    if [ -z "$rank_program" ]; then reason=$rank_missing
-    elif [ -z "$gpu" ]; then reason="no GPU"
-    elif [ "$visible" -lt "$g" ]; then reason="needs $g GPUs, this machine has $visible"; fi
-    name="gpu $rank_name $type ranks=$g$how: $# sizes$(size_notes "$g" "$@")"
-    if [ -n "$reason" ]; then skip "$name" "$reason"; return; fi
-    list=$(IFS=,; echo "$*")
-    timeout 900 env "${network[@]}" "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" --check "$list" \
-        > "$log/check.txt" 2> "$log/check-err.txt"
-    run_verdict "$name" "$@"
+    gpu_check "gpu $rank_name $type ranks=$g$how" "$g" "$( [ -n "$rank_program" ] || echo "$rank_missing")" \
+        env "${network[@]}" "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" -- "$@"
 }
 if [ -z "$rank_program" ]; then
     for name in "${rank_tests[@]}"; do skip "input/gpu $rank_name: $name" "$rank_missing"; done

@@ -1,12 +1,9 @@
 /**
  * @file multi/unit_tests.c
- * @brief Host unit tests of the multi-GPU extension's pure logic: its flags (--gpus,
- * --latency, the one-GPU flags it refuses, through the core's parser and the driver of
- * multi_options.h), the crossover of `make scaling`'s table and the reference of an input
- * made in parts (shard_reference.h). No GPU, no NCCL.
- *
- * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`, like the core's
- * tests/unit_tests.c; multi/tests.sh counts them.
+ * @brief Host unit tests of the multi-GPU extension's pure logic: its flags (through the
+ * core's parser and multi_options.h's driver), the crossover of `make scaling`'s table and
+ * the reference of an input made in parts (shard_reference.h). No GPU, no NCCL. One line a
+ * test, `PASS unit NAME` or `FAIL unit NAME: why`, as tests/unit_tests.c prints them.
  */
 #include <limits.h>
 #include <math.h>
@@ -21,7 +18,6 @@
 #include "shard_reference.h"
 
 #include "unit_test.h"
-
 
 /**
  * One command line of a multi-GPU program of `kind` (it runs a step called "stepK_shard"
@@ -49,10 +45,8 @@ static int program_flags(int kind, multi_flags *flags, const char *text, const c
 static void test_flags(void)
 {
     multi_flags f;
-    TEST("options gpus and latency", program_flags(MULTI_ONE_PROCESS, &f, "", "--gpus", "2", "--latency", NULL) == 0 &&
-                                     f.gpus == 2 && f.latency);
-    TEST("options gpus off by default", program_flags(MULTI_ONE_PROCESS, &f, "", NULL) == 0 && f.gpus == 0 &&
-                                        !f.latency);
+    TEST("options gpus", program_flags(MULTI_ONE_PROCESS, &f, "", "--gpus", "2", NULL) == 0 && f.gpus == 2);
+    TEST("options gpus off by default", program_flags(MULTI_ONE_PROCESS, &f, "", NULL) == 0 && f.gpus == 0);
     TEST("options gpus with the core's flags, in any order",
          program_flags(MULTI_ONE_PROCESS, &f, "", "-n", "5", "--gpus=3", "--check", "1,7", NULL) == 0 && f.gpus == 3);
     TEST("bad gpus = 0", program_flags(MULTI_ONE_PROCESS, &f, "--gpus", "--gpus", "0", NULL) == -1);
@@ -64,18 +58,14 @@ static void test_flags(void)
     TEST("step 12 refuses --device 1 alike",
          program_flags(MULTI_ONE_PROCESS, &f, "CUDA_VISIBLE_DEVICES", "--device", "1", NULL) == -1);
     TEST("step 12 refuses --input", program_flags(MULTI_ONE_PROCESS, &f, "--input", "--input", "f", NULL) == -1);
-    TEST("step 12 takes --gpus and --latency",
-         program_flags(MULTI_ONE_PROCESS, &f, "", "--gpus", "2", "--latency", NULL) == 0);
     TEST("step 12 refuses --resources, naming the step it runs",
          program_flags(MULTI_ONE_PROCESS, &f, "stepK_shard/reduce --resources", "--resources", NULL) == -1);
     TEST("one rank per GPU refuses --gpus, saying how to start G ranks",
          program_flags(MULTI_RANK_PER_GPU, &f, "mpiexec -n G", "--gpus", "2", NULL) == -1);
-    TEST("one rank per GPU takes --latency", program_flags(MULTI_RANK_PER_GPU, &f, "", "--latency", NULL) == 0 &&
-                                             f.latency);
+    TEST("one rank per GPU takes the core's flags", program_flags(MULTI_RANK_PER_GPU, &f, "", "-n", "5", NULL) == 0);
     TEST("one rank per GPU refuses --device too",
          program_flags(MULTI_RANK_PER_GPU, &f, "mpiexec -n G", "--device", "0", NULL) == -1);
     TEST("one-GPU program refuses --gpus", program_flags(0, &f, "unknown option '--gpus'", "--gpus", "2", NULL) == -1);
-    TEST("one-GPU program refuses --latency", program_flags(0, &f, "unknown option '--latency'", "--latency", NULL) == -1);
     TEST("one-GPU program takes --device 1", program_flags(0, &f, "", "--device", "1", NULL) == 0);
 }
 
