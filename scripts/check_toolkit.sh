@@ -16,7 +16,7 @@
 #   4. scripts/check_archs.sh in the copy: every program folder's own build (make -C DIR
 #      check-archs) compiles it for every architecture this nvcc lists (int), warnings as
 #      errors; a folder that cannot be built here says why. CUDA_PATH stays the system's,
-#      so that step 12 finds its nccl.h there (the wheels bring none; multi/nccl.mk
+#      so that step 12 finds its nccl.h there (the wheels bring none; multi/multi.mk
 #      gives nvcc that header alone). Skipped, and said so, when
 #      neither the toolkit nor any file changed since it last passed (rm
 #      build/toolkit/archs.pass to force it).

@@ -33,7 +33,7 @@ else
 fi
 
 # ------------------------------------------------ targets that need a GPU, asked first
-# scripts/preflight.sh, the first line of make run-all, sweep, scaling, latency, profile,
+# scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile,
 # sanitize and race-demo: it agrees with the programs, and without a GPU make run-all says
 # so in one line before building anything (NVCC=false: a build would fail) and calls no
 # step FAILED.
