@@ -11,26 +11,29 @@
 harness_empty :=
 harness_comma := ,
 harness_arch  := $(subst $(harness_empty) $(harness_empty),-,$(subst $(squote),,$(subst =,-,$(subst $(harness_comma),-,$(NVCC_ARCH)))))
-HARNESS_DIR   := $(patsubst %/,%,$(dir $(COMMON)))/build/$(TYPE)/harness-$(harness_arch)
+# absolute paths: the command lines (and so the stamps) are the same from every folder
+HARNESS_SRC   := $(abspath $(COMMON))
+HARNESS_DIR   := $(abspath $(COMMON)/..)/build/$(TYPE)/harness-$(harness_arch)
 HARNESS_LIB   := $(HARNESS_DIR)/libharness.a
 HARNESS_MAIN_OBJ := $(HARNESS_DIR)/main.o
 HARNESS_C     := harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU    := gate resources
 HARNESS_LIB_OBJ := $(HARNESS_C:%=$(HARNESS_DIR)/%.o) $(HARNESS_CU:%=$(HARNESS_DIR)/%.o)
 
-HARNESS_CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG)
-HARNESS_NVCCFLAGS := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG)
+HARNESS_CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -I$(HARNESS_SRC) -I$(CUDA_PATH)/include $(TYPE_FLAG)
+HARNESS_NVCCFLAGS := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(HARNESS_SRC) $(TYPE_FLAG)
 
 $(HARNESS_DIR)/cc.cmd: FORCE
 	@$(call write_if_changed,$(CC) $(HARNESS_CFLAGS))
 $(HARNESS_DIR)/nvcc.cmd: FORCE
 	@$(call write_if_changed,$(NVCC) $(HARNESS_NVCCFLAGS))
 
-$(HARNESS_DIR)/%.o: $(COMMON)/%.c $(HARNESS_DIR)/cc.cmd
+$(HARNESS_DIR)/%.o: $(HARNESS_SRC)/%.c $(HARNESS_DIR)/cc.cmd
 	$(Q)$(CC) $(HARNESS_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
-$(HARNESS_DIR)/%.o: $(COMMON)/%.cu $(HARNESS_DIR)/nvcc.cmd
+$(HARNESS_DIR)/%.o: $(HARNESS_SRC)/%.cu $(HARNESS_DIR)/nvcc.cmd
 	$(Q)$(NVCC) $(HARNESS_NVCCFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 $(HARNESS_LIB): $(HARNESS_LIB_OBJ)
+	$(if $(Q),@echo "  AR    harness library ($(TYPE), $(NVCC_ARCH))")
 	$(Q)rm -f $@.$$$$.tmp && ar rcs $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
 
 -include $(wildcard $(HARNESS_DIR)/*.d)
