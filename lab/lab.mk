@@ -4,8 +4,9 @@
 # `git rm -r lab` plus that line remove the lab; nothing in common/ knows of it.
 #
 # The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
-# is built here from the lab's sources, the core's results.c, which writes every CSV, and the
-# tools' scripts/csv_read.c, which reads them. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
+# is built here from the lab's sources, the core's results.c, which writes every CSV, and
+# options.c, which reads the sizes' notation (lab_grade size), and the tools'
+# scripts/csv_read.c, which reads the CSVs. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
 # list of steps.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
@@ -13,9 +14,9 @@ lab_default_goal := $(.DEFAULT_GOAL)
 
 LAB_TOOL       := build/tools/lab_grade
 LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
-LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c scripts/csv_read.c
+LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c common/options.c scripts/csv_read.c
 LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts -Ilab
-LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h scripts/csv_read.h
+LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h common/options.h scripts/csv_read.h
 # what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 

@@ -10,9 +10,11 @@
  *     lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY         (the row of a submission not graded)
  *     lab_grade note RECORD ITEM ID STATUS TEXT                  (one row of lab-grade's record)
  *     lab_grade detail RECORD ID                                 (each line on stdin: a detail row of test ID)
+ *     lab_grade size SIZE...                                     (each size in decimal, as -n reads it)
  *
  * Built by lab/lab.mk from the lab's sources and the core's results.c (the rows' CSV,
- * read and written in one place); the core's `report` tool knows nothing of the lab.
+ * read and written in one place) and options.c (the sizes' notation, read in one place);
+ * the core's `report` tool knows nothing of the lab.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include "csv_read.h"
 #include "lab_grade.h"
 #include "lab_verdict.h"
+#include "options.h"
 #include "results.h"
 
 #define MAX_ROWS 16
@@ -226,7 +229,28 @@ static int lab_detail(const char *path, const char *id)
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
-/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note` and `detail`. */
+/**
+ * `lab_grade size`: each size in decimal, one a line, read as the programs' -n reads it
+ * (the core's parse_size(): N, 2^K, 2^K+M, 2^K-M), so that the lab's scripts keep no
+ * reading of the notation of their own. Exits 2 on the first that is not a size >= 1,
+ * naming it last on its line (lab/lab.sh quotes it from there).
+ */
+static int lab_size(int count, char **texts)
+{
+    uint64_t n;
+    for (int i = 0; i < count; i++)   /* all read first: on a bad one, nothing on stdout */
+        if (parse_size(texts[i], &n) != 0 || n == 0) {
+            fprintf(stderr, "lab_grade size: not a size >= 1 (N, 2^K, 2^K+M or 2^K-M): '%s'\n", texts[i]);
+            return 2;
+        }
+    for (int i = 0; i < count; i++) {
+        parse_size(texts[i], &n);
+        printf("%llu\n", (unsigned long long)n);
+    }
+    return 0;
+}
+
+/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note`, `detail` and `size`. */
 int main(int argc, char **argv)
 {
     if (argc == 8 && strcmp(argv[1], "table") == 0)
@@ -243,12 +267,15 @@ int main(int argc, char **argv)
         return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (argc == 4 && strcmp(argv[1], "detail") == 0)
         return lab_detail(argv[2], argv[3]);
+    if (argc >= 3 && strcmp(argv[1], "size") == 0)
+        return lab_size(argc - 2, argv + 2);
     fprintf(stderr, "usage: lab_grade table ROWS.csv FROM K START YOURS OURS\n"
                     "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
                     "       lab_grade weights WEIGHTS\n"
                     "       lab_grade class GRADES.csv\n"
                     "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n"
                     "       lab_grade note RECORD ITEM ID STATUS TEXT\n"
-                    "       lab_grade detail RECORD ID < LINES\n");
+                    "       lab_grade detail RECORD ID < LINES\n"
+                    "       lab_grade size SIZE...\n");
     return 2;
 }
