@@ -24,7 +24,7 @@ EXTENSIONS   += lab
 NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh lab/tests.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean
@@ -63,7 +63,7 @@ lab-grade-all: $(LAB_TOOL) build/tools/report build/tools/mixed_data
 
 ## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
 lab-grade-demo: $(LAB_TOOL) build/tools/report build/tools/mixed_data
-	@$(LAB_ENV) lab/lab_grade_demo.sh
+	@$(LAB_ENV) lab/lab_grade_all.sh --demo
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU.
+# make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU;
+# make lab-grade-demo: the same for a made-up class (--demo, below).
 #
 #   lab/lab_grade_all.sh DIR [K]
+#   lab/lab_grade_all.sh --demo
 #
 # DIR holds one folder per student; a student's folder holds stepK_name/reduce.cu for
 # each exercise handed in (or lab/work/stepK_name/reduce.cu: their lab/work/ folder as it
@@ -31,8 +33,67 @@ set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
 root=$PWD
-
 say() { echo "make lab-grade-all: $*" >&2; }
+# the steps from the top Makefile (make passes LAB_STEPS), asked once for every lab.sh below
+LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
+export LAB_STEPS
+steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its line says why not
+read -ra steps <<< "$steps_text"
+
+# ---------------------------------------------------------------- --demo
+# make lab-grade-demo: a class of made-up students in build/lab-demo/submissions, graded
+# as above in about five minutes on one GPU: what an instructor sees the night before
+# marks are due, and the proof that every shortcut of lab/broken is caught.
+#
+#   ours-3          our step 3's kernel                   full marks
+#   ours-8-and-9    our steps 8 and 9 (two exercises)     full marks (9: time can't tell)
+#   start-3         make lab STEP=3's starting copy       correct, no performance points
+#   build-error-3   our step 3 less a semicolon           does not compile
+#   <name>          each lab/broken/<name>.patch applied  rejected, with the reason
+#
+# A patch whose header says "demo: no" is left out, saying why (the 32-bit index, wrong
+# only at 2^31+5: LAB_HUGE=1, 8 GiB and a minute per type; make test checks it). The
+# kernel that never ends is killed by the time limit (60 s here). Quick settings:
+# LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60 (each can be overridden) and n = 2^24 for the
+# timing (DEMO_N=2^26 for the full size). The grades go to build/lab-demo/grades.csv
+# (results/grades.csv is left alone).
+##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
+demo=""
+if [ "${1:-}" = --demo ]; then
+    demo=build/lab-demo
+    rm -rf "$demo"
+    mkdir -p "$demo/submissions" || exit 1
+    # put STUDENT K FILE: FILE as STUDENT's step k
+    put() { mkdir -p "$demo/submissions/$1/$(step_dir "$2")" && cp "$3" "$demo/submissions/$1/$(step_dir "$2")/reduce.cu"; }
+    put ours-3 3 "$(step_dir 3)/reduce.cu"
+    put ours-8-and-9 8 "$(step_dir 8)/reduce.cu"
+    put ours-8-and-9 9 "$(step_dir 9)/reduce.cu"
+    if [ "${DEMO_OURS:-}" = all ]; then
+        for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
+    fi
+    LAB_DIR=$demo/start lab/lab.sh start 3 > /dev/null || exit 1
+    put start-3 3 "$demo/start/$(step_dir 3)/reduce.cu"
+    sed 's/return partial\[0\];/return partial[0]/' "$(step_dir 3)/reduce.cu" > "$demo/build-error.cu"
+    put build-error-3 3 "$demo/build-error.cu"
+    for file in lab/broken/*.patch; do
+        name=$(basename "$file" .patch)
+        left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
+        if [ -n "$left_out" ]; then
+            echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'
+            continue
+        fi
+        copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
+        put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
+    done
+    students=("$demo"/submissions/*/)
+    echo "lab-grade-demo: ${#students[@]} students in $demo/submissions"
+    LAB_TYPES=${LAB_TYPES:-int} LAB_HUGE=${LAB_HUGE:-0} N=${DEMO_N:-2^24} LAB_TIMEOUT=${LAB_TIMEOUT:-60}
+    LAB_GRADES_CSV=$demo/grades.csv
+    export LAB_TYPES LAB_HUGE N LAB_TIMEOUT LAB_GRADES_CSV
+    set -- "$demo/submissions"
+fi
+
+# ---------------------------------------------------------------- the settings
 submissions=${1:-}
 only=${2:-}
 if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
@@ -42,16 +103,6 @@ if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
     exit 2
 fi
 submissions=$(cd "$submissions" && pwd)
-# the steps from the top Makefile (LAB_STEPS, which make passes; else make print-STEPS)
-read -ra step_dirs <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
-steps=()
-for d in "${step_dirs[@]}"; do
-    [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
-    k=${d#step}; k=${k%%_*}
-    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ]; then steps+=("$k"); fi
-done
-if [ ${#steps[@]} -eq 0 ]; then say "no lab steps: neither LAB_STEPS nor make print-STEPS named any"; exit 2; fi
-mapfile -t steps < <(printf '%s\n' "${steps[@]}" | sort -n)
 if [ -n "$only" ]; then
     if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
         say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
@@ -97,36 +148,26 @@ trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; ex
 sep=$'\x1f'
 list=$work/submissions.txt
 : > "$list"
-# missing_row STUDENT K WHY: the 0-point row of a submission not graded (the lab's tool
-# writes every row of grades.csv, quoted and escaped the one way)
-missing_row() {
-    "$grader" missing "$grades" "$weights" "$1" "$2" "$3"
-}
 while IFS= read -r folder; do
     student=$(basename "$folder")
     found=0
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
         for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
-            if [ -f "$file" ]; then
-                printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
-                found=1
-                break
-            fi
+            [ -f "$file" ] || continue
+            printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
+            found=1
+            break
         done
     done
-    if [ "$found" = 0 ]; then
-        if [ -n "$only" ]; then
-            why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
-        else
-            why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
-        fi
-        # a kernel file under another name (a browser saves a second download as
-        # "reduce (1).cu"): named, with what to do; never graded in its place
-        stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
-        [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
-        printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
-    fi
+    [ "$found" = 0 ] || continue
+    why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
+    [ -z "$only" ] || why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
+    # a kernel file under another name (a browser saves a second download as
+    # "reduce (1).cu"): named, with what to do; never graded in its place
+    stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
+    [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
+    printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
 if [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -eq 0 ]; then
@@ -151,9 +192,9 @@ if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$bas
     exit 1
 fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
-# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time
+# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time, each
+# folder's make with a share of the jobs: a few folders still keep every core busy
 build_in_base() {
-    # each folder's make gets a share of the jobs: a few folders still keep every core busy
     local items share
     items=$(printf '%s\n' "$@" | sort -u)
     share=$(( jobs / $(wc -l <<< "$items") > 1 ? jobs / $(wc -l <<< "$items") : 1 ))
@@ -165,7 +206,7 @@ build_in_base() {
 # built), then the starting copies, all at once
 echo "== building our steps and the starting copies ($jobs at a time)"
 builds=()
-for k in $graded_steps; do builds+=("$(LAB_STEPS="${step_dirs[*]}" lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
+for k in $graded_steps; do builds+=("$(lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
 build_in_base "${builds[@]}"
 builds=()
 for k in $graded_steps; do
@@ -175,11 +216,8 @@ done
 build_in_base "${builds[@]}"
 
 # ---------------------------------------------------------------- scratch copies, builds
-# scratch_of N: the scratch copy of the N-th submission (a safe name: number, student)
-scratch_of() {
-    local student=$2
-    echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"
-}
+# scratch_of N STUDENT K: the scratch copy of the N-th submission (a safe name)
+scratch_of() { local student=$2; echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"; }
 echo "== building the $total submissions ($jobs at a time, each under $limit s)"
 i=0
 jobs_list=$work/builds.txt
@@ -213,7 +251,7 @@ no_gpu=0
 while IFS=$sep read -r student k file why; do
     i=$((i + 1))
     if [ -z "$file" ]; then
-        missing_row "$student" "$k" "$why"
+        "$grader" missing "$grades" "$weights" "$student" "$k" "$why"   # the 0-point row
         echo "[$i/$total] $student: $why"
         continue
     fi
@@ -222,7 +260,7 @@ while IFS=$sep read -r student k file why; do
     log=$work/logs/$(basename "$scratch").txt
     status=0
     (cd "$scratch" && LAB_DIR=lab/work LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_GRADER="$grader" \
-        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_STEPS="${step_dirs[*]}" LAB_WEIGHTS="$weights" \
+        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_WEIGHTS="$weights" \
         LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
@@ -232,10 +270,9 @@ while IFS=$sep read -r student k file why; do
         cp "$scratch/lab/work/$name/results.json" "$dest/results.json" 2> /dev/null ||
             echo "  (cannot write $dest/results.json)"
         cp "$scratch/lab/work/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
-        result=$(sed -n 's/^score: //p' "$log")
-        echo "[$i/$total] $student step $k: $result; $(sed -n 's/^correct: //p' "$log")"
+        echo "[$i/$total] $student step $k: $(sed -n 's/^score: //p' "$log"); $(sed -n 's/^correct: //p' "$log")"
     else
-        missing_row "$student" "$k" "not graded: $(tail -1 "$log")"
+        "$grader" missing "$grades" "$weights" "$student" "$k" "not graded: $(tail -1 "$log")"
         echo "[$i/$total] $student step $k: not graded: $(tail -1 "$log")"
     fi
     [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$scratch"
@@ -245,6 +282,7 @@ done < "$list"
 echo
 "$grader" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
+[ -z "$demo" ] || { echo; echo "== $grades"; cat "$grades"; }
 if [ "$no_gpu" = 1 ]; then
     echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
     exit 3
