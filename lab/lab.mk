@@ -14,9 +14,9 @@ lab_default_goal := $(.DEFAULT_GOAL)
 
 LAB_TOOL       := build/tools/lab_grade
 LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
-LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c common/options.c scripts/csv_read.c
+LAB_SOURCES    := lab/lab_grade.c common/results.c common/options.c scripts/csv_read.c
 LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts -Ilab
-LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h common/options.h scripts/csv_read.h
+LAB_HEADERS    := lab/lab_grade.h common/results.h common/options.h scripts/csv_read.h
 # what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 

@@ -22,7 +22,6 @@
 
 #include "csv_read.h"
 #include "lab_grade.h"
-#include "lab_verdict.h"
 #include "options.h"
 #include "results.h"
 

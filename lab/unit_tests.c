@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "lab_grade.h"
-#include "lab_verdict.h"
 #include "results.h"
 
 #include "unit_test.h"
