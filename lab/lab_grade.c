@@ -104,32 +104,18 @@ static void copy_text(char *to, size_t size, const char *from)
     snprintf(to, size, "%s", from);
 }
 
-/** Parses "12", "12.5" or "12.25" into hundredths; -1 on anything else. */
+/** Parses "12", "12.5" or "12.25" (at most 1000000) into hundredths; -1 on anything else. */
 static long parse_points(const char *text)
 {
-    long whole = 0, hundredths = 0;
-    const char *p = text;
-    if (!isdigit((unsigned char)*p))
+    size_t whole = strspn(text, "0123456789"), decimals = 0;
+    if (text[whole] == '.')
+        decimals = strspn(text + whole + 1, "0123456789");
+    const char *end = text + whole + (text[whole] == '.' ? decimals + 1 : 0);
+    long points = whole > 0 && whole <= 7 ? strtol(text, NULL, 10) : -1;
+    if (points < 0 || points > 1000000 || *end != '\0' || (text[whole] == '.' && (decimals == 0 || decimals > 2)))
         return -1;
-    for (; isdigit((unsigned char)*p); p++) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > 1000000)
-            return -1;
-    }
-    if (*p == '.') {
-        p++;
-        int digits = 0;
-        for (; isdigit((unsigned char)*p); p++, digits++) {
-            if (digits == 2)
-                return -1;
-            hundredths = hundredths * 10 + (*p - '0');
-        }
-        if (digits == 0)
-            return -1;
-        if (digits == 1)
-            hundredths *= 10;
-    }
-    return *p == '\0' ? whole * 100 + hundredths : -1;
+    long hundredths = decimals ? strtol(text + whole + 1, NULL, 10) * (decimals == 1 ? 10 : 1) : 0;
+    return points * 100 + hundredths;
 }
 
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size)
@@ -212,14 +198,11 @@ static void add_detail(recorded_test *t, const char *text)
 
 void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text)
 {
-    csv_write_field(f, item);
-    fputc(',', f);
-    csv_write_field(f, id);
-    fputc(',', f);
-    csv_write_field(f, status);
-    fputc(',', f);
-    csv_write_field(f, text);
-    fputc('\n', f);
+    const char *fields[4] = { item, id, status, text };
+    for (int i = 0; i < 4; i++) {
+        csv_write_field(f, fields[i]);
+        fputc(i < 3 ? ',' : '\n', f);
+    }
 }
 
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size)
@@ -293,14 +276,11 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             double ms = strtod(rest, &end);
             if (end == rest || *end != '\0' || !(ms > 0.0))
                 return fail(error, size, "%s line %d: 'time,ROLE,,MS' expected", path, number);
-            if (strcmp(id, "start") == 0)
-                r->start_ms = ms;
-            else if (strcmp(id, "yours") == 0)
-                r->yours_ms = ms;
-            else if (strcmp(id, "ours") == 0)
-                r->ours_ms = ms;
-            else
+            double *to = !strcmp(id, "start") ? &r->start_ms : !strcmp(id, "yours") ? &r->yours_ms
+                       : !strcmp(id, "ours") ? &r->ours_ms : NULL;
+            if (!to)
                 return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
+            *to = ms;
         } else if (strcmp(key, "built") == 0) {
             copy_text(r->built, sizeof r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
@@ -717,14 +697,6 @@ static const char *cell_text(const char *cell)
     return cell[0] == '\'' && strchr("=+-@", cell[1]) && cell[1] ? cell + 1 : cell;
 }
 
-static const char *csv_header =
-    "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed";
-
-void write_grades_csv_header(FILE *f)
-{
-    fprintf(f, "%s\n", csv_header);
-}
-
 void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g)
 {
     char points[32], max[32], speedup[32] = "", ours[32] = "";
@@ -779,7 +751,7 @@ int print_class_table(FILE *out, FILE *csv)
     if (!fgets(line, sizeof line, csv))
         return -1;
     chomp(line);
-    if (strcmp(line, csv_header) != 0)
+    if (strcmp(line, GRADES_HEADER) != 0)
         return -1;
     /* every column as wide as its widest cell (a first pass over the rows): a long name
      * or a long word is never cut, and the columns stay in line */

@@ -192,8 +192,8 @@ void write_json_string(FILE *f, const char *text);
 /** Prints the one-screen summary; its last line is "score: X / Y". */
 void print_grade_summary(FILE *f, const grade_record *r, const grade *g);
 
-/** The header of results/grades.csv. */
-void write_grades_csv_header(FILE *f);
+/** The header line of results/grades.csv (without the newline). */
+#define GRADES_HEADER "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed"
 
 /**
  * One row of results/grades.csv for `student`. Text cells are quoted (the core's
@@ -210,8 +210,8 @@ void write_grades_csv_missing(FILE *f, const char *student, const char *step, co
 
 /**
  * Prints the class table from results/grades.csv and a closing line (how many graded,
- * correct, the mean score). Returns the number of rows, or -1 if the file is not one
- * write_grades_csv_header() began.
+ * correct, the mean score). Returns the number of rows, or -1 if the file does not begin
+ * with GRADES_HEADER.
  */
 int print_class_table(FILE *out, FILE *csv);
 

@@ -1,31 +1,17 @@
 #!/usr/bin/env bash
-# make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU;
-# make lab-grade-demo: the same for a made-up class (--demo, below).
+# make lab-grade-all SUBMISSIONS=dir [STEP=k] (lab/lab_grade_all.sh DIR [K]): grade a class
+# on one GPU; make lab-grade-demo (--demo): a made-up class, graded the same way.
 #
-#   lab/lab_grade_all.sh DIR [K]
-#   lab/lab_grade_all.sh --demo
-#
-# DIR holds one folder per student; a student's folder holds stepK_name/reduce.cu for
-# each exercise handed in (or lab/work/stepK_name/reduce.cu: their lab/work/ folder as it
-# is). K grades that step alone. Each submission is graded by `lab/lab.sh grade` (what
-# `make lab-grade` runs) in a scratch copy of this repository of its own, without
-# results/, build/, lab/work/ or .git, into which only the student's reduce.cu is
-# copied: no submission can change the harness, our steps or another student's files, and
-# nothing else the student ships is used. Builds run in parallel first (LAB_JOBS, one per
-# core); the GPU checks run one submission after another, each under LAB_TIMEOUT seconds
-# (default 300: a kernel that never ends is killed and graded "timed out"); a crash, a
-# build error or a hang in one never stops the others.
-#
-# Writes results/grades.csv (LAB_GRADES_CSV), one row per submission (student, step,
-# correct, first failure, speedup, ours, score, max score, seed), prints the class table,
-# and puts each student's results.json (Gradescope's format) and lab-grade.txt (what the
-# checks printed) next to their reduce.cu. Without a GPU it still builds and checks the
-# #include lines of every submission, grades a build error as such, reports the GPU
-# checks as not run, says so, and exits 3.
-#
-# Variables: LAB_TYPES, LAB_HUGE, LAB_SANITIZE, N, REPS, LAB_SEED (default: a new seed per
-# submission), LAB_WEIGHTS, LAB_TIMEOUT, LAB_JOBS, LAB_GRADES_CSV, LAB_KEEP=1 (keep the
-# scratch copies in build/lab-grade-all/).
+# DIR holds one folder per student, each holding stepK_name/reduce.cu per exercise handed
+# in (or their lab/work/ as it is); K grades that step alone. Each submission is graded
+# by `lab/lab.sh grade` in a scratch copy of this repository of its own (no results/,
+# build/, lab/work/, .git) that gets only the student's reduce.cu: no submission can
+# change the harness, our steps or another student's files. Builds run in parallel
+# (LAB_JOBS); the GPU checks one submission after another, each under LAB_TIMEOUT, so
+# that a crash, a build error or a hang never stops the others. Writes results/grades.csv
+# (LAB_GRADES_CSV) and the class table, and each student's results.json and lab-grade.txt
+# next to their reduce.cu (lab/README.md, "Grading a class"). LAB_KEEP=1 keeps the
+# scratch copies in build/lab-grade-all/.
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
 # both failures arrive as 2 (make's own status): an autograder runs this script directly.
@@ -41,22 +27,14 @@ steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its lin
 read -ra steps <<< "$steps_text"
 
 # ---------------------------------------------------------------- --demo
-# make lab-grade-demo: a class of made-up students in build/lab-demo/submissions, graded
-# as above in about five minutes on one GPU: what an instructor sees the night before
-# marks are due, and the proof that every shortcut of lab/broken is caught.
-#
-#   ours-3          our step 3's kernel                   full marks
-#   ours-8-and-9    our steps 8 and 9 (two exercises)     full marks (9: time can't tell)
-#   start-3         make lab STEP=3's starting copy       correct, no performance points
-#   build-error-3   our step 3 less a semicolon           does not compile
-#   <name>          each lab/broken/<name>.patch applied  rejected, with the reason
-#
-# A patch whose header says "demo: no" is left out, saying why (the 32-bit index, wrong
-# only at 2^31+5: LAB_HUGE=1, 8 GiB and a minute per type; make test checks it). The
-# kernel that never ends is killed by the time limit (60 s here). Quick settings:
-# LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60 (each can be overridden) and n = 2^24 for the
-# timing (DEMO_N=2^26 for the full size). The grades go to build/lab-demo/grades.csv
-# (results/grades.csv is left alone).
+# make lab-grade-demo: made-up students in build/lab-demo/submissions, graded in about
+# five minutes on one GPU (the night before marks are due, and the proof that every
+# shortcut of lab/broken is caught): ours-3 (our step 3: full marks), ours-8-and-9 (two
+# exercises), start-3 (make lab's starting copy: correct, no performance points),
+# build-error-3 (a semicolon less), and one per lab/broken/NAME.patch but those whose
+# header says "demo: no", saying why. Quick settings, each can be overridden:
+# LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60, n = 2^24 for the timing (DEMO_N); the grades
+# go to build/lab-demo/grades.csv.
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 demo=""
 if [ "${1:-}" = --demo ]; then
@@ -66,11 +44,8 @@ if [ "${1:-}" = --demo ]; then
     # put STUDENT K FILE: FILE as STUDENT's step k
     put() { mkdir -p "$demo/submissions/$1/$(step_dir "$2")" && cp "$3" "$demo/submissions/$1/$(step_dir "$2")/reduce.cu"; }
     put ours-3 3 "$(step_dir 3)/reduce.cu"
-    put ours-8-and-9 8 "$(step_dir 8)/reduce.cu"
-    put ours-8-and-9 9 "$(step_dir 9)/reduce.cu"
-    if [ "${DEMO_OURS:-}" = all ]; then
-        for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
-    fi
+    for k in 8 9; do put ours-8-and-9 "$k" "$(step_dir "$k")/reduce.cu"; done
+    [ "${DEMO_OURS:-}" != all ] || for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
     LAB_DIR=$demo/start lab/lab.sh start 3 > /dev/null || exit 1
     put start-3 3 "$demo/start/$(step_dir 3)/reduce.cu"
     sed 's/return partial\[0\];/return partial[0]/' "$(step_dir 3)/reduce.cu" > "$demo/build-error.cu"
@@ -85,8 +60,7 @@ if [ "${1:-}" = --demo ]; then
         copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
         put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
     done
-    students=("$demo"/submissions/*/)
-    echo "lab-grade-demo: ${#students[@]} students in $demo/submissions"
+    echo "lab-grade-demo: $(find "$demo/submissions" -mindepth 1 -maxdepth 1 | wc -l) students in $demo/submissions"
     LAB_TYPES=${LAB_TYPES:-int} LAB_HUGE=${LAB_HUGE:-0} N=${DEMO_N:-2^24} LAB_TIMEOUT=${LAB_TIMEOUT:-60}
     LAB_GRADES_CSV=$demo/grades.csv
     export LAB_TYPES LAB_HUGE N LAB_TIMEOUT LAB_GRADES_CSV
@@ -112,14 +86,8 @@ if [ -n "$only" ]; then
 fi
 limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
-if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
-    say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
-    exit 2
-fi
-if ! [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]]; then
-    say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
-    exit 2
-fi
+[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || { say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"; exit 2; }
+[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || { say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"; exit 2; }
 read -ra type_list <<< "${LAB_TYPES:-int float double}"
 types=${type_list[*]}
 for t in $types; do
@@ -128,12 +96,11 @@ done
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
-    echo "make lab-grade-all: the lab's tools are not built: make build/tools/lab_grade build/tools/report" >&2
+    say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"
     exit 1
 fi
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
-max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
-[ -n "$max_score" ] || exit 2
+"$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
 ##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
 work=$root/build/lab-grade-all
@@ -178,10 +145,9 @@ rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves (build/, results/, binaries), lab/work/,
-# .git and the submissions, then our steps and a starting copy of each graded step built:
-# each submission's scratch copy starts from it, so a build compiles the student's file
-# alone.
+# The repository without what a run leaves, lab/work/, .git and the submissions, our
+# steps and a starting copy of each graded step built in it: each scratch copy starts
+# from it, so that a build compiles the student's file alone.
 base=$work/base
 exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
@@ -202,8 +168,7 @@ build_in_base() {
     printf '%s\n' "$items" | SHARE=$share xargs -P "$jobs" -L 1 sh -c \
         'make -s -j"$SHARE" --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
 }
-# our steps first, all at once (make lab, which asks our step k its title, then finds it
-# built), then the starting copies, all at once
+# our steps first (make lab asks our step k its title), then the starting copies
 echo "== building our steps and the starting copies ($jobs at a time)"
 builds=()
 for k in $graded_steps; do builds+=("$(lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
@@ -233,10 +198,9 @@ while IFS=$sep read -r student k file why; do
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
-# checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
-# that fails is graded as such below (|| true: xargs says 123 when any did). nvcc's
-# temporary files go to the scratch copy (TMPDIR), so that a build the time limit kills
-# leaves none in /tmp.
+# checks the #include lines first. A build that fails is graded as such below (|| true:
+# xargs says 123 when any did); nvcc's temporary files go to the scratch copy (TMPDIR),
+# so that a build the time limit kills leaves none in /tmp.
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
     TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \

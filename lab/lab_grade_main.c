@@ -44,17 +44,20 @@ static void failed_row(result_row *row, const char *program)
 }
 
 
-/** Opens GRADES.csv to append a row, writing the header first when it is new or empty; NULL after saying why. */
-static FILE *open_grades(const char *csv_path)
+/**
+ * Opens a CSV file (grades.csv, a record) to append a row, writing its header line first
+ * when it is new or empty; NULL after saying why.
+ */
+static FILE *open_append(const char *path, const char *header)
 {
-    FILE *csv = fopen(csv_path, "a");
-    if (!csv) {
-        fprintf(stderr, "lab_grade: cannot append to '%s'\n", csv_path);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "lab_grade: cannot append to '%s'\n", path);
         return NULL;
     }
-    if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
-        write_grades_csv_header(csv);
-    return csv;
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+        fprintf(f, "%s\n", header);
+    return f;
 }
 
 /**
@@ -135,7 +138,7 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
         return cannot_write(json_path);
     print_grade_summary(stdout, &record, &g);
     if (csv_path) {
-        FILE *csv = open_grades(csv_path);
+        FILE *csv = open_append(csv_path, GRADES_HEADER);
         if (!csv)
             return 2;
         write_grades_csv_row(csv, student, &record, &g);
@@ -183,7 +186,7 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     grade_weights w;
     if (load_weights(weights_path, &w) != 0)
         return 2;
-    FILE *csv = open_grades(csv_path);
+    FILE *csv = open_append(csv_path, GRADES_HEADER);
     if (!csv)
         return 2;
     write_grades_csv_missing(csv, student, step, why, w.correct + w.memcheck + w.racecheck + w.timed_runs +
@@ -191,23 +194,10 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 
-/** Opens a record to append to, writing its header first when it is new or empty; NULL after saying why. */
-static FILE *open_record(const char *path)
-{
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot append to the record '%s'\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
-        fprintf(f, "%s\n", RECORD_HEADER);
-    return f;
-}
-
 /** `lab_grade note`: appends one row to the record (lab/lab.sh's note and note_line). */
 static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
 {
-    FILE *f = open_record(path);
+    FILE *f = open_append(path, RECORD_HEADER);
     if (!f)
         return 2;
     write_record_item(f, item, id, status, text);
@@ -218,7 +208,7 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
 static int lab_detail(const char *path, const char *id)
 {
     static char line[GRADE_DETAIL];
-    FILE *f = open_record(path);
+    FILE *f = open_append(path, RECORD_HEADER);
     if (!f)
         return 2;
     while (fgets(line, sizeof line, stdin)) {
