@@ -1,32 +1,18 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
-# The lab's tests, sourced by tests/run.sh (the top Makefile names this file in
-# TEST_SUITES, from lab/lab.mk); they use run.sh's pass, fail, skip, section, make_expect,
-# unit_tests, describe, $log, $type and $gpu.
-#
-#   lab       make lab for every step, and every broken copy of lab/broken/*.patch applied
-#             to our step: each copy builds; on a GPU, lab-check passes every starting copy
-#             and our kernels, asserts the timing verdict where our step's gain can be told
-#             from noise (SKIP by name where it cannot), and rejects each broken copy with
-#             what its header expects. TYPE=int only: the lab's unit tests; the lab's files
-#             in make help; bad input; each copy's exercise text and TODOs; FORCE=1;
-#             lab-status; each patch is one bug; the #include check rejects the copy so
-#             marked, GPU or not; the lab and class tables and lab-grade's summary.
-#   lab-grade TYPE=int only: lab-grade and lab-grade-all without a GPU (builds graded, GPU
-#             checks "not run", valid results.json, the time limit); on a GPU lab-grade gives
-#             our kernel full marks, and the broken copies whose header says "grade:" get
-#             what it expects; lab-grade-all grades a small class.
+# The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk), with its pass,
+# fail, skip, section, make_expect, unit_tests, describe, $log, $type and $gpu.
+#   lab       every starting copy (make lab) and broken copy (lab/broken/*.patch) builds;
+#             on a GPU, lab-check passes the starting copies and our kernels, asserts the
+#             timing verdict where our step's gain can be told from noise (SKIP by name
+#             where not), and rejects each broken copy as its header says
+#   lab-grade lab-grade and lab-grade-all, with a GPU or without
 # What does not depend on the element type (the scripts' plumbing, the texts, the tables,
-# the scoring, which the checks of each type feed alike) runs in the TYPE=int run only,
-# one SKIP line saying so in the others; a broken copy whose header sets LAB_TYPES=T is
-# built and checked in TYPE=T's run alone.
-#
-# LAB_TESTS=0 leaves the lab out (one SKIP line): the quick run on a GPU machine.
-# Every copy is made in a folder under build/ (LAB_DIR), never in lab/work.
+# the scoring) runs in the TYPE=int run only, one SKIP line saying so in the others; a
+# broken copy whose header sets LAB_TYPES=T is built and checked in TYPE=T's run alone.
+# LAB_TESTS=0 leaves the lab out: the quick run on a GPU machine. Every copy is made in a
+# folder under build/ (LAB_DIR), never in lab/work.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
-if [ "${LAB_TESTS:-1}" = 0 ]; then
-    skip "lab: every lab test" "LAB_TESTS=0"
-    return 0
-fi
+if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
 lab_root=build/$type/test-lab
 rm -rf "$lab_root"
@@ -40,7 +26,6 @@ fi
 # result NAME STATUS DETAIL: pass NAME when STATUS is 0, else fail it with DETAIL
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
-# the lab's steps and the step each exercise starts from (lab/lab.sh, from the top Makefile)
 read -ra lab_steps <<< "$(lab/lab.sh steps)"
 declare -A lab_before=()
 for k in "${lab_steps[@]}"; do b=$(lab/lab.sh before "$k"); b=${b#step}; lab_before[$k]=${b%%_*}; done
@@ -58,8 +43,7 @@ if [ "$plumbing" = 1 ]; then
     done
     result "make help lists the lab's targets and variables (make lint checks each)" "${#missing}" "missing: $missing"
 
-    # bad input: one line, exit 2, no folder left behind; the step: none, 0, past the
-    # last, a word, and a number between the lab's steps (12 and 13, the multi-GPU ones')
+    # bad input: one line, exit 2, no folder left behind; STEP between the lab's steps: 12
     between=""
     for ((k = 1; k < ${lab_steps[-1]}; k++)); do [[ " ${lab_steps[*]} " == *" $k "* ]] || { between=$k; break; }; done
     for bad in "" 0 $((${lab_steps[-1]} + 1)) x $between; do
@@ -73,7 +57,7 @@ if [ "$plumbing" = 1 ]; then
     result "lab: bad input leaves no folder behind" $? "$lab_root/start exists"
 fi
 
-# every exercise starts: the README's exercise in the header, TODOs (and below, it builds)
+# every exercise starts: the README's exercise in the header, TODOs; it builds (below)
 copies=()
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k")
@@ -86,13 +70,11 @@ for k in "${lab_steps[@]}"; do
     fi
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
-    # every line of the README's exercise section, in the copy's header comment
     exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
     missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    # the kernel it starts from: the step before it in the list (step 11 for step 14)
     start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu): correct, and slower than step $k."
     [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
     result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and ${todos:-0} TODOs" $? \
@@ -110,13 +92,10 @@ if [ "$plumbing" = 1 ]; then
 fi
 
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
-if [ -n "$gpu" ]; then
-    for k in "${lab_steps[@]}"; do
-        step=$(step_dir "$k")
-        make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
-            cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
-    done
-fi
+for k in "${lab_steps[@]}"; do
+    [ -n "$gpu" ] && make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
+        cp "$(step_dir "$k")/reduce.cu" "$lab_root/ours/$(step_dir "$k")/" && copies+=("$lab_root/ours/$(step_dir "$k")")
+done
 
 # the broken copies: each lab/broken/NAME.patch is its step's kernel with one bug or
 # shortcut, applied in a copy made by make lab (lab.sh broken); its header says what it
@@ -146,12 +125,11 @@ for file in lab/broken/*.patch; do
     copies+=("$copy")
 done
 
-# build_all DIR...: make every copy for $type at once (one job per core), one test each.
-# The harness's objects (build/TYPE/common/) are the same in every copy: the same sources
-# and command lines, the copies all at one depth. The first copy builds them, alone, with
-# one job per core; the others start with them and compile their reduce.cu (make would
-# compile again any object whose command line or sources differ: config.mk's stamps, the
-# .d files). The builds' logs go to $lab_root/builds/ (none into our steps' folders).
+# build_all DIR...: make every copy for $type, one test each. The harness's objects
+# (build/TYPE/common/) are the same in every copy (the same sources and command lines, the
+# copies all at one depth): the first copy builds them, one job per core, the others start
+# with them and compile their reduce.cu, one copy per core (make would compile again an
+# object whose command line or sources differ). Logs in $lab_root/builds/.
 build_all() {
     local dir first=$1 jobs at=$lab_root/builds
     jobs=$(nproc 2>/dev/null || echo 2)
@@ -359,10 +337,9 @@ done
 # ---------------------------------------------------------------- lab-grade
 [ "$plumbing" = 1 ] || return 0   # the scoring is the same for every type: TYPE=int's run
 section lab-grade
-# The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
-# whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
-# json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
-# up to its score, "skip" without python3, else why not
+# The scorer is unit-tested on canned records; here the whole chain. json_ok FILE: "ok
+# SCORE MAX" for a results.json in Gradescope's format whose tests add up to its score,
+# "skip" without python3, else why not
 json_ok() {
     command -v python3 > /dev/null 2>&1 || { echo skip; return; }
     python3 -c '
@@ -388,8 +365,8 @@ lab_json() {
 build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
 grep -q "total 100.00$" "$log/weights.txt"
 result "lab-grade: lab/weights.conf is valid and adds up to 100" $? "$(cat "$log/weights.txt")"
-# bad input, through make (make turns every failure into 2): one line each; the weights'
-# and the sizes' readings are unit-tested, these prove that each reaches lab-grade
+# bad input through make (every failure is 2 there), one line each; the readings of the
+# weights and the sizes are unit-tested: these prove that each reaches lab-grade
 printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
 make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
@@ -399,9 +376,8 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
-# the autograder's commands, run directly, keep their exit codes: 2 on bad input here, 3
-# without a GPU below. direct_expect NAME CODE TEXT COMMAND...: COMMAND exits CODE and
-# says TEXT in one line on stderr
+# direct_expect NAME CODE TEXT COMMAND...: COMMAND, an autograder's (run directly, it keeps
+# its exit code: 2 on bad input, 3 without a GPU), exits CODE with TEXT in one stderr line
 direct_expect() {
     local name=$1 code=$2 text=$3 status
     shift 3
@@ -440,10 +416,8 @@ fi
 # the step, the copy and the seed are said once, at the head of the summary
 [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] && [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]
 result "lab-grade: the step, the copy and the seed said once" $? "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
-# our kernel: full marks (alice's grading in lab-grade-all below: the same lab.sh grade of
-# our step 3, not run twice); the broken copies whose header has a grade: line: lab-grade's
-# summary matches its grade-expect: (an extended regex), with its grade-var: settings (a
-# shortcut: less, its first failure named; a kernel that never ends: "timed out")
+# our kernel's full marks: alice's below; a broken copy whose header has a grade: line:
+# lab-grade's summary matches its grade-expect: (an extended regex), with its grade-var:
 for file in lab/broken/*.patch; do
     what=$(lab_header "$file" grade)
     [ -n "$what" ] || continue
@@ -460,17 +434,14 @@ done
 # the time limit, on any machine: 1 s is shorter than any build
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
-grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
-    grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv"
-result "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" $? "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
-grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
+grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv" &&
+    grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
     grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"
-result "lab-grade: a time limit that kills the build says the build timed out" $? \
+result "lab-grade: LAB_TIMEOUT=1 kills the checks in the build, grades what ran, says the build timed out" $? \
        "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
-# nvcc's temporaries go to the copy, not to the caller's TMPDIR (/tmp unless set; here a
-# folder of the test's own, which no other nvcc on the machine writes to): one is seen in
-# the copy while the grading builds, the grading is stopped there, mid-build, as a time
-# limit stops it, and none is left in the caller's TMPDIR
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (here one of the test's
+# own): one is seen in the copy while the grading builds, the grading is stopped there, as
+# a time limit stops it, and none is left in the caller's TMPDIR
 test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
 outer_tmp=$lab_root/outer-tmp
 rm -rf "$outer_tmp" "$lab_root/tmpfiles"
@@ -495,9 +466,8 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder,
-# as make lab leaves it), a build error shipped with a Makefile of its own, and a student
-# who handed in nothing
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder),
+# a build error shipped with a Makefile of its own, and a student who handed in nothing
 class=$lab_root/class
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
@@ -515,7 +485,6 @@ grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
     grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 5 ]
 result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
-# alice's submission is our step 3: lab.sh grade's summary (her log) gives it full marks
 alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
@@ -532,8 +501,8 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
     "^ok 0.00 100.00$"
-# an empty reduce.cu is its own first failure (one line, no build's link errors); a kernel
-# file under another name (a browser's "reduce (1).cu") is named, with what to do
+# an empty reduce.cu is its own first failure, in one line; a kernel file under another
+# name (a browser's "reduce (1).cu") is named, with what to do
 class2=$lab_root/class2
 mkdir -p "$class2/erin/$step3" "$class2/frank/$step3"
 printf '\n  \n' > "$class2/erin/$step3/reduce.cu"
