@@ -1,21 +1,10 @@
 #!/usr/bin/env bash
 # The classroom lab: a student turns step k-1 into step k in a copy of their own, and one
 # command says whether it is right, where it fails, and how fast it is next to ours.
-#
-#   lab/lab.sh start K        make lab STEP=K: lab/work/stepK_name/ (git-ignored) holds step
-#                             k-1's kernel, the exercise at the top and TODO(step K)
-#                             comments where step k differs; FORCE=1 replaces a copy
-#   lab/lab.sh check K        make lab-check STEP=K: build for LAB_TYPES (int float double),
-#                             --check the sizes that break reductions, memcheck and
-#                             racecheck, then time step k-1, the copy and our step k
-#                             (its stages: lab/lab_check.sh)
-#   lab/lab.sh grade K        make lab-grade STEP=K: the checks under a time limit, scored
-#   lab/lab.sh status         make lab-status: started / correct / gain reached, per step
-#   lab/lab.sh clean          make lab-clean: lists, then removes, the copies (LAB_DIR)
-#   lab/lab.sh broken PATCH   a copy of lab/broken/NAME.patch's step, the patch applied
-#   lab/lab.sh before K       the folder of the step exercise K starts from (for lab-grade-all)
-#   lab/lab.sh steps          the lab's steps, by number (for lab-grade-all and the tests)
-#
+#   lab/lab.sh start|check|grade K, status, clean: make lab, lab-check, lab-grade,
+#       lab-status, lab-clean (lab/lab.mk says what each does; check's stages are in
+#       lab/lab_check.sh); broken PATCH: a copy of the patch's step with it applied; before
+#       K: the folder exercise K starts from; steps: the lab's steps, by number.
 # One source for each text, so they cannot drift apart: the exercise is the "## Exercise"
 # section of step k's README; the TODOs come from the diff of step k-1's kernel against
 # step k's (lab/lab_todos.awk); what a program is, from its --describe; a size's notation,
@@ -103,12 +92,17 @@ lab_types() {
     read -ra type_list <<< "${LAB_TYPES:-int float double}"
     [ ${#type_list[@]} -gt 0 ] || type_list=(int float double)
     for t in "${type_list[@]}"; do
-        case $t in int|float|double) ;; *)
-            echo "make $1: LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int" >&2
-            exit 2 ;;
-        esac
+        [[ $t =~ ^(int|float|double)$ ]] ||
+            { echo "make $1: LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int" >&2; exit 2; }
     done
     echo "${type_list[*]}"
+}
+
+# need_copy TARGET K DEST: the student's copy is there, or one line and exit 2
+need_copy() {
+    [ -f "$3/reduce.cu" ] && [ -f "$3/Makefile" ] && return 0
+    echo "make $1: no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one" >&2
+    exit 2
 }
 
 # lab_seed TARGET DEFAULT: LAB_SEED, or DEFAULT; one line and exit 2 if it is not a number
@@ -135,9 +129,6 @@ check_n_reps() {
 }
 
 # ------------------------------------------------------------------ start
-# exercise_text README: its "## Exercise" section (lab/lab_exercise.awk); fails if none
-exercise_text() { [ -f "$1" ] && awk -f lab/lab_exercise.awk "$1"; }
-
 # The STEP labels of a kernel file made the lab copy's: .number k, .name lab/work/DIR, .title
 # "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
 # kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
@@ -195,7 +186,8 @@ start() {
     fi
     # refuse WHY: one line, the work folder removed, exit 1
     refuse() { echo "make lab: $1" >&2; [ -z "$work" ] || rm -rf "$work"; exit 1; }
-    exercise=$(exercise_text "$cur/README.md") ||
+    # the "## Exercise" section of our step's README (fails if there is none)
+    exercise=$([ -f "$cur/README.md" ] && awk -f lab/lab_exercise.awk "$cur/README.md") ||
         refuse "$cur/README.md has no '## Exercise' section to copy into the exercise"
     if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
         refuse "$cur does not build, so it cannot say its title and idea (make -C $cur shows why)"
@@ -350,10 +342,7 @@ grade() {
         echo "make lab-grade: LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')" >&2
         exit 2
     fi
-    if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-grade: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
-        exit 2
-    fi
+    need_copy lab-grade "$k" "$dest"
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
     dir=$dest/build/lab-grade
@@ -441,10 +430,7 @@ make_broken() {
 # answer key or the guide.
 clean() {
     local copies=()
-    if [ ! -e "$lab_dir" ]; then
-        echo "make lab-clean: $lab_dir does not exist: nothing to remove"
-        return 0
-    fi
+    [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)
         echo "make lab-clean: LAB_DIR=$lab_dir is not a folder inside this repository: not removed" >&2
         exit 2 ;;

@@ -1,11 +1,9 @@
 # shellcheck shell=bash disable=SC2154  # grader, grading, lab_dir_arg ...: lab/lab.sh's, which sources this file
-# make lab-check STEP=k (lab/lab.sh check K): the checks of a student's copy, one function
-# per stage; lab/lab.sh sources this file for its check (and lab-grade's, which runs it
-# under a time limit). check() runs the stages in order; each reads and sets check()'s
-# locals (bash's scope is dynamic). With LAB_MODE=grade a stage goes on past a failure
-# wherever the rest can still say something, and every outcome goes to the record;
-# lab-check stops at the first failure (exit 1). The checks that read a program's output,
-# check_sizes and same_bits, are lab/lab.sh's.
+# make lab-check STEP=k (lab/lab.sh check K, which sources this file; lab-grade runs it
+# under a time limit): check() runs the stages in order, each reading and setting its
+# locals (bash's scope is dynamic). lab-check stops at the first failure (exit 1); with
+# LAB_MODE=grade a stage goes on wherever the rest can still say something, and every
+# outcome goes to the record. check_sizes and same_bits are lab/lab.sh's.
 
 # lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
 # the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
@@ -57,10 +55,7 @@ check_settings() {
         mapfile -t custom_sizes <<< "$values"
     fi
     check_n_reps lab-check
-    if [ ! -f "$dest/reduce.cu" ] || [ ! -f "$dest/Makefile" ]; then
-        echo "make lab-check: no copy of step $k in $dest yet; make lab STEP=$k$lab_dir_arg starts one" >&2
-        exit 2
-    fi
+    need_copy lab-check "$k" "$dest"
 }
 
 # check_before_build: the copy's log folder, and what is said before any build: a file
