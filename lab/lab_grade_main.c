@@ -16,6 +16,7 @@
  * read and written in one place) and options.c (the sizes' notation, read in one place);
  * the core's `report` tool knows nothing of the lab.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +28,20 @@
 
 #define MAX_ROWS 16
 
-/** Says that `path` cannot be written; returns the exit code for it. */
-static int cannot_write(const char *path)
+/** Says one line on stderr, "lab_grade: " first; returns 2, the exit code of bad input. */
+static int say(const char *format, ...)
 {
-    fprintf(stderr, "lab_grade: cannot write '%s'\n", path);
+    va_list args;
+    va_start(args, format);
+    fputs("lab_grade: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
     return 2;
 }
+
+/** Says that `path` cannot be written; returns the exit code for it. */
+static int cannot_write(const char *path) { return say("cannot write '%s'", path); }
 
 /** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
 static void failed_row(result_row *row, const char *program)
@@ -52,7 +61,7 @@ static FILE *open_append(const char *path, const char *header)
 {
     FILE *f = fopen(path, "a");
     if (!f) {
-        fprintf(stderr, "lab_grade: cannot append to '%s'\n", path);
+        say("cannot append to '%s'", path);
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
@@ -90,17 +99,11 @@ static int load_weights(const char *path, grade_weights *w)
 {
     char error[512];
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read the weights '%s' (LAB_WEIGHTS names another file)\n", path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read the weights '%s' (LAB_WEIGHTS names another file)", path);
     int status = parse_weights(f, path, w, error, sizeof error);
     fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "lab_grade: %s\n", error);
-        return 2;
-    }
-    return 0;
+    return status != 0 ? say("%s", error) : 0;
 }
 
 /**
@@ -119,16 +122,12 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
     if (load_weights(weights_path, &w) != 0)
         return 2;
     FILE *f = fopen(record_path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read the record '%s'\n", record_path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read the record '%s'", record_path);
     int status = read_grade_record(f, record_path, &record, error, sizeof error);
     fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "lab_grade: %s\n", error);
-        return 2;
-    }
+    if (status != 0)
+        return say("%s", error);
     score_grade(&record, &w, &g);
     FILE *json = fopen(json_path, "w");
     if (!json)
@@ -166,17 +165,11 @@ static int lab_weights(const char *path)
 static int lab_class(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read '%s'\n", path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read '%s'", path);
     int rows = print_class_table(stdout, f);
     fclose(f);
-    if (rows < 0) {
-        fprintf(stderr, "lab_grade: '%s' is not a grades file of make lab-grade-all\n", path);
-        return 2;
-    }
-    return 0;
+    return rows < 0 ? say("'%s' is not a grades file of make lab-grade-all", path) : 0;
 }
 
 /** `lab_grade missing`: appends the 0-point row of a submission that was not graded. */
@@ -228,10 +221,8 @@ static int lab_size(int count, char **texts)
 {
     uint64_t n;
     for (int i = 0; i < count; i++)   /* all read first: on a bad one, nothing on stdout */
-        if (parse_size(texts[i], &n) != 0 || n == 0) {
-            fprintf(stderr, "lab_grade size: not a size >= 1 (N, 2^K, 2^K+M or 2^K-M): '%s'\n", texts[i]);
-            return 2;
-        }
+        if (parse_size(texts[i], &n) != 0 || n == 0)
+            return say("size: not a size >= 1 (N, 2^K, 2^K+M or 2^K-M): '%s'", texts[i]);
     for (int i = 0; i < count; i++) {
         parse_size(texts[i], &n);
         printf("%llu\n", (unsigned long long)n);
@@ -258,13 +249,6 @@ int main(int argc, char **argv)
         return lab_detail(argv[2], argv[3]);
     if (argc >= 3 && strcmp(argv[1], "size") == 0)
         return lab_size(argc - 2, argv + 2);
-    fprintf(stderr, "usage: lab_grade table ROWS.csv FROM K START YOURS OURS\n"
-                    "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
-                    "       lab_grade weights WEIGHTS\n"
-                    "       lab_grade class GRADES.csv\n"
-                    "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n"
-                    "       lab_grade note RECORD ITEM ID STATUS TEXT\n"
-                    "       lab_grade detail RECORD ID < LINES\n"
-                    "       lab_grade size SIZE...\n");
-    return 2;
+    return say("usage: lab_grade table|grade|weights|class|missing|note|detail|size ... (lab/lab_grade_main.c says "
+               "what each takes)");
 }

@@ -15,8 +15,6 @@
 
 #include "unit_test.h"
 
-
-
 /** lab_verdict() gives `expected` and its text contains `label`. */
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
 {
@@ -115,6 +113,18 @@ static int weights_refused(const char *text, const char *expected)
 
 static const char *weights_text = "# the default\ncorrect = 50\nmemcheck = 5   # trailing comment\n\n"
                                   "racecheck=5\ntimed_runs = 10\nperformance = 30\n";
+
+/** read_grade_record() refuses a record holding `text`, with one line containing `expected`. */
+static int record_refused(const char *text, const char *expected)
+{
+    static grade_record r;
+    char error[512] = "";
+    FILE *f = text_file(text);
+    int refused = f && read_grade_record(f, "rec", &r, error, sizeof error) == -1 && strstr(error, expected);
+    if (f)
+        fclose(f);
+    return refused;
+}
 
 /** The record of a step 3 copy with every check passed, then `extra` lines. */
 static int graded(const char *extra, grade_record *r, grade *g)
@@ -304,20 +314,11 @@ static void test_lab_grade(void)
     if (f)
         fclose(f);
     remove(record_path);
-    f = text_file("step,3,,step3_x\nwhatever,,,1\n");
-    TEST("grade record: an unknown item is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 &&
-                                                     strstr(error, "unknown item 'whatever'"));
-    if (f)
-        fclose(f);
-    f = text_file("step,3,,step3_x\ntest,includes,maybe,x\n");
+    TEST("grade record: an unknown item is refused", record_refused("step,3,,step3_x\nwhatever,,,1\n",
+                                                                    "unknown item 'whatever'"));
     TEST("grade record: a status other than pass, fail, skip is refused",
-         f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 && strstr(error, "pass, fail or skip"));
-    if (f)
-        fclose(f);
-    f = text_file("test,includes,pass,x\n");
-    TEST("grade record: no step line is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1);
-    if (f)
-        fclose(f);
+         record_refused("step,3,,step3_x\ntest,includes,maybe,x\n", "pass, fail or skip"));
+    TEST("grade record: no step line is refused", record_refused("test,includes,pass,x\n", "no 'step,K,,NAME' row"));
 
     static char text[1 << 15];
     const char *path = "build/unit_test_grade.json";
