@@ -6,8 +6,8 @@
 # The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
 # is built here from the lab's sources, the core's results.c, which writes every CSV, and
 # options.c, which reads the sizes' notation (lab_grade size), and the tools'
-# scripts/csv_read.c, which reads the CSVs. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
-# list of steps.
+# scripts/csv_read.c, which reads the CSVs. The scripts get the steps from the top
+# Makefile's STEPS (LAB_STEPS), the one list of steps.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
 lab_default_goal := $(.DEFAULT_GOAL)
@@ -24,7 +24,7 @@ EXTENSIONS   += lab
 NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/tests.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean

@@ -11,14 +11,11 @@
 # from the core's parser (lab_grade size); the steps, from the top Makefile (LAB_STEPS,
 # which make passes; else make print-STEPS): this script globs no folder names.
 #
-# Variables (make help prints these lines), and N, REPS, DEVICE, SANITIZER and NCU:
+# Variables (make help prints these lines; lab/lab_check.sh has lab-check's own), and N,
+# REPS, DEVICE, SANITIZER and NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
 ##= LAB_TYPES="int float double": the types lab-check builds and checks
-##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
-##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
-##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
-##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 ##= LAB_TIMEOUT=300: seconds lab-grade (and lab-grade-all, per submission) lets the checks run before "timed out"
 ##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (lab/README.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading

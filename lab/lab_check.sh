@@ -4,6 +4,11 @@
 # locals (bash's scope is dynamic). lab-check stops at the first failure (exit 1); with
 # LAB_MODE=grade a stage goes on wherever the rest can still say something, and every
 # outcome goes to the record. check_sizes and same_bits are lab/lab.sh's.
+# Its variables (make help prints these lines):
+##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
+##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
+##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
+##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 
 # lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
 # the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
