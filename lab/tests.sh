@@ -125,23 +125,14 @@ for file in lab/broken/*.patch; do
     copies+=("$copy")
 done
 
-# build_all DIR...: make every copy for $type, one test each. The harness's objects
-# (build/TYPE/common/) are the same in every copy (the same sources and command lines, the
-# copies all at one depth): the first copy builds them, one job per core, the others start
-# with them and compile their reduce.cu, one copy per core (make would compile again an
-# object whose command line or sources differ). Logs in $lab_root/builds/.
+# build_all DIR...: make every copy for $type, one per core (each links the harness
+# library that the suite's build made), one test each; logs in $lab_root/builds/
 build_all() {
-    local dir first=$1 jobs at=$lab_root/builds
-    jobs=$(nproc 2>/dev/null || echo 2)
+    local dir at=$lab_root/builds
     mkdir -p "$at"
-    make --no-print-directory -s -j"$jobs" -C "$first" TYPE="$type" > "$at/${first//\//_}.log" 2>&1
-    echo $? > "$at/${first//\//_}.status"
-    for dir in "${@:2}"; do
-        mkdir -p "$dir/build/$type" && cp -pr "$first/build/$type/common" "$first/build/$type/"*.cmd "$dir/build/$type/" 2> /dev/null
-    done
     # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
-    for dir in "${@:2}"; do echo "$dir $at/${dir//\//_}"; done | TYPE=$type xargs -r -P "$jobs" -L 1 sh -c \
-        'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
+    for dir in "$@"; do echo "$dir $at/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
+        sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
     for dir in "$@"; do
         [ "$(cat "$at/${dir//\//_}.status" 2>/dev/null)" = 0 ]
         result "lab: $dir builds ($type)" $? "$(tail -3 "$at/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
