@@ -1,13 +1,8 @@
 # The classroom lab (lab/README.md): a student turns step k-1 into step k in a copy of
 # their own (lab/work/stepK_name/, git-ignored), checks it, and an instructor grades a class.
-# An extension of the core: the top Makefile includes this file on one line, and
-# `git rm -r lab` plus that line remove the lab; nothing in common/ knows of it.
-#
-# The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
-# is built here from the lab's sources, the core's results.c, which writes every CSV, and
-# options.c, which reads the sizes' notation (lab_grade size), and the tools'
-# scripts/csv_read.c, which reads the CSVs. The scripts get the steps from the top
-# Makefile's STEPS (LAB_STEPS), the one list of steps.
+# An extension: the top Makefile includes this file on one line, and `git rm -r lab` plus
+# that line remove it. Its tool (build/tools/lab_grade) uses the core's results.c (every
+# CSV written one way), options.c (the sizes' notation) and the tools' csv_read.c.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
 lab_default_goal := $(.DEFAULT_GOAL)
