@@ -53,12 +53,14 @@ mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
 lab_steps=()
 for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
 
+# bad_input TARGET WHY: "make TARGET: WHY", one line on stderr, and exit 2 (bad input)
+bad_input() { echo "make $1: $2" >&2; exit 2; }
+
 # valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
 valid_step() {
     local k=${2:-} list="${lab_steps[*]}"
     if ! [[ $k =~ ^[0-9]+$ ]] || ! [[ " $list " == *" $((10#$k)) "* ]] || [ -z "$(step_dir "$k")" ]; then
-        echo "make $1: give STEP=k with k one of ${list// /, } (the step you write), e.g. make $1 STEP=3" >&2
-        exit 2
+        bad_input "$1" "give STEP=k with k one of ${list// /, } (the step you write), e.g. make $1 STEP=3"
     fi
     echo "$((10#$k))"
 }
@@ -89,8 +91,7 @@ lab_types() {
     read -ra type_list <<< "${LAB_TYPES:-int float double}"
     [ ${#type_list[@]} -gt 0 ] || type_list=(int float double)
     for t in "${type_list[@]}"; do
-        [[ $t =~ ^(int|float|double)$ ]] ||
-            { echo "make $1: LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int" >&2; exit 2; }
+        [[ $t =~ ^(int|float|double)$ ]] || bad_input "$1" "LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int"
     done
     echo "${type_list[*]}"
 }
@@ -98,30 +99,23 @@ lab_types() {
 # need_copy TARGET K DEST: the student's copy is there, or one line and exit 2
 need_copy() {
     [ -f "$3/reduce.cu" ] && [ -f "$3/Makefile" ] && return 0
-    echo "make $1: no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one" >&2
-    exit 2
+    bad_input "$1" "no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one"
 }
 
 # lab_seed TARGET DEFAULT: LAB_SEED, or DEFAULT; one line and exit 2 if it is not a number
 lab_seed() {
     local value=${LAB_SEED:-$2}
-    if ! [[ $value =~ ^[0-9]{1,18}$ ]]; then
-        echo "make $1: LAB_SEED takes a whole number (the seed of the data), got '$value'" >&2
-        exit 2
-    fi
+    [[ $value =~ ^[0-9]{1,18}$ ]] || bad_input "$1" "LAB_SEED takes a whole number (the seed of the data), got '$value'"
     echo "$((10#$value))"
 }
 
 # check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
 # them, or one line and exit 2: a typo is said before three builds, not after them
 check_n_reps() {
-    if ! sizes_decimal "${N:-2^26}" > /dev/null 2>&1; then
-        echo "make $1: N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')" >&2
-        exit 2
-    fi
+    sizes_decimal "${N:-2^26}" > /dev/null 2>&1 ||
+        bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
     if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
-        echo "make $1: REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')" >&2
-        exit 2
+        bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
     fi
 }
 
@@ -178,8 +172,7 @@ start() {
     prev=$(step_dir "$before")
     dest=$lab_dir/$cur
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
-        echo "make lab: $dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy" >&2
-        exit 2
+        bad_input lab "$dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy"
     fi
     # refuse WHY: one line, the work folder removed, exit 1
     refuse() { echo "make lab: $1" >&2; [ -z "$work" ] || rm -rf "$work"; exit 1; }
@@ -335,10 +328,7 @@ grade() {
     need_grader lab-grade
     check_n_reps lab-grade
     limit=${LAB_TIMEOUT:-300}
-    if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
-        echo "make lab-grade: LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')" >&2
-        exit 2
-    fi
+    [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad_input lab-grade "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
     need_copy lab-grade "$k" "$dest"
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
@@ -429,12 +419,10 @@ clean() {
     local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)
-        echo "make lab-clean: LAB_DIR=$lab_dir is not a folder inside this repository: not removed" >&2
-        exit 2 ;;
+        bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed" ;;
     esac
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
-        echo "make lab-clean: $lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder" >&2
-        exit 2
+        bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
     fi
     mapfile -t copies < <(find "$lab_dir" -mindepth 1 -maxdepth 1 | LC_ALL=C sort)   # listed before they go
     echo "make lab-clean: removes $lab_dir/ and what it holds:"

@@ -53,10 +53,8 @@ check_settings() {
     need_grader lab-check
     read -ra size_list <<< "${LAB_SIZES:-}"
     if [ ${#size_list[@]} -gt 0 ]; then
-        if ! values=$(sizes_decimal "${size_list[@]}" 2>&1); then
-            echo "make lab-check: LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })" >&2
-            exit 2
-        fi
+        values=$(sizes_decimal "${size_list[@]}" 2>&1) ||
+            bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
         mapfile -t custom_sizes <<< "$values"
     fi
     check_n_reps lab-check
