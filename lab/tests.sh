@@ -458,13 +458,18 @@ case $seen in
 esac
 
 # lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder),
-# a build error shipped with a Makefile of its own, and a student who handed in nothing
+# a build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu
+# (its own first failure, in one line) and a kernel file under another name (a browser's
+# "reduce (1).cu": named, with what to do)
 class=$lab_root/class
-mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave"
+mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
+    "$class/frank/$step3"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
 cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
 sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
+printf '\n  \n' > "$class/erin/$step3/reduce.cu"
+cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
     lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
@@ -474,42 +479,32 @@ else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\);
 grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
-    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 5 ]
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 7 ]
 result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
+    grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
+    ! grep -qiE 'error|undefined|compile' "$class/erin/$step3/lab-grade.txt"
+result "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" $? \
+       "$(grep '^"erin"' "$csv" 2>/dev/null) $(head -3 "$class/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
+grep -qF "\"frank\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
+    "$csv" 2>/dev/null
+result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$csv" 2>/dev/null)"
 alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
-    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^4 graded, 0 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^6 graded, 0 correct" "$log/lab-grade-all.txt"
     result "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" $? \
            "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 else
     grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
     result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
-    [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 0 ] && grep -q "^6 graded, 1 correct" "$log/lab-grade-all.txt"
     result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
     "^ok 0.00 100.00$"
-# an empty reduce.cu is its own first failure, in one line; a kernel file under another
-# name (a browser's "reduce (1).cu") is named, with what to do
-class2=$lab_root/class2
-mkdir -p "$class2/erin/$step3" "$class2/frank/$step3"
-printf '\n  \n' > "$class2/erin/$step3/reduce.cu"
-cp "$step3/reduce.cu" "$class2/frank/$step3/reduce (1).cu"
-env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades2.csv" LAB_TIMEOUT=600 \
-    lab/lab_grade_all.sh "$class2" 3 > "$log/lab-grade-all2.txt" 2>&1
-status=$?
-[ "$status" -eq 0 ] &&
-    grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$lab_root/grades2.csv" &&
-    grep -q '^FAIL empty file: ' "$class2/erin/$step3/lab-grade.txt" &&
-    ! grep -qiE 'error|undefined|compile' "$class2/erin/$step3/lab-grade.txt"
-result "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" $? \
-       "exit $status: $(grep '^"erin"' "$lab_root/grades2.csv" 2>/dev/null) $(head -3 "$class2/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
-grep -qF "\"frank\",3,\"no\",\"nothing handed in: no $step3/reduce.cu in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
-    "$lab_root/grades2.csv" 2>/dev/null
-result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$lab_root/grades2.csv" 2>/dev/null)"
 left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
        -printf '%f ' 2>/dev/null)
 [ -z "$left" ]
