@@ -1,21 +1,17 @@
 # The classroom lab (lab/README.md): a student turns step k-1 into step k in a copy of
 # their own (lab/work/stepK_name/, git-ignored), checks it, and an instructor grades a class.
-# An extension of the core: the top Makefile includes this file on one line, and
-# `git rm -r lab` plus that line remove the lab; nothing in common/ knows of it.
-#
-# The lab's host tool (build/tools/lab_grade: lab-check's timing table, lab-grade's score)
-# is built here from the lab's sources, the core's results.c, which writes every CSV, and the
-# tools' scripts/csv_read.c, which reads them. The scripts get the steps from the top Makefile's STEPS (LAB_STEPS), the one
-# list of steps.
+# An extension: the top Makefile includes this file on one line, and `git rm -r lab` plus
+# that line remove it. Its tool (build/tools/lab_grade) uses the core's results.c (every
+# CSV written one way), options.c (the sizes' notation) and the tools' csv_read.c.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
 lab_default_goal := $(.DEFAULT_GOAL)
 
 LAB_TOOL       := build/tools/lab_grade
 LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
-LAB_SOURCES    := lab/lab_grade.c lab/lab_verdict.c common/results.c scripts/csv_read.c
+LAB_SOURCES    := lab/lab_grade.c common/results.c common/options.c scripts/csv_read.c
 LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts -Ilab
-LAB_HEADERS    := lab/lab_grade.h lab/lab_verdict.h common/results.h scripts/csv_read.h
+LAB_HEADERS    := lab/lab_grade.h common/results.h common/options.h scripts/csv_read.h
 # what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 
@@ -23,7 +19,7 @@ EXTENSIONS   += lab
 NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_grade_all.sh lab/lab_grade_demo.sh lab/tests.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean
@@ -62,7 +58,7 @@ lab-grade-all: $(LAB_TOOL) build/tools/report build/tools/mixed_data
 
 ## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
 lab-grade-demo: $(LAB_TOOL) build/tools/report build/tools/mixed_data
-	@$(LAB_ENV) lab/lab_grade_demo.sh
+	@$(LAB_ENV) lab/lab_grade_all.sh --demo
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:

@@ -1,17 +1,9 @@
 # The "## Exercise" section of a step's README: every line up to the next "## " heading
-# ("### " stays in), without the blank lines around it. Exits 1 when there is none.
-# make lab copies it into the copy's header (lab/lab.sh); make test checks that it
-# did (tests/run.sh). One reading of the README, so the two cannot disagree.
-#
+# ("### " stays in), without the blank lines around it; exits 1 when there is none. make
+# lab copies it into the copy's header and lab/tests.sh checks that it did: one reading.
 # Usage: awk -f lab/lab_exercise.awk stepK_name/README.md      (POSIX awk: mawk, gawk)
 
-/^## / {
-    inside = ($0 ~ /^## Exercise[ \t]*$/)
-    if (inside) {
-        found = 1
-        next
-    }
-}
+/^## / { inside = ($0 ~ /^## Exercise[ \t]*$/); if (inside) { found = 1; next } }
 inside && (printed || $0 ~ /[^ \t]/) {
     for (; blanks > 0; blanks--)
         print ""

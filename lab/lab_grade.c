@@ -1,6 +1,7 @@
 /**
  * @file lab_grade.c
- * @brief `make lab-grade`'s score, results.json, summary and CSV row (see lab_grade.h).
+ * @brief lab-check's verdict and table; lab-grade's score, results.json, summary and CSV
+ * row (see lab_grade.h).
  */
 /* strtok_r() is POSIX, not C11 */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +14,71 @@
 #include <string.h>
 
 #include "csv_read.h"
+
+lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size)
+{
+    if (!(start_ms > 0.0) || !(yours_ms > 0.0) || !(ours_ms > 0.0)) {
+        snprintf(text, size, "no verdict: a time is missing");
+        return GAIN_NO_DATA;
+    }
+    double ours = start_ms / ours_ms, yours = start_ms / yours_ms;
+    if (ours < 1.0 + LAB_NOISE) {
+        snprintf(text, size, "time can't tell: our step %d is only %.2fx step %d's speed on this GPU, too "
+                 "little to judge yours by (yours: %.2fx); PROFILE=1 compares the metric step %d moves", step,
+                 ours, start, yours, step);
+        return GAIN_CANT_TELL;
+    }
+    double share = (yours - 1.0) / (ours - 1.0);
+    if (share >= 0.75) {
+        snprintf(text, size, "gain reached: yours is %.2fx faster than step %d, where you started; ours is "
+                 "%.2fx%s", yours, start, ours, yours > ours * (1.0 + LAB_NOISE) ? ": yours is faster than ours!" : "");
+        return GAIN_REACHED;
+    }
+    if (share >= 0.25) {
+        snprintf(text, size, "part of the gain: yours is %.2fx faster than step %d, ours %.2fx: the idea is "
+                 "partly there; compare your change with the exercise", yours, start, ours);
+        return GAIN_PART;
+    }
+    snprintf(text, size, "gain not yet: yours runs at %.2fx step %d's speed, ours at %.2fx: step %d's idea is "
+             "not in your kernel yet (the TODOs mark where it goes)", yours, start, ours, step);
+    return GAIN_NOT_YET;
+}
+
+lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int step)
+{
+    static const char *roles[3] = { "start", "yours", "ours" };
+    const result_row *head = &rows[row_passed(&rows[0]) ? 0 : row_passed(&rows[2]) ? 2 : 1];
+    char n_text[32];
+    format_count(n_text, sizeof n_text, head->n);
+    fprintf(out, "Sum of %s %s, %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type, head->device,
+            head->peak_gbs, head->reps, cache_state(head));
+    fprintf(out, "%-6s %-42s %9s %17s %7s %9s\n", "", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak", "vs start");
+    int all = 1;
+    for (int i = 0; i < 3; i++) {
+        const result_row *r = &rows[i];
+        if (!row_passed(r)) {
+            fprintf(out, "%-6s %-42s %9s\n", roles[i], r->label[0] ? r->label : r->step, "FAILED");
+            all = 0;
+            continue;
+        }
+        char speedup[16] = "";
+        if (row_passed(&rows[0]))
+            snprintf(speedup, sizeof speedup, "%.2fx", rows[0].median_ms / r->median_ms);
+        fprintf(out, "%-6s %-42s %9.3f %17.1f %6.1f%% %9s", roles[i], r->label, r->median_ms, r->gbs,
+                r->peak_gbs > 0.0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, speedup);
+        if (row_is_noisy(r))
+            fprintf(out, "  noisy: median uncertain by more than 2%%");
+        fputc('\n', out);
+    }
+    if (!all) {
+        fprintf(out, "verdict: none, a program failed\n");
+        return GAIN_NO_DATA;
+    }
+    char text[512];
+    lab_gain gain = lab_verdict(rows[0].median_ms, rows[1].median_ms, rows[2].median_ms, start, step, text, sizeof text);
+    fprintf(out, "verdict: %s\n", text);
+    return gain;
+}
 
 /** Formats one error line and returns -1. */
 static int fail(char *error, size_t size, const char *format, ...)
@@ -38,32 +104,18 @@ static void copy_text(char *to, size_t size, const char *from)
     snprintf(to, size, "%s", from);
 }
 
-/** Parses "12", "12.5" or "12.25" into hundredths; -1 on anything else. */
+/** Parses "12", "12.5" or "12.25" (at most 1000000) into hundredths; -1 on anything else. */
 static long parse_points(const char *text)
 {
-    long whole = 0, hundredths = 0;
-    const char *p = text;
-    if (!isdigit((unsigned char)*p))
+    size_t whole = strspn(text, "0123456789"), decimals = 0;
+    if (text[whole] == '.')
+        decimals = strspn(text + whole + 1, "0123456789");
+    const char *end = text + whole + (text[whole] == '.' ? decimals + 1 : 0);
+    long points = whole > 0 && whole <= 7 ? strtol(text, NULL, 10) : -1;
+    if (points < 0 || points > 1000000 || *end != '\0' || (text[whole] == '.' && (decimals == 0 || decimals > 2)))
         return -1;
-    for (; isdigit((unsigned char)*p); p++) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > 1000000)
-            return -1;
-    }
-    if (*p == '.') {
-        p++;
-        int digits = 0;
-        for (; isdigit((unsigned char)*p); p++, digits++) {
-            if (digits == 2)
-                return -1;
-            hundredths = hundredths * 10 + (*p - '0');
-        }
-        if (digits == 0)
-            return -1;
-        if (digits == 1)
-            hundredths *= 10;
-    }
-    return *p == '\0' ? whole * 100 + hundredths : -1;
+    long hundredths = decimals ? strtol(text + whole + 1, NULL, 10) * (decimals == 1 ? 10 : 1) : 0;
+    return points * 100 + hundredths;
 }
 
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size)
@@ -146,14 +198,11 @@ static void add_detail(recorded_test *t, const char *text)
 
 void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text)
 {
-    csv_write_field(f, item);
-    fputc(',', f);
-    csv_write_field(f, id);
-    fputc(',', f);
-    csv_write_field(f, status);
-    fputc(',', f);
-    csv_write_field(f, text);
-    fputc('\n', f);
+    const char *fields[4] = { item, id, status, text };
+    for (int i = 0; i < 4; i++) {
+        csv_write_field(f, fields[i]);
+        fputc(i < 3 ? ',' : '\n', f);
+    }
 }
 
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size)
@@ -227,14 +276,11 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
             double ms = strtod(rest, &end);
             if (end == rest || *end != '\0' || !(ms > 0.0))
                 return fail(error, size, "%s line %d: 'time,ROLE,,MS' expected", path, number);
-            if (strcmp(id, "start") == 0)
-                r->start_ms = ms;
-            else if (strcmp(id, "yours") == 0)
-                r->yours_ms = ms;
-            else if (strcmp(id, "ours") == 0)
-                r->ours_ms = ms;
-            else
+            double *to = !strcmp(id, "start") ? &r->start_ms : !strcmp(id, "yours") ? &r->yours_ms
+                       : !strcmp(id, "ours") ? &r->ours_ms : NULL;
+            if (!to)
                 return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
+            *to = ms;
         } else if (strcmp(key, "built") == 0) {
             copy_text(r->built, sizeof r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
@@ -651,14 +697,6 @@ static const char *cell_text(const char *cell)
     return cell[0] == '\'' && strchr("=+-@", cell[1]) && cell[1] ? cell + 1 : cell;
 }
 
-static const char *csv_header =
-    "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed";
-
-void write_grades_csv_header(FILE *f)
-{
-    fprintf(f, "%s\n", csv_header);
-}
-
 void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g)
 {
     char points[32], max[32], speedup[32] = "", ours[32] = "";
@@ -713,7 +751,7 @@ int print_class_table(FILE *out, FILE *csv)
     if (!fgets(line, sizeof line, csv))
         return -1;
     chomp(line);
-    if (strcmp(line, csv_header) != 0)
+    if (strcmp(line, GRADES_HEADER) != 0)
         return -1;
     /* every column as wide as its widest cell (a first pass over the rows): a long name
      * or a long word is never cut, and the columns stay in line */

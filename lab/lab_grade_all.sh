@@ -1,29 +1,17 @@
 #!/usr/bin/env bash
-# make lab-grade-all SUBMISSIONS=dir [STEP=k]: grade a whole class on one GPU.
+# make lab-grade-all SUBMISSIONS=dir [STEP=k] (lab/lab_grade_all.sh DIR [K]): grade a class
+# on one GPU; make lab-grade-demo (--demo): a made-up class, graded the same way.
 #
-#   lab/lab_grade_all.sh DIR [K]
-#
-# DIR holds one folder per student; a student's folder holds stepK_name/reduce.cu for
-# each exercise handed in (or lab/work/stepK_name/reduce.cu: their lab/work/ folder as it
-# is). K grades that step alone. Each submission is graded by `lab/lab.sh grade` (what
-# `make lab-grade` runs) in a scratch copy of this repository of its own, without
-# results/, build/, lab/work/ or .git, into which only the student's reduce.cu is
-# copied: no submission can change the harness, our steps or another student's files, and
-# nothing else the student ships is used. Builds run in parallel first (LAB_JOBS, one per
-# core); the GPU checks run one submission after another, each under LAB_TIMEOUT seconds
-# (default 300: a kernel that never ends is killed and graded "timed out"); a crash, a
-# build error or a hang in one never stops the others.
-#
-# Writes results/grades.csv (LAB_GRADES_CSV), one row per submission (student, step,
-# correct, first failure, speedup, ours, score, max score, seed), prints the class table,
-# and puts each student's results.json (Gradescope's format) and lab-grade.txt (what the
-# checks printed) next to their reduce.cu. Without a GPU it still builds and checks the
-# #include lines of every submission, grades a build error as such, reports the GPU
-# checks as not run, says so, and exits 3.
-#
-# Variables: LAB_TYPES, LAB_HUGE, LAB_SANITIZE, N, REPS, LAB_SEED (default: a new seed per
-# submission), LAB_WEIGHTS, LAB_TIMEOUT, LAB_JOBS, LAB_GRADES_CSV, LAB_KEEP=1 (keep the
-# scratch copies in build/lab-grade-all/).
+# DIR holds one folder per student, each holding stepK_name/reduce.cu per exercise handed
+# in (or their lab/work/ as it is); K grades that step alone. Each submission is graded
+# by `lab/lab.sh grade` in a scratch copy of this repository of its own (no results/,
+# build/, lab/work/, .git) that gets only the student's reduce.cu: no submission can
+# change the harness, our steps or another student's files. Builds run in parallel
+# (LAB_JOBS); the GPU checks one submission after another, each under LAB_TIMEOUT, so
+# that a crash, a build error or a hang never stops the others. Writes results/grades.csv
+# (LAB_GRADES_CSV) and the class table, and each student's results.json and lab-grade.txt
+# next to their reduce.cu (lab/README.md, "Grading a class"). LAB_KEEP=1 keeps the
+# scratch copies in build/lab-grade-all/.
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
 # both failures arrive as 2 (make's own status): an autograder runs this script directly.
@@ -31,8 +19,55 @@ set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
 root=$PWD
-
 say() { echo "make lab-grade-all: $*" >&2; }
+# the steps from the top Makefile (make passes LAB_STEPS), asked once for every lab.sh below
+LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
+export LAB_STEPS
+steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its line says why not
+read -ra steps <<< "$steps_text"
+
+# ---------------------------------------------------------------- --demo
+# make lab-grade-demo: made-up students in build/lab-demo/submissions, graded in about
+# five minutes on one GPU (the night before marks are due, and the proof that every
+# shortcut of lab/broken is caught): ours-3 (our step 3: full marks), ours-8-and-9 (two
+# exercises), start-3 (make lab's starting copy: correct, no performance points),
+# build-error-3 (a semicolon less), and one per lab/broken/NAME.patch but those whose
+# header says "demo: no", saying why. Quick settings, each can be overridden:
+# LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60, n = 2^24 for the timing (DEMO_N); the grades
+# go to build/lab-demo/grades.csv.
+##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
+demo=""
+if [ "${1:-}" = --demo ]; then
+    demo=build/lab-demo
+    rm -rf "$demo"
+    mkdir -p "$demo/submissions" || exit 1
+    # put STUDENT K FILE: FILE as STUDENT's step k
+    put() { mkdir -p "$demo/submissions/$1/$(step_dir "$2")" && cp "$3" "$demo/submissions/$1/$(step_dir "$2")/reduce.cu"; }
+    put ours-3 3 "$(step_dir 3)/reduce.cu"
+    for k in 8 9; do put ours-8-and-9 "$k" "$(step_dir "$k")/reduce.cu"; done
+    [ "${DEMO_OURS:-}" != all ] || for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
+    LAB_DIR=$demo/start lab/lab.sh start 3 > /dev/null || exit 1
+    put start-3 3 "$demo/start/$(step_dir 3)/reduce.cu"
+    sed 's/return partial\[0\];/return partial[0]/' "$(step_dir 3)/reduce.cu" > "$demo/build-error.cu"
+    put build-error-3 3 "$demo/build-error.cu"
+    for file in lab/broken/*.patch; do
+        name=$(basename "$file" .patch)
+        left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
+        if [ -n "$left_out" ]; then
+            echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'
+            continue
+        fi
+        copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
+        put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
+    done
+    echo "lab-grade-demo: $(find "$demo/submissions" -mindepth 1 -maxdepth 1 | wc -l) students in $demo/submissions"
+    LAB_TYPES=${LAB_TYPES:-int} LAB_HUGE=${LAB_HUGE:-0} N=${DEMO_N:-2^24} LAB_TIMEOUT=${LAB_TIMEOUT:-60}
+    LAB_GRADES_CSV=$demo/grades.csv
+    export LAB_TYPES LAB_HUGE N LAB_TIMEOUT LAB_GRADES_CSV
+    set -- "$demo/submissions"
+fi
+
+# ---------------------------------------------------------------- the settings
 submissions=${1:-}
 only=${2:-}
 if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
@@ -42,16 +77,6 @@ if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
     exit 2
 fi
 submissions=$(cd "$submissions" && pwd)
-# the steps from the top Makefile (LAB_STEPS, which make passes; else make print-STEPS)
-read -ra step_dirs <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
-steps=()
-for d in "${step_dirs[@]}"; do
-    [ -f "$d/reduce.cu" ] || continue   # a program of several kernel files is no lab exercise
-    k=${d#step}; k=${k%%_*}
-    if [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ]; then steps+=("$k"); fi
-done
-if [ ${#steps[@]} -eq 0 ]; then say "no lab steps: neither LAB_STEPS nor make print-STEPS named any"; exit 2; fi
-mapfile -t steps < <(printf '%s\n' "${steps[@]}" | sort -n)
 if [ -n "$only" ]; then
     if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
         say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
@@ -61,14 +86,8 @@ if [ -n "$only" ]; then
 fi
 limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
-if ! [[ $limit =~ ^[1-9][0-9]{0,5}$ ]]; then
-    say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
-    exit 2
-fi
-if ! [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]]; then
-    say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
-    exit 2
-fi
+[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || { say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"; exit 2; }
+[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || { say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"; exit 2; }
 read -ra type_list <<< "${LAB_TYPES:-int float double}"
 types=${type_list[*]}
 for t in $types; do
@@ -77,12 +96,11 @@ done
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
-    echo "make lab-grade-all: the lab's tools are not built: make build/tools/lab_grade build/tools/report" >&2
+    say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"
     exit 1
 fi
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
-max_score=$("$grader" weights "$weights" | sed -n 's/.*; total \([0-9.]*\)$/\1/p') || exit 2
-[ -n "$max_score" ] || exit 2
+"$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
 ##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
 work=$root/build/lab-grade-all
@@ -97,36 +115,26 @@ trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; ex
 sep=$'\x1f'
 list=$work/submissions.txt
 : > "$list"
-# missing_row STUDENT K WHY: the 0-point row of a submission not graded (the lab's tool
-# writes every row of grades.csv, quoted and escaped the one way)
-missing_row() {
-    "$grader" missing "$grades" "$weights" "$1" "$2" "$3"
-}
 while IFS= read -r folder; do
     student=$(basename "$folder")
     found=0
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
         for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
-            if [ -f "$file" ]; then
-                printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
-                found=1
-                break
-            fi
+            [ -f "$file" ] || continue
+            printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
+            found=1
+            break
         done
     done
-    if [ "$found" = 0 ]; then
-        if [ -n "$only" ]; then
-            why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
-        else
-            why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
-        fi
-        # a kernel file under another name (a browser saves a second download as
-        # "reduce (1).cu"): named, with what to do; never graded in its place
-        stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
-        [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
-        printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
-    fi
+    [ "$found" = 0 ] || continue
+    why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
+    [ -z "$only" ] || why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
+    # a kernel file under another name (a browser saves a second download as
+    # "reduce (1).cu"): named, with what to do; never graded in its place
+    stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
+    [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
+    printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
 if [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -eq 0 ]; then
@@ -137,10 +145,9 @@ rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves (build/, results/, binaries), lab/work/,
-# .git and the submissions, then our steps and a starting copy of each graded step built:
-# each submission's scratch copy starts from it, so a build compiles the student's file
-# alone.
+# The repository without what a run leaves, lab/work/, .git and the submissions, our
+# steps and a starting copy of each graded step built in it: each scratch copy starts
+# from it, so that a build compiles the student's file alone.
 base=$work/base
 exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
@@ -151,9 +158,9 @@ if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$bas
     exit 1
 fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
-# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time
+# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time, each
+# folder's make with a share of the jobs: a few folders still keep every core busy
 build_in_base() {
-    # each folder's make gets a share of the jobs: a few folders still keep every core busy
     local items share
     items=$(printf '%s\n' "$@" | sort -u)
     share=$(( jobs / $(wc -l <<< "$items") > 1 ? jobs / $(wc -l <<< "$items") : 1 ))
@@ -161,11 +168,10 @@ build_in_base() {
     printf '%s\n' "$items" | SHARE=$share xargs -P "$jobs" -L 1 sh -c \
         'make -s -j"$SHARE" --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
 }
-# our steps first, all at once (make lab, which asks our step k its title, then finds it
-# built), then the starting copies, all at once
+# our steps first (make lab asks our step k its title), then the starting copies
 echo "== building our steps and the starting copies ($jobs at a time)"
 builds=()
-for k in $graded_steps; do builds+=("$(LAB_STEPS="${step_dirs[*]}" lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
+for k in $graded_steps; do builds+=("$(lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
 build_in_base "${builds[@]}"
 builds=()
 for k in $graded_steps; do
@@ -175,11 +181,8 @@ done
 build_in_base "${builds[@]}"
 
 # ---------------------------------------------------------------- scratch copies, builds
-# scratch_of N: the scratch copy of the N-th submission (a safe name: number, student)
-scratch_of() {
-    local student=$2
-    echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"
-}
+# scratch_of N STUDENT K: the scratch copy of the N-th submission (a safe name)
+scratch_of() { local student=$2; echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"; }
 echo "== building the $total submissions ($jobs at a time, each under $limit s)"
 i=0
 jobs_list=$work/builds.txt
@@ -195,10 +198,9 @@ while IFS=$sep read -r student k file why; do
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"
 # compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
-# checks the #include lines before anything runs. One line "TYPE DIR" per build; a build
-# that fails is graded as such below (|| true: xargs says 123 when any did). nvcc's
-# temporary files go to the scratch copy (TMPDIR), so that a build the time limit kills
-# leaves none in /tmp.
+# checks the #include lines first. A build that fails is graded as such below (|| true:
+# xargs says 123 when any did); nvcc's temporary files go to the scratch copy (TMPDIR),
+# so that a build the time limit kills leaves none in /tmp.
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
     TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
@@ -213,7 +215,7 @@ no_gpu=0
 while IFS=$sep read -r student k file why; do
     i=$((i + 1))
     if [ -z "$file" ]; then
-        missing_row "$student" "$k" "$why"
+        "$grader" missing "$grades" "$weights" "$student" "$k" "$why"   # the 0-point row
         echo "[$i/$total] $student: $why"
         continue
     fi
@@ -222,7 +224,7 @@ while IFS=$sep read -r student k file why; do
     log=$work/logs/$(basename "$scratch").txt
     status=0
     (cd "$scratch" && LAB_DIR=lab/work LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_GRADER="$grader" \
-        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_STEPS="${step_dirs[*]}" LAB_WEIGHTS="$weights" \
+        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_WEIGHTS="$weights" \
         LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
@@ -232,10 +234,9 @@ while IFS=$sep read -r student k file why; do
         cp "$scratch/lab/work/$name/results.json" "$dest/results.json" 2> /dev/null ||
             echo "  (cannot write $dest/results.json)"
         cp "$scratch/lab/work/$name/build/lab-grade/check.txt" "$dest/lab-grade.txt" 2> /dev/null || true
-        result=$(sed -n 's/^score: //p' "$log")
-        echo "[$i/$total] $student step $k: $result; $(sed -n 's/^correct: //p' "$log")"
+        echo "[$i/$total] $student step $k: $(sed -n 's/^score: //p' "$log"); $(sed -n 's/^correct: //p' "$log")"
     else
-        missing_row "$student" "$k" "not graded: $(tail -1 "$log")"
+        "$grader" missing "$grades" "$weights" "$student" "$k" "not graded: $(tail -1 "$log")"
         echo "[$i/$total] $student step $k: not graded: $(tail -1 "$log")"
     fi
     [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$scratch"
@@ -245,6 +246,7 @@ done < "$list"
 echo
 "$grader" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
+[ -z "$demo" ] || { echo; echo "== $grades"; cat "$grades"; }
 if [ "$no_gpu" = 1 ]; then
     echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
     exit 3

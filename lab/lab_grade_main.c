@@ -10,27 +10,38 @@
  *     lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY         (the row of a submission not graded)
  *     lab_grade note RECORD ITEM ID STATUS TEXT                  (one row of lab-grade's record)
  *     lab_grade detail RECORD ID                                 (each line on stdin: a detail row of test ID)
+ *     lab_grade size SIZE...                                     (each size in decimal, as -n reads it)
  *
  * Built by lab/lab.mk from the lab's sources and the core's results.c (the rows' CSV,
- * read and written in one place); the core's `report` tool knows nothing of the lab.
+ * read and written in one place) and options.c (the sizes' notation, read in one place);
+ * the core's `report` tool knows nothing of the lab.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv_read.h"
 #include "lab_grade.h"
-#include "lab_verdict.h"
+#include "options.h"
 #include "results.h"
 
 #define MAX_ROWS 16
 
-/** Says that `path` cannot be written; returns the exit code for it. */
-static int cannot_write(const char *path)
+/** Says one line on stderr, "lab_grade: " first; returns 2, the exit code of bad input. */
+static int say(const char *format, ...)
 {
-    fprintf(stderr, "lab_grade: cannot write '%s'\n", path);
+    va_list args;
+    va_start(args, format);
+    fputs("lab_grade: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
     return 2;
 }
+
+/** Says that `path` cannot be written; returns the exit code for it. */
+static int cannot_write(const char *path) { return say("cannot write '%s'", path); }
 
 /** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
 static void failed_row(result_row *row, const char *program)
@@ -42,17 +53,20 @@ static void failed_row(result_row *row, const char *program)
 }
 
 
-/** Opens GRADES.csv to append a row, writing the header first when it is new or empty; NULL after saying why. */
-static FILE *open_grades(const char *csv_path)
+/**
+ * Opens a CSV file (grades.csv, a record) to append a row, writing its header line first
+ * when it is new or empty; NULL after saying why.
+ */
+static FILE *open_append(const char *path, const char *header)
 {
-    FILE *csv = fopen(csv_path, "a");
-    if (!csv) {
-        fprintf(stderr, "lab_grade: cannot append to '%s'\n", csv_path);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        say("cannot append to '%s'", path);
         return NULL;
     }
-    if (fseek(csv, 0, SEEK_END) == 0 && ftell(csv) == 0)
-        write_grades_csv_header(csv);
-    return csv;
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+        fprintf(f, "%s\n", header);
+    return f;
 }
 
 /**
@@ -85,17 +99,11 @@ static int load_weights(const char *path, grade_weights *w)
 {
     char error[512];
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read the weights '%s' (LAB_WEIGHTS names another file)\n", path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read the weights '%s' (LAB_WEIGHTS names another file)", path);
     int status = parse_weights(f, path, w, error, sizeof error);
     fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "lab_grade: %s\n", error);
-        return 2;
-    }
-    return 0;
+    return status != 0 ? say("%s", error) : 0;
 }
 
 /**
@@ -114,16 +122,12 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
     if (load_weights(weights_path, &w) != 0)
         return 2;
     FILE *f = fopen(record_path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read the record '%s'\n", record_path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read the record '%s'", record_path);
     int status = read_grade_record(f, record_path, &record, error, sizeof error);
     fclose(f);
-    if (status != 0) {
-        fprintf(stderr, "lab_grade: %s\n", error);
-        return 2;
-    }
+    if (status != 0)
+        return say("%s", error);
     score_grade(&record, &w, &g);
     FILE *json = fopen(json_path, "w");
     if (!json)
@@ -133,7 +137,7 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
         return cannot_write(json_path);
     print_grade_summary(stdout, &record, &g);
     if (csv_path) {
-        FILE *csv = open_grades(csv_path);
+        FILE *csv = open_append(csv_path, GRADES_HEADER);
         if (!csv)
             return 2;
         write_grades_csv_row(csv, student, &record, &g);
@@ -161,17 +165,11 @@ static int lab_weights(const char *path)
 static int lab_class(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot read '%s'\n", path);
-        return 2;
-    }
+    if (!f)
+        return say("cannot read '%s'", path);
     int rows = print_class_table(stdout, f);
     fclose(f);
-    if (rows < 0) {
-        fprintf(stderr, "lab_grade: '%s' is not a grades file of make lab-grade-all\n", path);
-        return 2;
-    }
-    return 0;
+    return rows < 0 ? say("'%s' is not a grades file of make lab-grade-all", path) : 0;
 }
 
 /** `lab_grade missing`: appends the 0-point row of a submission that was not graded. */
@@ -181,7 +179,7 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     grade_weights w;
     if (load_weights(weights_path, &w) != 0)
         return 2;
-    FILE *csv = open_grades(csv_path);
+    FILE *csv = open_append(csv_path, GRADES_HEADER);
     if (!csv)
         return 2;
     write_grades_csv_missing(csv, student, step, why, w.correct + w.memcheck + w.racecheck + w.timed_runs +
@@ -189,23 +187,10 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 
-/** Opens a record to append to, writing its header first when it is new or empty; NULL after saying why. */
-static FILE *open_record(const char *path)
-{
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        fprintf(stderr, "lab_grade: cannot append to the record '%s'\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
-        fprintf(f, "%s\n", RECORD_HEADER);
-    return f;
-}
-
 /** `lab_grade note`: appends one row to the record (lab/lab.sh's note and note_line). */
 static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
 {
-    FILE *f = open_record(path);
+    FILE *f = open_append(path, RECORD_HEADER);
     if (!f)
         return 2;
     write_record_item(f, item, id, status, text);
@@ -216,7 +201,7 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
 static int lab_detail(const char *path, const char *id)
 {
     static char line[GRADE_DETAIL];
-    FILE *f = open_record(path);
+    FILE *f = open_append(path, RECORD_HEADER);
     if (!f)
         return 2;
     while (fgets(line, sizeof line, stdin)) {
@@ -226,7 +211,26 @@ static int lab_detail(const char *path, const char *id)
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
-/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note` and `detail`. */
+/**
+ * `lab_grade size`: each size in decimal, one a line, read as the programs' -n reads it
+ * (the core's parse_size(): N, 2^K, 2^K+M, 2^K-M), so that the lab's scripts keep no
+ * reading of the notation of their own. Exits 2 on the first that is not a size >= 1,
+ * naming it last on its line (lab/lab.sh quotes it from there).
+ */
+static int lab_size(int count, char **texts)
+{
+    uint64_t n;
+    for (int i = 0; i < count; i++)   /* all read first: on a bad one, nothing on stdout */
+        if (parse_size(texts[i], &n) != 0 || n == 0)
+            return say("size: not a size >= 1 (N, 2^K, 2^K+M or 2^K-M): '%s'", texts[i]);
+    for (int i = 0; i < count; i++) {
+        parse_size(texts[i], &n);
+        printf("%llu\n", (unsigned long long)n);
+    }
+    return 0;
+}
+
+/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note`, `detail` and `size`. */
 int main(int argc, char **argv)
 {
     if (argc == 8 && strcmp(argv[1], "table") == 0)
@@ -243,12 +247,8 @@ int main(int argc, char **argv)
         return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (argc == 4 && strcmp(argv[1], "detail") == 0)
         return lab_detail(argv[2], argv[3]);
-    fprintf(stderr, "usage: lab_grade table ROWS.csv FROM K START YOURS OURS\n"
-                    "       lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv]\n"
-                    "       lab_grade weights WEIGHTS\n"
-                    "       lab_grade class GRADES.csv\n"
-                    "       lab_grade missing GRADES.csv WEIGHTS STUDENT K WHY\n"
-                    "       lab_grade note RECORD ITEM ID STATUS TEXT\n"
-                    "       lab_grade detail RECORD ID < LINES\n");
-    return 2;
+    if (argc >= 3 && strcmp(argv[1], "size") == 0)
+        return lab_size(argc - 2, argv + 2);
+    return say("usage: lab_grade table|grade|weights|class|missing|note|detail|size ... (lab/lab_grade_main.c says "
+               "what each takes)");
 }

@@ -1,10 +1,8 @@
 # make lab's TODO placement: reads step k-1's kernel (A), step k's (B) and `diff A B`
 # (normal format), all three with the header comment removed and the STEP label made
 # equal, and prints A with one `// TODO(step K, i of m): ...` line before each place
-# where B differs in code. Hunks that only touch comments get no TODO. The hint says
-# where (function), how much changes, and which names B uses there that A never does,
-# without the code itself.
-#
+# where B differs in code (not in comments alone): where (function), how much changes,
+# and which names B uses there that A never does, without the code itself.
 # Usage: awk -v step=K -f lab/lab_todos.awk A B DIFF      (POSIX awk: mawk, gawk)
 
 # Removes comments and the contents of strings from one line; in_comment carries a
@@ -108,16 +106,10 @@ FILENAME == ARGV[2] {
 }
 # The diff: "12,14c12,15", "20a21,25", "30,31d29"; the < > lines are not needed.
 /^[0-9]+(,[0-9]+)?[acd][0-9]+(,[0-9]+)?$/ {
-    header = $0
-    match(header, /[acd]/)
-    kind = substr(header, RSTART, 1)
-    left = substr(header, 1, RSTART - 1)
-    right = substr(header, RSTART + 1)
-    a1 = left; a2 = left
-    if (index(left, ",")) { a1 = substr(left, 1, index(left, ",") - 1); a2 = substr(left, index(left, ",") + 1) }
-    b1 = right; b2 = right
-    if (index(right, ",")) { b1 = substr(right, 1, index(right, ",") - 1); b2 = substr(right, index(right, ",") + 1) }
-    a1 += 0; a2 += 0; b1 += 0; b2 += 0
+    match($0, /[acd]/)
+    kind = substr($0, RSTART, 1)
+    n = split(substr($0, 1, RSTART - 1), left, ","); a1 = left[1] + 0; a2 = left[n] + 0
+    n = split(substr($0, RSTART + 1), right, ","); b1 = right[1] + 0; b2 = right[n] + 0
 
     removed = 0; first_code = 0
     if (kind != "a")

@@ -1,304 +1,230 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
-# The lab's tests, sourced by tests/run.sh (the top Makefile names this file in
-# TEST_SUITES, from lab/lab.mk); they use run.sh's pass, fail, skip, section, make_expect,
-# describe, $log, $type and $gpu.
-#
-#   lab       the lab's unit tests (verdict, weights, record, score, results.json, grades.csv);
-#             make help lists the lab's targets and variables; make lab for every step
-#             (exercise text, TODOs, the copy builds), bad input, FORCE=1, lab-status,
-#             lab-clean; every broken copy of lab/broken/*.patch applies to our step and
-#             builds; the #include check rejects the one so marked, GPU or not; on a GPU,
-#             lab-check passes every starting copy and our kernels, asserts the timing
-#             verdict where our step's gain can be told from noise (SKIP by name where it
-#             cannot), and rejects each broken copy with what its header expects
-#   lab-grade lab-grade and lab-grade-all without a GPU (builds graded, GPU checks "not
-#             run", valid results.json, the time limit); on a GPU lab-grade gives our
-#             kernel full marks, and the broken copies whose header says "grade:" get
-#             what it expects; lab-grade-all grades a small class.
-#
-# LAB_TESTS=0 leaves the lab out (one SKIP line): the quick run on a GPU machine.
-# Every copy is made in a folder under build/ (LAB_DIR), never in lab/work.
+# The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk), with its pass,
+# fail, skip, section, make_expect, unit_tests, describe, $log, $type and $gpu.
+#   lab       every starting copy (make lab) and broken copy (lab/broken/*.patch) builds;
+#             on a GPU, lab-check passes the starting copies and our kernels, asserts the
+#             timing verdict where our step's gain can be told from noise (SKIP by name
+#             where not), and rejects each broken copy as its header says
+#   lab-grade lab-grade and lab-grade-all, with a GPU or without
+# What does not depend on the element type (the scripts' plumbing, the texts, the tables,
+# the scoring) runs in the TYPE=int run only, one SKIP line saying so in the others; a
+# broken copy whose header sets LAB_TYPES=T is built and checked in TYPE=T's run alone.
+# LAB_TESTS=0 leaves the lab out: the quick run on a GPU machine. Every copy is made in a
+# folder under build/ (LAB_DIR), never in lab/work.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
-if [ "${LAB_TESTS:-1}" = 0 ]; then
-    skip "lab: every lab test" "LAB_TESTS=0"
-    return 0
-fi
+if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
 lab_root=build/$type/test-lab
 rm -rf "$lab_root"
+plumbing=0   # 1: this run tests what does not depend on the type
+if [ "$type" = int ]; then
+    plumbing=1
+else
+    skip "lab and lab-grade: the unit tests, make help, bad input, the copies' texts, lab-status, the tables, lab-grade and lab-grade-all" \
+         "TYPE=int only: they do not depend on the type"
+fi
+# result NAME STATUS DETAIL: pass NAME when STATUS is 0, else fail it with DETAIL
+result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
-# the lab's unit tests, one result line each, as run.sh counts the core's
-unit_tests lab_unit_tests
+read -ra lab_steps <<< "$(lab/lab.sh steps)"
+declare -A lab_before=()
+for k in "${lab_steps[@]}"; do b=$(lab/lab.sh before "$k"); b=${b#step}; lab_before[$k]=${b%%_*}; done
+step3=$(step_dir 3)
 
-# (the lab scripts pass shellcheck: make lint checks every script of the tree)
+if [ "$plumbing" = 1 ]; then
+    unit_tests lab_unit_tests   # one result line each, as run.sh counts the core's
+    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES, and
+    # make lint checks every target and default of those files: here, that the lab's are there
+    targets=" $(make --no-print-directory -s print-TARGET_FILES) " helps=" $(make --no-print-directory -s print-HELP_FILES) "
+    missing=""
+    [[ $targets == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
+    for file in lab/*.sh lab/*.mk; do
+        ! grep -q '^##= ' "$file" || [[ $helps == *" $file "* ]] || missing+="$file (HELP_FILES) "
+    done
+    result "make help lists the lab's targets and variables (make lint checks each)" "${#missing}" "missing: $missing"
 
-# make help: the lab's targets (lab/lab.mk's .PHONY list) and its variables
-make --no-print-directory help > "$log/lab-help.txt" 2>&1
-lab_targets=$(sed -n 's/^\.PHONY: //p' lab/lab.mk)
-missing=$(for t in $lab_targets; do grep -qE "^  $t([ :]|$)" "$log/lab-help.txt" || echo "$t"; done | tr '\n' ' ')
-for name in LAB_DIR LAB_TYPES SUBMISSIONS LAB_KEEP LAB_GRADES_CSV LAB_TESTS LAB_TIMEOUT; do
-    grep -q "^  $name=" "$log/lab-help.txt" || missing+="$name "
-done
-if [ "$(wc -w <<< "$lab_targets")" -ge 7 ] && [ -z "$missing" ]; then pass "make help lists the lab's targets and variables"
-else fail "make help lists the lab's targets and variables" "missing: ${missing:-the .PHONY line of lab/lab.mk}"; fi
-# each default make help shows for a lab script's variable is the one in force: the
-# script that documents it has ${VAR:-default} (make lint checks the same for every file)
-wrong="" count=0
-while IFS= read -r line; do
-    file=${line%%:*} line=${line#*:##= }
-    name=${line%%=*} value=${line#*=}
-    value=${value%%: *} value=${value#\"} value=${value%\"}
-    case $file in *.sh) ;; *) continue ;; esac
-    case $value in "("*) continue ;; esac   # a default that depends on the machine, in words
-    count=$((count + 1))
-    grep -qF "\${$name:-$value}" "$file" || wrong+="$name ($file has no \${$name:-$value}) "
-done < <(grep -H '^##= ' lab/*.sh)
-if [ "$count" -ge 12 ] && [ -z "$wrong" ]; then pass "make help: the lab scripts' $count defaults are the ones in force"
-else fail "make help: the lab scripts' defaults are the ones in force" "${wrong:-only $count found}"; fi
+    # bad input: one line, exit 2, no folder left behind; STEP between the lab's steps: 12
+    between=""
+    for ((k = 1; k < ${lab_steps[-1]}; k++)); do [[ " ${lab_steps[*]} " == *" $k "* ]] || { between=$k; break; }; done
+    for bad in "" 0 $((${lab_steps[-1]} + 1)) x $between; do
+        make_expect "lab: STEP=${bad:-(none)} is refused" 2 "give STEP=k" lab ${bad:+"STEP=$bad"} LAB_DIR="$lab_root/start"
+    done
+    make_expect "lab-check: no copy"  2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
+    make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
+    make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got '2^x')" \
+        lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
+    [ ! -d "$lab_root/start" ]
+    result "lab: bad input leaves no folder behind" $? "$lab_root/start exists"
+fi
 
-# the steps, from the top Makefile (the one list); the lab steps are 1 to the last with a
-# kernel file of its own
-read -ra lab_step_dirs <<< "$(make --no-print-directory -s print-STEPS)"
-lab_steps=()
-declare -A lab_before=()   # the step each exercise starts from: the one before it with a kernel file
-before=""
-for dir in "${lab_step_dirs[@]}"; do
-    k=${dir#step} k=${k%%_*}
-    [ -f "$dir/reduce.cu" ] || continue
-    if [ "$k" -ge 1 ]; then lab_steps+=("$k") lab_before[$k]=$before; fi
-    before=$k
-done
-
-make_expect "lab: no STEP"        2 "give STEP=k" lab LAB_DIR="$lab_root/start"
-make_expect "lab: STEP=0"         2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root/start"
-make_expect "lab: STEP=12"        2 "give STEP=k" lab STEP=$((${lab_steps[-1]} + 1)) LAB_DIR="$lab_root/start"
-make_expect "lab: STEP=x"         2 "give STEP=k" lab STEP=x LAB_DIR="$lab_root/start"
-# a number between the lab's steps (12 and 13, the multi-GPU extension's) is no exercise
-for ((k = 1; k < ${lab_steps[-1]}; k++)); do
-    if [[ " ${lab_steps[*]} " != *" $k "* ]]; then
-        make_expect "lab: STEP=$k, between the lab's steps, is refused" 2 "give STEP=k" lab STEP="$k" LAB_DIR="$lab_root/start"
-        break
-    fi
-done
-make_expect "lab-check: STEP=x"   2 "give STEP=k" lab-check STEP=x LAB_DIR="$lab_root/start"
-make_expect "lab-check: no copy"  2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-check STEP=3 LAB_DIR="$lab_root/none"
-make_expect "lab-check: LAB_TYPES=long" 2 "LAB_TYPES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_TYPES=long
-make_expect "lab-check: LAB_SIZES=2^x" 2 "LAB_SIZES" lab-check STEP=1 LAB_DIR="$lab_root/none" LAB_SIZES="1 2^x"
-if [ -d "$lab_root/start" ]; then fail "lab: bad input leaves no folder behind" "$lab_root/start exists"
-else pass "lab: bad input leaves no folder behind"; fi
-
-# every exercise starts: the README's exercise in the header, TODOs, and it builds
+# every exercise starts: the README's exercise in the header, TODOs; it builds (below)
 copies=()
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k")
     copy=$lab_root/start/$step
+    copies+=("$copy")
+    if [ "$plumbing" = 0 ]; then
+        make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1 ||
+            fail "lab: make lab STEP=$k" "$(tail -1 "$log/lab-out.txt")"
+        continue
+    fi
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
-    # every line of the README's exercise section, in the copy's header comment
     exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
     missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    # the kernel it starts from: the step before it in the list (step 11 for step 14)
     start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu): correct, and slower than step $k."
-    if [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null; then
-        pass "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and $todos TODOs"
-    else
-        fail "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise and TODOs" \
-             "$todos TODOs, $lines exercise lines, missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
-    fi
-    copies+=("$copy")
+    [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
+    result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and ${todos:-0} TODOs" $? \
+           "missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
 done
 
 # N and REPS are checked before the three builds of lab-check (and lab-grade): one line, exit 2
-copy=$lab_root/start/$(step_dir 3)
-make_expect "lab-check: N=2^x"  2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=2^x
-make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
-make_expect "lab-check: REPS=0" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=0
-make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
-make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
-if [ -e "$copy/build" ] || [ -e "$copy/reduce$suffix" ]; then
-    fail "lab-check: a bad N or REPS is refused before any build" "$(find "$copy" -mindepth 1 -maxdepth 1 -printf '%f ')"
-else
-    pass "lab-check: a bad N or REPS is refused before any build"
+if [ "$plumbing" = 1 ]; then
+    make_expect "lab-check: N=2^x"  2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=2^x
+    make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
+    make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
+    make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
+    [ ! -e "$lab_root/start/$step3/build" ] && [ ! -e "$lab_root/start/$step3/reduce$suffix" ]
+    result "lab-check: a bad N or REPS is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
 fi
-
-# build_all ITEM...: make every copy at once (one job per core), one test each; an item is
-# a copy's folder, for $type, or "FOLDER TYPE" for another type a test below asks of it.
-# The harness's objects (build/TYPE/common/) are the same in every copy: the same sources
-# and command lines, the copies all at one depth. The first copy builds them, the others
-# start with them and compile their reduce.cu (make would compile again any object whose
-# command line or sources differ: config.mk's stamps, the .d files); the first, alone, with
-# one job per core. A copy built for another type compiles that type's objects itself.
-# The builds' logs go to $lab_root/builds/, by folder and type (none into our steps' folders).
-build_all() {
-    local item dir items first=$1 built=build/$type jobs at=$lab_root/builds
-    jobs=$(nproc 2>/dev/null || echo 2)
-    mapfile -t items < <(for item in "$@"; do [[ $item == *" "* ]] && echo "$item" || echo "$item $type"; done |
-                         awk '!seen[$0]++')
-    mkdir -p "$at"
-    make --no-print-directory -s -j"$jobs" -C "$first" TYPE="$type" > "$at/${first//\//_}-$type.log" 2>&1
-    echo $? > "$at/${first//\//_}-$type.status"
-    for item in "${items[@]:1}"; do
-        dir=${item% *}
-        [ "${item##* }" = "$type" ] || continue
-        mkdir -p "$dir/$built" && cp -pr "$first/$built/common" "$first/$built/"*.cmd "$dir/$built/" 2> /dev/null
-    done
-    # shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's: the folder, the type and the log's name
-    for item in "${items[@]:1}"; do dir=${item% *}; echo "$item $at/${dir//\//_}-${item##* }"; done |
-        xargs -r -P "$jobs" -L 1 sh -c \
-        'make --no-print-directory -s -C "$0" TYPE="$1" > "$2.log" 2>&1; echo $? > "$2.status"'
-    for item in "${items[@]}"; do
-        dir=${item% *}
-        if [ "$(cat "$at/${dir//\//_}-${item##* }.status" 2>/dev/null)" = 0 ]; then
-            pass "lab: $dir builds (${item##* })"
-        else
-            fail "lab: $dir builds (${item##* })" "$(tail -3 "$at/${dir//\//_}-${item##* }.log" 2>/dev/null | tr '\n' ' ')"
-        fi
-    done
-}
 
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
-if [ -n "$gpu" ]; then
-    for k in "${lab_steps[@]}"; do
-        step=$(step_dir "$k")
-        make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
-            cp "$step/reduce.cu" "$lab_root/ours/$step/reduce.cu" && copies+=("$lab_root/ours/$step")
-    done
-fi
+for k in "${lab_steps[@]}"; do
+    [ -n "$gpu" ] && make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
+        cp "$(step_dir "$k")/reduce.cu" "$lab_root/ours/$(step_dir "$k")/" && copies+=("$lab_root/ours/$(step_dir "$k")")
+done
 
 # the broken copies: each lab/broken/NAME.patch is its step's kernel with one bug or
 # shortcut, applied in a copy made by make lab (lab.sh broken); its header says what it
 # must trigger. lab_header FILE KEY: the values of its "# KEY: value" lines, one a line.
 lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
 broken=()
-declare -A broken_copy=()   # each patch's copy
 for file in lab/broken/*.patch; do
     name=$(basename "$file" .patch)
     k=$(lab_header "$file" step)
     step=$(step_dir "$k")
+    # a copy whose settings name its types (var: LAB_TYPES=...) is built and checked in their runs
+    patch_types=$(lab_header "$file" var | sed -n 's/^LAB_TYPES=//p')
+    here=1
+    [ -z "$patch_types" ] || [[ " $patch_types " == *" $type "* ]] || here=0
+    [ "$plumbing" = 1 ] || [ "$here" = 1 ] || continue
     if ! copy=$(LAB_DIR="$lab_root/$name" lab/lab.sh broken "$file" 2> "$log/lab-out.txt"); then
         fail "lab: broken copy $name applies to a fresh copy of step ${k:-?}" "$(head -c 300 "$log/lab-out.txt")"
         continue
     fi
-    lines=$(diff "$step/reduce.cu" "$copy/reduce.cu" | grep -c '^[<>]')
-    if [ "$lines" -le 30 ]; then pass "lab: $name is $step's kernel with one bug or shortcut ($lines lines differ)"
-    else fail "lab: $name is $step's kernel with one bug or shortcut" "$lines lines differ, more than 30"; fi
+    if [ "$plumbing" = 1 ]; then
+        lines=$(diff "$step/reduce.cu" "$copy/reduce.cu" | grep -c '^[<>]')
+        [ "$lines" -le 30 ]
+        result "lab: $name applies to $step's kernel, one bug or shortcut ($lines lines differ)" $? "more than 30 lines differ"
+    fi
+    [ "$here" = 1 ] || continue
     broken+=("$file")
     copies+=("$copy")
-    broken_copy[$file]=$copy
 done
-# on a GPU, the other types a broken copy's check asks for (its var: LAB_TYPES=...), in
-# the copy, in our kernel's copy for its control, and in the two steps lab-check times
-# beside it: built here with the others, not one after another by each lab-check
-extra=()
-if [ -n "$gpu" ]; then
-    for file in "${broken[@]}"; do
-        k=$(lab_header "$file" step)
-        for t in $(lab_header "$file" var | sed -n 's/^LAB_TYPES=//p'); do
-            [ "$t" = "$type" ] && continue
-            extra+=("${broken_copy[$file]} $t" "$(step_dir "$k") $t" "$(step_dir "${lab_before[$k]}") $t")
-            [ "$(lab_header "$file" control)" = ours ] && extra+=("$lab_root/ours/$(step_dir "$k") $t")
-        done
+
+# build_all DIR...: make every copy for $type, one per core (each links the harness
+# library that the suite's build made), one test each; logs in $lab_root/builds/
+build_all() {
+    local dir at=$lab_root/builds
+    mkdir -p "$at"
+    # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
+    for dir in "$@"; do echo "$dir $at/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
+        sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
+    for dir in "$@"; do
+        [ "$(cat "$at/${dir//\//_}.status" 2>/dev/null)" = 0 ]
+        result "lab: $dir builds ($type)" $? "$(tail -3 "$at/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
     done
-fi
-build_all "${copies[@]}" "${extra[@]}"
+}
+build_all "${copies[@]}"
 
-# a copy that exists is never overwritten without FORCE=1
-copy=$lab_root/start/$(step_dir 3)
-echo "// the student's work" >> "$copy/reduce.cu"
-make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
-if grep -q "the student's work" "$copy/reduce.cu"; then pass "lab: the refused copy is untouched"
-else fail "lab: the refused copy is untouched" "the student's line is gone"; fi
-make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
-# the hints name the LAB_DIR they were given, so that the next command finds the copy
-if grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/lab-out.txt" &&
-   grep -qF "make lab-check STEP=3 LAB_DIR=$lab_root/start " "$copy/reduce.cu"; then
-    pass "lab: the next: hint and the copy's header keep LAB_DIR"
-else
-    fail "lab: the next: hint and the copy's header keep LAB_DIR" "$(grep '^next:' "$log/lab-out.txt")"
-fi
-if grep -q "the student's work" "$copy/reduce.cu"; then fail "lab: FORCE=1 starts from a fresh copy" "old line kept"
-else pass "lab: FORCE=1 starts from a fresh copy"; fi
+if [ "$plumbing" = 1 ]; then
+    # a copy that exists is never overwritten without FORCE=1, and the hints keep LAB_DIR
+    copy=$lab_root/start/$step3
+    echo "// the student's work" >> "$copy/reduce.cu"
+    make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
+    grep -q "the student's work" "$copy/reduce.cu"
+    result "lab: the refused copy is untouched" $? "the student's line is gone"
+    make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
+    grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/lab-out.txt" &&
+        grep -qF "make lab-check STEP=3 LAB_DIR=$lab_root/start " "$copy/reduce.cu"
+    result "lab: the next: hint and the copy's header keep LAB_DIR" $? "$(grep '^next:' "$log/lab-out.txt")"
+    ! grep -q "the student's work" "$copy/reduce.cu"
+    result "lab: FORCE=1 starts from a fresh copy" $? "old line kept"
 
-# lab-status: started, checked, changed since the check
-echo "correct, gain reached" > "$copy/.lab-check"
-touch -d '-1 hour' "$copy/reduce.cu"
-make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${#lab_steps[@]} started" lab-status LAB_DIR="$lab_root/start"
-if grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"; then pass "lab-status: a checked copy shows its verdict"
-else fail "lab-status: a checked copy shows its verdict" "$(grep '^3 ' "$log/lab-out.txt")"; fi
-touch "$copy/reduce.cu"
-touch -d '-1 hour' "$copy/.lab-check"
-make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
-if grep -qE "^3 .*changed since" "$log/lab-out.txt"; then pass "lab-status: a copy edited after its check is not passed"
-else fail "lab-status: a copy edited after its check is not passed" "$(grep '^3 ' "$log/lab-out.txt")"; fi
-rm -f "$copy/.lab-check"
-make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
-if grep -q "0 of ${#lab_steps[@]} started" "$log/lab-out.txt" &&
-   grep -qF "not started (make lab STEP=1 LAB_DIR=$lab_root/none)" "$log/lab-out.txt"; then
-    pass "lab-status: nothing started"
-else
-    fail "lab-status: nothing started" "$(tail -1 "$log/lab-out.txt")"
-fi
-LAB_DIR=lab/work/ lab/lab.sh status > "$log/lab-out.txt" 2>&1
-if grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"; then
-    pass "lab-status: the default LAB_DIR is not added to the hints"
-else
-    fail "lab-status: the default LAB_DIR is not added to the hints" "$(grep -m1 '^1 ' "$log/lab-out.txt")"
-fi
+    # lab-status: started, checked, changed since the check
+    echo "correct, gain reached" > "$copy/.lab-check"
+    touch -d '-1 hour' "$copy/reduce.cu"
+    make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${#lab_steps[@]} started" lab-status LAB_DIR="$lab_root/start"
+    grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"
+    result "lab-status: a checked copy shows its verdict" $? "$(grep '^3 ' "$log/lab-out.txt")"
+    touch "$copy/reduce.cu"
+    touch -d '-1 hour' "$copy/.lab-check"
+    make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
+    grep -qE "^3 .*changed since" "$log/lab-out.txt"
+    result "lab-status: a copy edited after its check is not passed" $? "$(grep '^3 ' "$log/lab-out.txt")"
+    rm -f "$copy/.lab-check"
+    make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
+    grep -q "0 of ${#lab_steps[@]} started" "$log/lab-out.txt" &&
+        grep -qF "not started (make lab STEP=1 LAB_DIR=$lab_root/none)" "$log/lab-out.txt"
+    result "lab-status: nothing started" $? "$(tail -1 "$log/lab-out.txt")"
+    LAB_DIR=lab/work/ lab/lab.sh status > "$log/lab-out.txt" 2>&1
+    grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"
+    result "lab-status: the default LAB_DIR is not added to the hints" $? "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 
-# the lab table takes its three rows in the order lab-check ran them: a student who pasted
-# our kernel has a copy with our name, and must still see their own time, not ours
-row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
-{ build/tools/report header
-  row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
-} > "$log/lab-rows.csv"
-build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
-if grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"; then
-    pass "lab: the lab table shows your time even when your copy has our step's name"
-else
-    fail "lab: the lab table shows your time even when your copy has our step's name" "$(tr '\n' ' ' < "$log/lab-table.txt")"
-fi
+    # the lab table takes its three rows in the order lab-check ran them: a student who
+    # pasted our kernel has a copy with our name, and must still see their own time
+    row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
+    { build/tools/report header
+      row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
+    } > "$log/lab-rows.csv"
+    build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+    grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"
+    result "lab: the lab table shows your time even when your copy has our step's name" $? "$(tr '\n' ' ' < "$log/lab-table.txt")"
 
-# the class table (lab-grade-all) and lab-grade's summary: every column as wide as its
-# widest cell, so a long name shifts nothing and no word is cut ("double", not "doubl")
-long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
-no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
-rm -f "$log/class-long.csv"
-build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf "$long_name" 3 "$no_gpu_text" > /dev/null 2>&1
-build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf bo 11 "nothing handed in" > /dev/null 2>&1
-build/tools/lab_grade class "$log/class-long.csv" > "$log/class-long.txt" 2>&1
-# the column where the first failure starts: the same in the header and in each row
-columns=$(awk -v a="$no_gpu_text" 'NR == 1 { print index($0, "first failure") }
-                                   NR == 2 { print index($0, a) } NR == 3 { print index($0, "nothing handed in") }' \
-          "$log/class-long.txt" | sort -u | wc -l)
-if grep -q "^$long_name  " "$log/class-long.txt" && grep -qF "  $no_gpu_text" "$log/class-long.txt" &&
-   [ "$columns" -eq 1 ] && [ "$(grep -c 'first failure' "$log/class-long.txt")" -eq 1 ]; then
-    pass "lab-grade-all's class table: a long name shifts no column, no cell is cut"
-else
-    fail "lab-grade-all's class table: a long name shifts no column, no cell is cut" "$(head -3 "$log/class-long.txt" | tr '\n' '|')"
-fi
-printf '%s\n' "item,id,status,text" "step,3,,$(step_dir 3)" "types,,,int float double" "test,includes,pass,only ours" \
-    "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
-build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
-# each test's line whole: its text may wrap between words, never inside one
-summary_ok=1
-for t in int float double memcheck racecheck "timed runs" performance; do
-    grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=0
-done
-if [ "$summary_ok" = 1 ] && [ "$(grep -c 'int float double' "$log/summary-long.txt")" -ge 8 ] &&
-   ! grep -qE 'doubl($|[^e])' "$log/summary-long.txt"; then
-    pass "lab-grade's summary: the columns in line, no word cut"
-else
-    fail "lab-grade's summary: the columns in line, no word cut" "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
+    # the class table (lab-grade-all) and lab-grade's summary: every column as wide as its
+    # widest cell, so a long name shifts nothing and no word is cut ("double", not "doubl")
+    long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
+    no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
+    rm -f "$log/class-long.csv"
+    build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf "$long_name" 3 "$no_gpu_text" > /dev/null 2>&1
+    build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf bo 11 "nothing handed in" > /dev/null 2>&1
+    build/tools/lab_grade class "$log/class-long.csv" > "$log/class-long.txt" 2>&1
+    # the column where the first failure starts: the same in the header and in each row
+    columns=$(awk -v a="$no_gpu_text" 'NR == 1 { print index($0, "first failure") }
+                                       NR == 2 { print index($0, a) } NR == 3 { print index($0, "nothing handed in") }' \
+              "$log/class-long.txt" | sort -u | wc -l)
+    grep -q "^$long_name  " "$log/class-long.txt" && grep -qF "  $no_gpu_text" "$log/class-long.txt" &&
+        [ "$columns" -eq 1 ] && [ "$(grep -c 'first failure' "$log/class-long.txt")" -eq 1 ]
+    result "lab-grade-all's class table: a long name shifts no column, no cell is cut" $? "$(head -3 "$log/class-long.txt" | tr '\n' '|')"
+    printf '%s\n' "item,id,status,text" "step,3,,$step3" "types,,,int float double" "test,includes,pass,only ours" \
+        "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
+    build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
+    # each test's line whole: its text may wrap between words, never inside one
+    summary_ok=0
+    for t in int float double memcheck racecheck "timed runs" performance; do
+        grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=1
+    done
+    [ "$summary_ok" = 0 ] && [ "$(grep -c 'int float double' "$log/summary-long.txt")" -ge 8 ] &&
+        ! grep -qE 'doubl($|[^e])' "$log/summary-long.txt"
+    result "lab-grade's summary: the columns in line, no word cut" $? "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
+
+    if [ -z "$gpu" ]; then
+        # without a GPU, lab-check builds every type asked for, then says so and exits 3
+        LAB_DIR="$lab_root/start" LAB_TYPES="$type" lab/lab.sh check 3 > "$log/lab-check.txt" 2>&1
+        status=$?
+        [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"
+        result "lab-check without a GPU: built, exit 3" $? "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"
+    fi
 fi
 
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
 # and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
 # lab_absent: an extended regex the output must not match (empty: none).
 # the harness's sizes for step 3 (--check auto) up to 2^20+3: quick, and a tail of every kind
-lab_sizes=$(describe "$(step_dir 3)/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
+lab_sizes=$(describe "$step3/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_absent=""
 lab_check() {
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
@@ -325,7 +251,7 @@ lab_check_run() {
 # lab_timing NAME K VERDICT: the verdict of the lab-check just run (its output in
 # $log/lab-check.txt) is VERDICT ("gain reached", "gain not yet"). Where our step's own
 # gain over step k-1 is within the noise of a timing on this GPU ("time can't tell", our
-# step less than LAB_NOISE faster: lab/lab_verdict.h), the time cannot say whether a copy
+# step less than LAB_NOISE faster: lab/lab_grade.h), the time cannot say whether a copy
 # has the idea: SKIP by name, saying so, never a pass.
 lab_timing() {
     local name=$1 k=$2 expected=$3 verdict ours
@@ -341,13 +267,6 @@ lab_timing() {
     esac
 }
 
-if [ -z "$gpu" ]; then
-    # without a GPU, lab-check builds every type asked for, then says so and exits 3
-    LAB_DIR="$lab_root/start" LAB_TYPES="$type" lab/lab.sh check 3 > "$log/lab-check.txt" 2>&1
-    status=$?
-    if [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"; then pass "lab-check without a GPU: built, exit 3"
-    else fail "lab-check without a GPU: built, exit 3" "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"; fi
-fi
 # every starting copy is correct and has not the gain yet; our kernel is correct and has
 # it. Where our step claims the same bits on every grid (--describe: same_bits=1, step 14),
 # the starting copy (step 11's kernel, which takes no --blocks B yet) must fail that check
@@ -370,8 +289,9 @@ done
 
 # each broken copy, and the check that must reject it: what its header says (lab/README.md,
 # "Grading a class", says why each is caught). needs: gpu (skipped without one), sanitizer
-# (skipped without compute-sanitizer), nothing (run on any machine); var: the settings;
-# control: ours: our step's kernel passes lab-check with the same settings.
+# (skipped without compute-sanitizer), nothing (run on any machine, and in the TYPE=int
+# run only: it stops before any build); var: the settings; control: ours: our step's
+# kernel passes lab-check with the same settings.
 sanitizer=$(find_sanitizer)
 for file in "${broken[@]}"; do
     name=$(basename "$file" .patch)
@@ -387,16 +307,16 @@ for file in "${broken[@]}"; do
     pattern=${pattern//\{type\}/$type}
     mapfile -t vars < <(lab_header "$file" var)
     test_name="lab-check rejects $name: $what"
-    [[ $needs == *" nothing "* ]] || test_name="gpu $test_name"
     if [[ $needs == *" sanitizer "* ]] && [ -n "$gpu" ] && [ -z "$sanitizer" ]; then
-        skip "$test_name" "no compute-sanitizer"
+        skip "gpu $test_name" "no compute-sanitizer"
         continue
     fi
     lab_absent=$(lab_header "$file" expect-absent)
     if [[ $needs == *" nothing "* ]]; then
-        lab_check_run "$test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
+        [ "$plumbing" = 0 ] ||
+            lab_check_run "$test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
     else
-        lab_check "$test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
+        lab_check "gpu $test_name" "$(lab_header "$file" expect-exit)" "$pattern" "$k" "$lab_root/$name" "${vars[@]}"
     fi
     lab_absent=""
     if [ "$(lab_header "$file" control)" = ours ]; then
@@ -406,11 +326,11 @@ for file in "${broken[@]}"; do
 done
 
 # ---------------------------------------------------------------- lab-grade
+[ "$plumbing" = 1 ] || return 0   # the scoring is the same for every type: TYPE=int's run
 section lab-grade
-# The scorer is unit-tested on canned records (the unit tests "grade ..."); here the
-# whole chain: lab-grade and lab-grade-all write a valid results.json whose scores add up.
-# json_ok FILE: "ok SCORE MAX" for a results.json in Gradescope's format whose tests add
-# up to its score, "skip" without python3, else why not
+# The scorer is unit-tested on canned records; here the whole chain. json_ok FILE: "ok
+# SCORE MAX" for a results.json in Gradescope's format whose tests add up to its score,
+# "skip" without python3, else why not
 json_ok() {
     command -v python3 > /dev/null 2>&1 || { echo skip; return; }
     python3 -c '
@@ -434,22 +354,21 @@ lab_json() {
     else fail "$name" "$result"; fi
 }
 build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
-if grep -q "total 100.00$" "$log/weights.txt"; then pass "lab-grade: lab/weights.conf is valid and adds up to 100"
-else fail "lab-grade: lab/weights.conf is valid and adds up to 100" "$(cat "$log/weights.txt")"; fi
+grep -q "total 100.00$" "$log/weights.txt"
+result "lab-grade: lab/weights.conf is valid and adds up to 100" $? "$(cat "$log/weights.txt")"
+# bad input through make (every failure is 2 there), one line each; the readings of the
+# weights and the sizes are unit-tested: these prove that each reaches lab-grade
 printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
 make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$lab_root/start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
-make_expect "lab-grade: STEP=x"             2 "give STEP=k" lab-grade STEP=x LAB_DIR="$lab_root/start"
 make_expect "lab-grade: no copy"            2 "make lab STEP=3 LAB_DIR=$lab_root/none starts one" lab-grade STEP=3 LAB_DIR="$lab_root/none"
-make_expect "lab-grade: LAB_TIMEOUT=soon"   2 "LAB_TIMEOUT" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon
 make_expect "lab-grade: LAB_SEED=x"         2 "LAB_SEED" lab-grade STEP=3 LAB_DIR="$lab_root/start" LAB_SEED=x
 make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-all
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
-# the autograder's commands, run directly, keep their exit codes (make turns every
-# failure into 2): 2 on bad input here, 3 without a GPU below. direct_expect NAME CODE
-# TEXT COMMAND...: COMMAND exits CODE and says TEXT in one line on stderr
+# direct_expect NAME CODE TEXT COMMAND...: COMMAND, an autograder's (run directly, it keeps
+# its exit code: 2 on bad input, 3 without a GPU), exits CODE with TEXT in one stderr line
 direct_expect() {
     local name=$1 code=$2 text=$3 status
     shift 3
@@ -466,7 +385,6 @@ direct_expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
 direct_expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
 direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
-step3=$(step_dir 3)
 step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
 # the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
@@ -474,36 +392,24 @@ copy3=$lab_root/start/$step3
 env "${grade_env[@]}" LAB_DIR="$lab_root/start" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
 status=$?
 if [ -z "$gpu" ]; then
-    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
-       grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"; then
-        pass "lab-grade without a GPU: built, the GPU checks said not run, exit 3 (lab/lab.sh grade, run directly)"
-    else
-        fail "lab-grade without a GPU: built, the GPU checks said not run, exit 3" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
-    fi
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade.txt" &&
+        grep -q "^correct: not run (no GPU); first failure: GPU checks not run (no GPU here); builds for $type" "$log/lab-grade.txt"
+    result "lab-grade without a GPU: built, the GPU checks said not run, exit 3 (lab/lab.sh grade, run directly)" $? \
+           "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
     lab_json "lab-grade without a GPU: results.json valid, 0 of 100" "$copy3/results.json" "^ok 0.00 100.00$"
 else
-    if [ "$status" -eq 0 ] && grep -q "^correct: yes" "$log/lab-grade.txt"; then
-        pass "gpu lab-grade: the starting copy of step 3 is correct"
-    else
-        fail "gpu lab-grade: the starting copy of step 3 is correct" "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
-    fi
+    [ "$status" -eq 0 ] && grep -q "^correct: yes" "$log/lab-grade.txt"
+    result "gpu lab-grade: the starting copy of step 3 is correct" $? "exit $status: $(tail -3 "$log/lab-grade.txt" | tr '\n' ' ')"
     # correctness 70 of 70 (no sanitizers: their points follow); performance about 0 of 30
     lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
         "^ok 7[0-4]\.[0-9]{2} 100\.00$"
 fi
 # the step, the copy and the seed are said once, at the head of the summary
-if [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] &&
-   [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]; then
-    pass "lab-grade: the step, the copy and the seed said once"
-else
-    fail "lab-grade: the step, the copy and the seed said once" "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
-fi
-# our kernel: full marks (alice's grading in lab-grade-all below: the same lab.sh grade of
-# our step 3, not run twice); a shortcut: less, its first failure named; a kernel that never
-# ends: "timed out" (GPU); the time limit, on any machine: 1 s is shorter than any build
-# the broken copies whose header has a grade: line: lab-grade's summary matches its
-# grade-expect: (an extended regex), with its grade-var: settings
-for file in "${broken[@]}"; do
+[ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] && [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]
+result "lab-grade: the step, the copy and the seed said once" $? "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
+# our kernel's full marks: alice's below; a broken copy whose header has a grade: line:
+# lab-grade's summary matches its grade-expect: (an extended regex), with its grade-var:
+for file in lab/broken/*.patch; do
     what=$(lab_header "$file" grade)
     [ -n "$what" ] || continue
     name=$(basename "$file" .patch)
@@ -513,32 +419,24 @@ for file in "${broken[@]}"; do
     pattern=$(lab_header "$file" grade-expect)
     env "${grade_env[@]}" "${vars[@]}" LAB_DIR="$lab_root/$name" lab/lab.sh grade "$(lab_header "$file" step)" \
         > "$log/lab-grade.txt" 2>&1
-    if [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"; then pass "$test_name"
-    else fail "$test_name" "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"; fi
+    [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"
+    result "$test_name" $? "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 done
+# the time limit, on any machine: 1 s is shorter than any build
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
-if grep -q "^correct: timed out; first failure: timed out after 1 s" "$log/lab-grade.txt" &&
-   grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv"; then
-    pass "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran"
-else
-    fail "lab-grade: LAB_TIMEOUT=1 kills the checks (the build) and grades what ran" "$(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
-fi
-if grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
-   grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"; then
-    pass "lab-grade: a time limit that kills the build says the build timed out"
-else
-    fail "lab-grade: a time limit that kills the build says the build timed out" "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
-fi
-# nvcc's temporaries go to the copy, not to the caller's TMPDIR (/tmp unless set; here a
-# folder of the test's own, which no other nvcc on the machine writes to): one is seen in
-# the copy while the grading builds, the grading is stopped there, mid-build, as a time
-# limit stops it, and none is left in the caller's TMPDIR
+grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv" &&
+    grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
+    grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"
+result "lab-grade: LAB_TIMEOUT=1 kills the checks in the build, grades what ran, says the build timed out" $? \
+       "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (here one of the test's
+# own): one is seen in the copy while the grading builds, the grading is stopped there, as
+# a time limit stops it, and none is left in the caller's TMPDIR
 test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
 outer_tmp=$lab_root/outer-tmp
-rm -rf "$outer_tmp"
+rm -rf "$outer_tmp" "$lab_root/tmpfiles"
 mkdir -p "$outer_tmp"
-rm -rf "$lab_root/tmpfiles"
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/tmpfiles" > /dev/null 2>&1
 copy_tmp=$lab_root/tmpfiles/$step3/build/lab-check/tmp
 env "${grade_env[@]}" TMPDIR="$outer_tmp" LAB_DIR="$lab_root/tmpfiles" lab/lab.sh grade 3 > "$log/lab-grade-tmp.txt" 2>&1 &
@@ -554,88 +452,60 @@ wait "$grading" 2> /dev/null
 sleep 1   # what the stopped build's processes still had to do
 left=$(find "$outer_tmp" -mindepth 1 -printf '%f ' | head -c 300)
 case $seen in
-    "$copy_tmp"/*) if [ -z "$left" ]; then pass "$test_name"; else fail "$test_name" "left in TMPDIR: $left"; fi ;;
+    "$copy_tmp"/*) [ -z "$left" ]; result "$test_name" $? "left in TMPDIR: $left" ;;
     "") fail "$test_name" "no nvcc temporary seen while the grading built: $(tail -2 "$log/lab-grade-tmp.txt" | tr '\n' ' ')" ;;
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder,
-# as make lab leaves it), a build error shipped with a Makefile of its own, and a student
-# who handed in nothing
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder),
+# a build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu
+# (its own first failure, in one line) and a kernel file under another name (a browser's
+# "reduce (1).cu": named, with what to do)
 class=$lab_root/class
-mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave"
+mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
+    "$class/frank/$step3"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
-LAB_DIR="$lab_root/bob" lab/lab.sh broken lab/broken/step7_calls_cub.patch > /dev/null 2>&1
-cp "$lab_root/bob/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
+cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
 sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
+printf '\n  \n' > "$class/erin/$step3/reduce.cu"
+cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
     lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
 csv=$lab_root/grades.csv
 if [ -n "$gpu" ]; then alice='^"alice",3,"yes","",[0-9.]+,[0-9.]+,100\.00,100\.00,'
 else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\); builds for '"$type"'",,,0\.00,100\.00,'; fi
-rows_ok=1
-grep -qE "$alice" "$csv" 2>/dev/null || rows_ok=0
-grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null || rows_ok=0
-grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null || rows_ok=0
-grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null || rows_ok=0
-# alice's submission is our step 3: lab.sh grade's summary (her log) gives it full marks
+grep -qE "$alice" "$csv" 2>/dev/null &&
+    grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
+    grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 7 ]
+result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
+    grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
+    ! grep -qiE 'error|undefined|compile' "$class/erin/$step3/lab-grade.txt"
+result "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" $? \
+       "$(grep '^"erin"' "$csv" 2>/dev/null) $(head -3 "$class/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
+grep -qF "\"frank\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
+    "$csv" 2>/dev/null
+result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$csv" 2>/dev/null)"
 alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
-if [ -z "$gpu" ]; then skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
-elif grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"; then pass "gpu lab-grade: our step 3 copied in: full marks"
-else fail "gpu lab-grade: our step 3 copied in: full marks" "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"; fi
-if [ "$rows_ok" = 1 ] && [ "$(wc -l < "$csv")" -eq 5 ]; then
-    pass "lab-grade-all: one row per student in grades.csv, each with its reason"
-else
-    fail "lab-grade-all: one row per student in grades.csv, each with its reason" "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
-fi
 if [ -z "$gpu" ]; then
-    if [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" &&
-       grep -q "^4 graded, 0 correct" "$log/lab-grade-all.txt"; then
-        pass "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3"
-    else
-        fail "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" \
-             "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
-    fi
-elif [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct" "$log/lab-grade-all.txt"; then
-    pass "gpu lab-grade-all: the class table, alice correct"
+    skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^6 graded, 0 correct" "$log/lab-grade-all.txt"
+    result "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" $? \
+           "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 else
-    fail "gpu lab-grade-all: the class table, alice correct" "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
+    grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
+    result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
+    [ "$status" -eq 0 ] && grep -q "^6 graded, 1 correct" "$log/lab-grade-all.txt"
+    result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" \
     "^ok 0.00 100.00$"
-# an empty reduce.cu is its own first failure (one line, no build's link errors); a kernel
-# file under another name (a browser's "reduce (1).cu") is named, with what to do
-class2=$lab_root/class2
-mkdir -p "$class2/erin/$step3" "$class2/frank/$step3"
-printf '\n  \n' > "$class2/erin/$step3/reduce.cu"
-cp "$step3/reduce.cu" "$class2/frank/$step3/reduce (1).cu"
-env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades2.csv" LAB_TIMEOUT=600 \
-    lab/lab_grade_all.sh "$class2" 3 > "$log/lab-grade-all2.txt" 2>&1
-status=$?
-if [ "$status" -eq 0 ] &&
-   grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$lab_root/grades2.csv" &&
-   grep -q '^FAIL empty file: ' "$class2/erin/$step3/lab-grade.txt" &&
-   ! grep -qiE 'error|undefined|compile' "$class2/erin/$step3/lab-grade.txt"; then
-    pass "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line"
-else
-    fail "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in one line" \
-         "exit $status: $(grep '^"erin"' "$lab_root/grades2.csv" 2>/dev/null) $(head -3 "$class2/erin/$step3/lab-grade.txt" 2>/dev/null | tr '\n' ' ')"
-fi
-if grep -qF "\"frank\",3,\"no\",\"nothing handed in: no $step3/reduce.cu in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
-        "$lab_root/grades2.csv" 2>/dev/null; then
-    pass "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu"
-else
-    fail "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" "$(grep '^"frank"' "$lab_root/grades2.csv" 2>/dev/null)"
-fi
 left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt \
        -printf '%f ' 2>/dev/null)
-if [ -z "$left" ]; then
-    pass "lab-grade-all: the scratch copies are gone"
-else
-    fail "lab-grade-all: the scratch copies are gone" "$left"
-fi
-
+[ -z "$left" ]
+result "lab-grade-all: the scratch copies are gone" $? "$left"

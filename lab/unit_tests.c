@@ -11,12 +11,9 @@
 #include <string.h>
 
 #include "lab_grade.h"
-#include "lab_verdict.h"
 #include "results.h"
 
 #include "unit_test.h"
-
-
 
 /** lab_verdict() gives `expected` and its text contains `label`. */
 static int judges(double start, double yours, double ours, lab_gain expected, const char *label)
@@ -117,6 +114,18 @@ static int weights_refused(const char *text, const char *expected)
 static const char *weights_text = "# the default\ncorrect = 50\nmemcheck = 5   # trailing comment\n\n"
                                   "racecheck=5\ntimed_runs = 10\nperformance = 30\n";
 
+/** read_grade_record() refuses a record holding `text`, with one line containing `expected`. */
+static int record_refused(const char *text, const char *expected)
+{
+    static grade_record r;
+    char error[512] = "";
+    FILE *f = text_file(text);
+    int refused = f && read_grade_record(f, "rec", &r, error, sizeof error) == -1 && strstr(error, expected);
+    if (f)
+        fclose(f);
+    return refused;
+}
+
 /** The record of a step 3 copy with every check passed, then `extra` lines. */
 static int graded(const char *extra, grade_record *r, grade *g)
 {
@@ -193,27 +202,22 @@ static void test_lab_grade(void)
     static grade g;
     int ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.18\ntime,ours,,0.18\nelapsed,,,80\n", &r, &g);
     TEST("grade: all correct, gain reached: full marks", ok && g.score == 10000 && adds_up(&g) &&
-                                                         strcmp(g.correct, "yes") == 0 && g.first_failure[0] == 0 &&
-                                                         g.gain == GAIN_REACHED);
+         strcmp(g.correct, "yes") == 0 && g.first_failure[0] == 0 && g.gain == GAIN_REACHED);
     TEST("grade: the types share the correctness points", ok && test_named(&g, "int")->max_score == 1667 &&
-                                                          test_named(&g, "float")->max_score == 1667 &&
-                                                          test_named(&g, "double")->max_score == 1666);
+         test_named(&g, "float")->max_score == 1667 && test_named(&g, "double")->max_score == 1666);
     ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.12\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: faster than ours is full marks, no more", ok && g.score == 10000 && adds_up(&g));
     ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: the starting copy gets no performance points", ok && test_named(&g, "performance")->score == 0 &&
-                                                                g.score == 7000 && strcmp(g.correct, "yes") == 0 &&
-                                                                adds_up(&g));
+         g.score == 7000 && strcmp(g.correct, "yes") == 0 && adds_up(&g));
     ok = graded(ALL_CORRECT "time,start,,0.30\ntime,yours,,0.40\ntime,ours,,0.20\n", &r, &g);
     TEST("grade: slower than the start gets none either", ok && test_named(&g, "performance")->score == 0);
     /* ours 1.6x, yours 1.3x: half our gain, 2/3 of the full share: 20 of 30 */
     ok = graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.246153846\ntime,ours,,0.2\n", &r, &g);
     TEST("grade: half our gain scales the points", ok && test_named(&g, "performance")->score == 2000 && adds_up(&g));
     ok = graded(ALL_CORRECT "time,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
-    TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL &&
-                                                                   g.score == 10000 && adds_up(&g) &&
-                                                                   strstr(test_named(&g, "performance")->output,
-                                                                          "follow correctness"));
+    TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL && g.score == 10000 &&
+         adds_up(&g) && strstr(test_named(&g, "performance")->output, "follow correctness"));
     ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
                 "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
                 "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\n"
@@ -229,61 +233,48 @@ static void test_lab_grade(void)
                 "test,racecheck,skip,compute-sanitizer not found\ntest,timed,pass,x\ntime,start,,0.32\n"
                 "time,yours,,0.18\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: no compute-sanitizer is not the copy's fault", ok && g.score == 10000 && adds_up(&g) &&
-                                                                strcmp(g.correct, "yes") == 0);
+         strcmp(g.correct, "yes") == 0);
     ok = graded("test,includes,fail,line 9: #include <cub/cub.cuh>\n"
                 "detail,includes,,\"our step 3 includes \"\"passes.h\"\"\"\n", &r, &g);
     TEST("grade: a library's #include scores 0", ok && g.score == 0 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
-                                                 strstr(g.first_failure, "includes: line 9") &&
-                                                 strstr(test_named(&g, "int")->output, "#include check failed"));
+         strstr(g.first_failure, "includes: line 9") && strstr(test_named(&g, "int")->output, "#include check failed"));
     ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
                 "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
                 "test,timed,fail,\"run 2 of 23: expected 5, got 7\"\n"
                 "detail,timed,,\"FAILED n=16777216, run 2 of 23\"\ntime,start,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: a wrong timed run: no performance points", ok && test_named(&g, "performance")->score == 0 &&
-                                                            g.score == 6000 && adds_up(&g) &&
-                                                            strcmp(g.correct, "no") == 0 &&
-                                                            strstr(g.first_failure, "timed runs: run 2 of 23"));
+         g.score == 6000 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
+         strstr(g.first_failure, "timed runs: run 2 of 23"));
     ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntimeout,,,300\nelapsed,,,301\n", &r, &g);
     TEST("grade: timed out: what ran keeps its points", ok && g.score == 1667 && adds_up(&g) &&
-                                                         strcmp(g.correct, "timed out") == 0 &&
-                                                         strstr(g.first_failure, "timed out after 300 s") &&
-                                                         strstr(test_named(&g, "float")->output, "time limit"));
+         strcmp(g.correct, "timed out") == 0 && strstr(g.first_failure, "timed out after 300 s") &&
+         strstr(test_named(&g, "float")->output, "time limit"));
     ok = graded("phase,,,build\ntimeout,,,5\n", &r, &g);
     TEST("grade: a time limit that cuts the build short says so", ok && g.score == 0 && adds_up(&g) &&
-                                                                   strcmp(g.correct, "timed out") == 0 &&
-                                                                   strstr(g.first_failure, "5 s during the build") &&
-                                                                   !strstr(g.first_failure, "never ends"));
+         strcmp(g.correct, "timed out") == 0 && strstr(g.first_failure, "5 s during the build") &&
+         !strstr(g.first_failure, "never ends"));
     ok = graded("test,includes,pass,x\nphase,,,build\nbuilt,,,int\nphase,,,checks\ntimeout,,,300\n", &r, &g);
     TEST("grade: a time limit during the checks says so", ok && strstr(g.first_failure, "300 s during the checks"));
     ok = graded("test,empty,fail,empty file: reduce.cu holds no code\n", &r, &g);
     TEST("grade: an empty file is its own first failure", ok && g.score == 0 && adds_up(&g) &&
-                                                          strcmp(g.correct, "no") == 0 &&
-                                                          strcmp(g.first_failure, "empty file: reduce.cu holds no code") == 0 &&
-                                                          strstr(test_named(&g, "int")->output, "the file is empty"));
+         strcmp(g.correct, "no") == 0 && strcmp(g.first_failure, "empty file: reduce.cu holds no code") == 0 &&
+         strstr(test_named(&g, "int")->output, "the file is empty"));
     ok = graded("test,includes,pass,x\ntest,correct:int,fail,n=1: hangs\ntimeout,,,300\n", &r, &g);
     TEST("grade: a failure before the time limit is the first failure", ok && strcmp(g.correct, "no") == 0 &&
-                                                                        strstr(g.first_failure, "int: n=1"));
+         strstr(g.first_failure, "int: n=1"));
     ok = graded("test,includes,pass,x\nbuilt,,,int float double\nnogpu,,,\n", &r, &g);
     TEST("grade: no GPU: nothing run, said so", ok && g.score == 0 && adds_up(&g) &&
-                                                strcmp(g.correct, "not run (no GPU)") == 0 &&
-                                                strstr(test_named(&g, "int")->output, "no GPU") &&
-                                                strstr(g.first_failure, "builds for int float double"));
+         strcmp(g.correct, "not run (no GPU)") == 0 && strstr(test_named(&g, "int")->output, "no GPU") &&
+         strstr(g.first_failure, "builds for int float double"));
     ok = graded("test,includes,pass,x\ntest,correct:int,fail,does not compile\nnogpu,,,\n", &r, &g);
     TEST("grade: no GPU, a build error is graded as such", ok && strcmp(g.correct, "no") == 0 &&
-                                                            strstr(g.first_failure, "does not compile"));
+         strstr(g.first_failure, "does not compile"));
     /* the step the copy started from: the record's start item (step 11 for exercise 14), else k-1 */
     ok = graded("start,1,,step1_strided\ntest,includes,pass,x\ntest,timed,pass,x\n"
-                "time,start,,0.2\ntime,yours,,0.1\ntime,ours,,0.1\n", &r, &g);
-    char performance[sizeof g.tests[0].name] = "", default_performance[sizeof g.tests[0].name] = "";
-    for (int i = 0; ok && i < g.count; i++)
-        if (strcmp(g.tests[i].short_name, "performance") == 0)
-            snprintf(performance, sizeof performance, "%s", g.tests[i].name);
-    int default_ok = graded("test,includes,pass,x\n", &r, &g);
-    for (int i = 0; default_ok && i < g.count; i++)
-        if (strcmp(g.tests[i].short_name, "performance") == 0)
-            snprintf(default_performance, sizeof default_performance, "%s", g.tests[i].name);
+                "time,start,,0.2\ntime,yours,,0.1\ntime,ours,,0.1\n", &r, &g) &&
+         strstr(test_named(&g, "performance")->name, "speedup over step 1,");
     TEST("grade: a start item names the step the copy started from; without one, step k-1",
-         ok && default_ok && strstr(performance, "speedup over step 1,") && strstr(default_performance, "speedup over step 2,"));
+         ok && graded("test,includes,pass,x\n", &r, &g) && strstr(test_named(&g, "performance")->name, "speedup over step 2,"));
 
     grade_record bad;
     /* the record as lab.sh writes it (lab_grade note): commas, quotes and a line break in a summary */
@@ -305,20 +296,11 @@ static void test_lab_grade(void)
     if (f)
         fclose(f);
     remove(record_path);
-    f = text_file("step,3,,step3_x\nwhatever,,,1\n");
-    TEST("grade record: an unknown item is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 &&
-                                                     strstr(error, "unknown item 'whatever'"));
-    if (f)
-        fclose(f);
-    f = text_file("step,3,,step3_x\ntest,includes,maybe,x\n");
+    TEST("grade record: an unknown item is refused", record_refused("step,3,,step3_x\nwhatever,,,1\n",
+                                                                    "unknown item 'whatever'"));
     TEST("grade record: a status other than pass, fail, skip is refused",
-         f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1 && strstr(error, "pass, fail or skip"));
-    if (f)
-        fclose(f);
-    f = text_file("test,includes,pass,x\n");
-    TEST("grade record: no step line is refused", f && read_grade_record(f, "rec", &bad, error, sizeof error) == -1);
-    if (f)
-        fclose(f);
+         record_refused("step,3,,step3_x\ntest,includes,maybe,x\n", "pass, fail or skip"));
+    TEST("grade record: no step line is refused", record_refused("test,includes,pass,x\n", "no 'step,K,,NAME' row"));
 
     static char text[1 << 15];
     const char *path = "build/unit_test_grade.json";
@@ -343,7 +325,7 @@ static void test_lab_grade(void)
 
     f = fopen(path, "w");
     if (f) {
-        write_grades_csv_header(f);
+        fprintf(f, "%s\n", GRADES_HEADER);
         write_grades_csv_row(f, "o'brien, \"jo\"", &r, &g);
         graded("test,includes,fail,\"line 9: #include <cub/cub.cuh>, then \"\"more\"\"\"\n", &r, &g);
         write_grades_csv_row(f, "bob", &r, &g);
@@ -376,7 +358,7 @@ static void test_grades_csv_formulas(void)
     graded("test,includes,fail,=cmd|' /C calc'!A0\n", &r, &g);
     FILE *f = fopen(path, "w");
     if (f) {
-        write_grades_csv_header(f);
+        fprintf(f, "%s\n", GRADES_HEADER);
         write_grades_csv_row(f, "=HYPERLINK(\"http://x\")", &r, &g);
         write_grades_csv_row(f, "+alice", &r, &g);
         write_grades_csv_missing(f, "@bob", "3", "-nothing handed in", 10000);

@@ -1,0 +1,440 @@
+# shellcheck shell=bash disable=SC2154  # grader, grading, lab_dir_arg ...: lab/lab.sh's, which sources this file
+# make lab-check STEP=k (lab/lab.sh check K, which sources this file; lab-grade runs it
+# under a time limit): check() runs the stages in order, each reading and setting its
+# locals (bash's scope is dynamic). lab-check stops at the first failure (exit 1); with
+# LAB_MODE=grade a stage goes on wherever the rest can still say something, and every
+# outcome goes to the record. check_sizes and same_bits are lab/lab.sh's.
+# Its variables (make help prints these lines):
+##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
+##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
+##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
+##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
+
+# lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
+# the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
+# that what ran before a time limit killed them still counts. LAB_RECORD names it;
+# lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the lines on stdin
+# as the detail of the test noted last; note_item ITEM [ID] [TEXT]: any other item.
+record=${LAB_RECORD:-}
+grading=0
+[ "${LAB_MODE:-}" = grade ] && grading=1
+noted=""   # the test noted last: note_detail's
+note() { noted=$1; [ -z "$record" ] || "$grader" note "$record" test "$1" "$2" "$3"; }
+note_detail() { if [ -n "$record" ]; then "$grader" detail "$record" "$noted"; else cat > /dev/null; fi; }
+note_item() { [ -z "$record" ] || "$grader" note "$record" "$1" "${2:-}" "" "${3:-}"; }
+
+# built: the types that compiled; failed: the types (or "sanitizers") with a failure so
+# far; passed: the types whose sums are right so far
+check() {
+    local k cur before prev dest types seed log custom_sizes=() built="" failed="" passed="" first_type program \
+          max_n sizes=() count huge_note="" same_bits_note="" sanitized="" sanitize_where="" mixed_data=${LAB_MIXED_DATA:-build/tools/mixed_data}
+    check_settings "$1"
+    check_before_build
+    check_build
+    check_correct
+    check_huge
+    check_same_bits
+    check_sanitizers
+    check_timing
+    check_profile
+}
+
+# check_settings K: the step, the folders, the types, the seed, LAB_SIZES, N and REPS, each
+# refused in one line (exit 2) before anything is built; and the copy must exist
+check_settings() {
+    local values size_list=()
+    k=$(valid_step lab-check "$1") || exit 2
+    cur=$(step_dir "$k")
+    before=$(before_step "$k")
+    prev=$(step_dir "$before")
+    dest=$lab_dir/$cur
+    types=$(lab_types lab-check) || exit 2
+    seed=$(lab_seed lab-check 1) || exit 2
+    need_grader lab-check
+    read -ra size_list <<< "${LAB_SIZES:-}"
+    if [ ${#size_list[@]} -gt 0 ]; then
+        values=$(sizes_decimal "${size_list[@]}" 2>&1) ||
+            bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
+        mapfile -t custom_sizes <<< "$values"
+    fi
+    check_n_reps lab-check
+    need_copy lab-check "$k" "$dest"
+}
+
+# check_before_build: the copy's log folder, and what is said before any build: a file
+# with no code, an #include the exercise does not allow
+check_before_build() {
+    log=$dest/build/lab-check
+    rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
+    # nvcc's temporary files in the copy, not in /tmp: a time limit that kills a build
+    # leaves them where the copy's next check (or the scratch copy's removal) clears them
+    rm -rf "$log/tmp"
+    mkdir -p "$log/tmp" || exit 1
+    TMPDIR=$(realpath -m "$log/tmp")
+    export TMPDIR
+    # what a time limit cuts short from here on, in the record: the build (the #include
+    # check's preprocessing included), then the checks
+    note_item phase "" build
+    # an empty file is said as such, not as a build's pages of link errors (blank lines
+    # only: a save that wrote nothing, or the wrong file)
+    if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
+        echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
+        note empty fail "empty file: reduce.cu holds no code"
+        exit 1
+    fi
+    echo "== includes: $dest/reduce.cu against our step $k's file"
+    check_includes "$dest/reduce.cu" "$k" || exit 1
+}
+
+# The copy may include only what our step k's file includes (and step k-1's, where it
+# started), and these C headers, which cannot sum anything: a library's reduction (CUB,
+# Thrust, cuBLAS) is not the student's kernel.
+harmless_includes="<cstdio> <stdio.h> <cstdint> <stdint.h> <climits> <limits.h> <cfloat> <float.h> <cassert> <assert.h>"
+
+# include_lines FILE: "LINE<TAB>TARGET" for every #include (#include_next, #import; # or its
+# digraph %:) of FILE, continuation lines joined, the target as written (<x>, "x", or a
+# macro's name, which no allowed target is: an #include behind a macro is caught too). A
+# header of the student's own that shadows ours is never graded: lab-grade-all copies
+# their reduce.cu alone.
+include_lines() {
+    awk '{ line = NR; text = $0
+           while (text ~ /\\$/ && (getline more) > 0) text = substr(text, 1, length(text) - 1) more
+           if (text ~ /^[ \t]*(#|%:)[ \t]*(include_next|include|import)([ \t<"]|$)/) {
+               sub(/^[ \t]*(#|%:)[ \t]*(include_next|include|import)[ \t]*/, "", text)
+               sub(/[ \t]*(\/\/.*|\/\*.*)?$/, "", text)
+               printf "%d\t%s\n", line, text } }' "$1"
+}
+
+# check_includes FILE K: PASS or FAIL with the line; notes "includes"; 1 on a failure
+check_includes() {
+    local file=$1 k=$2 ours line target bad="" may=()
+    ours=$( (include_lines "$(step_dir "$k")/reduce.cu"; include_lines "$(step_dir "$(before_step "$k")")/reduce.cu") |
+           cut -f2 | sort -u | paste -sd' ')
+    read -ra may <<< "$ours $harmless_includes"   # every target the copy may include
+    while IFS=$'\t' read -r line target; do
+        [[ " ${may[*]} " == *" $target "* ]] || { bad="line $line: #include $target"; break; }
+    done < <(include_lines "$file")
+    if [ -z "$bad" ]; then
+        note includes pass "only what our step $k's file includes ($ours)"
+        return 0
+    fi
+    {
+        echo "your copy may include only what our step $k's file includes ($ours), and <cstdio>, <cstdint>,"
+        echo "<climits>, <cfloat>, <cassert> (or their .h names): the exercise is your own kernel, and a library's"
+        echo "reduction (CUB, Thrust, cuBLAS, cooperative_groups::reduce) is not; remove the #include and what uses it"
+    } > "$log/includes.txt"
+    echo "FAIL includes: $bad"
+    sed 's/^/  /' "$log/includes.txt"
+    note includes fail "$bad"
+    note_detail < "$log/includes.txt"
+    return 1
+}
+
+# check_build: the copy for each type (a fresh copy compiles the harness too, one job per core)
+check_build() {
+    local t jobs status
+    echo "== build $dest for $types"
+    jobs=$(nproc 2>/dev/null || echo 2)
+    for t in $types; do
+        status=0
+        make -s -j"$jobs" --no-print-directory -C "$dest" TYPE="$t" > "$log/build-$t.txt" 2>&1 || status=$?
+        cat "$log/build-$t.txt"
+        if [ "$status" -eq 0 ]; then built+=" $t"; continue; fi
+        echo "FAIL build $t: your copy does not compile (the compiler's messages are above)"
+        note "correct:$t" fail "does not compile"
+        grep -v '^  NVCC ' "$log/build-$t.txt" | tail -15 | note_detail
+        [ "$grading" = 1 ] || exit 1
+        failed+=" $t"
+    done
+    built=${built# }
+    [ -n "$built" ] || exit 1
+    note_item built "" "$built"
+    note_item phase "" checks
+}
+
+# no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
+# no GPU ...), and that the copy builds; exit 3
+no_gpu() {
+    echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
+    note_item nogpu
+    exit 3
+}
+
+# type_sizes PROGRAM: the sizes to check it at: LAB_SIZES, else the harness's sizes that
+# break reductions (--check auto, from your STEP and this type's vector width), less
+# 2^31+5, checked on its own (check_huge)
+type_sizes() {
+    sizes=("${custom_sizes[@]}")
+    [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
+    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | grep -vx 2147483653 | sort -nu)
+}
+
+# failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE (its first
+# line, and the kind of bug its hint names)
+failure_summary() {
+    local kind
+    kind=$(sed -n 's/^  hint: \([^:;]*\).*/\1/p' "$1" | head -1)
+    head -1 "$1" | sed -e 's/^FAIL [a-z]* //' -e 's/, the first size that fails:$//' -e 's/:$//' | tr -d '\n'
+    [ -z "$kind" ] || printf ': %s' "$kind"
+    echo
+}
+
+# type_failed T FILE: type T fails with the report in FILE (its first line the summary,
+# the rest the detail); lab-check stops here, lab-grade goes on without T
+type_failed() {
+    note "correct:$1" fail "$(failure_summary "$2")"
+    tail -n +2 "$2" | note_detail
+    [ "$grading" = 1 ] || exit 1
+    failed+=" $1"
+    passed=$(echo " $passed " | sed "s/ $1 / /" | xargs)
+}
+
+# check_correct: each type built, random and one-hot data at its sizes; the first --check
+# is the first program to ask for the GPU: without one, exit 3 here
+check_correct() {
+    local t threads status
+    first_type=${types%% *}
+    program=$dest/reduce$(suffix_of "${built%% *}")
+    threads=$(describe "$program" threads)
+    max_n=$(describe "$program" max_n)
+    if ! [[ $threads =~ ^[0-9]+$ ]] || ! [[ $max_n =~ ^[0-9]+$ ]]; then
+        echo "FAIL $program --describe did not answer; is the STEP metadata intact?"
+        for t in $built; do note "correct:$t" fail "--describe did not answer: the STEP metadata is broken"; done
+        exit 1
+    fi
+    type_sizes "$program"
+    count=${#sizes[@]}
+    echo "== correctness: random and one-hot data, each reduced twice, at $count sizes ($first_type: ${sizes[*]})"
+    for t in $built; do
+        status=0
+        type_sizes "$dest/reduce$(suffix_of "$t")"
+        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" || status=$?
+        cat "$log/sizes-$t.txt"
+        [ "$status" -ne 3 ] || no_gpu "$log/check-err.txt"
+        [ "$status" -ne 2 ] || echo "FAIL $t: $(head -1 "$log/skip.txt")" | tee "$log/sizes-$t.txt"
+        if [ "$status" -ne 0 ]; then type_failed "$t" "$log/sizes-$t.txt"; continue; fi
+        echo "PASS $t"
+        passed+=" $t"
+    done
+}
+
+# check_huge: n = 2^31+5 for the types that passed, where the copy takes 64-bit sizes
+# (LAB_HUGE); a copy with 32-bit indices where ours takes any n is told so
+check_huge() {
+    local huge=2147483653 ours_max t status
+    [ "${LAB_HUGE:-1}" != 0 ] && [ -n "$passed" ] || return 0
+    make -s --no-print-directory -C "$cur" TYPE="$first_type" || exit 1
+    ours_max=$(describe "$cur/reduce$(suffix_of "$first_type")" max_n)
+    if [ "$max_n" -lt "$huge" ] && [ "${ours_max:-0}" -ge "$huge" ]; then
+        echo "note: n = 2^31+5 not checked: your STEP.max_n is $max_n (32-bit indices); our step $k takes any n (MAX_N_64BIT)"
+        huge_note=" (not n = 2^31+5: STEP.max_n is 32-bit, ours takes any n)"
+    fi
+    [ "$max_n" -ge "$huge" ] || return 0
+    for t in $passed; do
+        status=0
+        check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "$huge" > "$log/huge-$t.txt" || status=$?
+        cat "$log/huge-$t.txt"
+        case $status in
+            0) echo "PASS $t n=2^31+5"; huge_note=" and n = 2^31+5" ;;
+            2) echo "skipped $t n=2^31+5: $(head -1 "$log/skip.txt" | sed 's/^[^:]*: //')"
+               huge_note=" (n = 2^31+5 skipped: not enough memory)" ;;
+            *) type_failed "$t" "$log/huge-$t.txt" ;;
+        esac
+    done
+}
+
+# check_same_bits: our step's claim (--describe: same_bits=1), held against the copy's
+# float and double (lab/lab.sh's same_bits); then the types right so far are noted
+check_same_bits() {
+    local t same
+    make -s --no-print-directory -C "$cur" TYPE="$first_type" || exit 1
+    if [ "$(describe "$cur/reduce$(suffix_of "$first_type")" same_bits)" = 1 ] && [ -n "$passed" ]; then
+        echo "== same bits: mixed data, --blocks 1, 7, 132 and your own grid, 10 runs each: one result (step $k's claim)"
+        if [ ! -x "$mixed_data" ]; then
+            echo "lab-check: $mixed_data is not built: make build/tools/mixed_data (make lab-check builds it)" >&2
+            exit 1
+        fi
+        for t in $passed; do
+            case $t in float|double) ;; *) continue ;; esac
+            same_bits "$t" > "$log/same-bits-$t.txt" || true   # its FAIL line says it
+            cat "$log/same-bits-$t.txt"
+            if grep -q "^FAIL" "$log/same-bits-$t.txt"; then
+                note "correct:$t" fail "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
+                tail -n +2 "$log/same-bits-$t.txt" | note_detail
+                [ "$grading" = 1 ] || exit 1
+                failed+=" $t"
+                passed=$(echo " $passed " | sed "s/ $t / /" | xargs)
+            else
+                same_bits_note="; the same bits over --blocks 1, 7, 132 and its own grid"
+            fi
+        done
+        case " $types " in
+            *" float "*|*" double "*) ;;
+            *) echo "same bits: not checked: LAB_TYPES=$types has no float or double (an integer sum is the same in any order)" ;;
+        esac
+    fi
+    for t in $passed; do
+        case $t in float|double) same=$same_bits_note ;; *) same="" ;; esac
+        note "correct:$t" pass "$count sizes$huge_note, random and one-hot data, each call on new data$same"
+    done
+}
+
+# sanitize_one PROGRAM TOOL: memcheck or racecheck at the program's sanitizer runs ("N
+# [FLAG...]" each, its --describe's sanitize_runs: with --blocks B, one block that sums
+# several chunks, so that a missing barrier between two chunks shows); PASS, FAIL with the
+# finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
+sanitize_one() {
+    local program=$1 tool=$2 n run extra out sanitize_runs
+    if ! find_sanitizer > /dev/null; then
+        note "$tool" skip "$SANITIZER_MISSING"
+        return 2
+    fi
+    IFS=';' read -ra sanitize_runs <<< "$(describe "$program" sanitize_runs)"
+    if [ ${#sanitize_runs[@]} -eq 0 ]; then
+        echo "FAIL $tool: $program --describe gives no sanitize_runs (is the STEP metadata intact?)"
+        note "$tool" fail "--describe gives no sanitize_runs"
+        return 1
+    fi
+    sanitize_where="n = $(printf '%s, ' "${sanitize_runs[@]}" | sed 's/, $//; s/\(.*\), /\1 and /')"
+    for run in "${sanitize_runs[@]}"; do
+        read -r n extra <<< "$run"
+        out=$log/$tool-$n.txt
+        # shellcheck disable=SC2086  # extra: the run's flags, split into words
+        sanitizer_run "$tool" -- "$program" -n "$n" -r 2 --seed "$seed" --device "${DEVICE:-0}" $extra > "$out" 2>&1 &&
+            continue
+        {
+            echo "FAIL $tool n=$n${extra:+ $extra}: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out")"
+            grep -m4 -E 'Race|hazard|Invalid|Warning|Error|at .*reduce' "$out" | grep -v SUMMARY | sed 's/^/  /' || true
+            if [ "$tool" = racecheck ]; then
+                echo "  hint: racecheck: a race: two threads touch the same shared-memory word with no barrier between"
+                echo "  them; since Volta a warp's lanes are not in lockstep, so __syncwarp() must separate a read from"
+                echo "  the write that follows (and __syncthreads() across warps). The sum may still be right: the bug is latent."
+            else
+                echo "  hint: memcheck: an access out of bounds: an index past the end of the input or of shared memory"
+                echo "  (a missing or off-by-one bounds test, e.g. on a thread's second load)."
+            fi
+            echo "  full report: $out"
+        } > "$log/$tool-fail.txt"
+        cat "$log/$tool-fail.txt"
+        note "$tool" fail "$(head -1 "$log/$tool-fail.txt" | sed -e "s/^FAIL $tool //" -e 's/=\{2,\} //')"
+        tail -n +2 "$log/$tool-fail.txt" | note_detail
+        return 1
+    done
+    note "$tool" pass "clean at $sanitize_where"
+    return 0
+}
+
+# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right
+# (LAB_SANITIZE); lab-check stops at the first finding, lab-grade runs both. Then
+# "correct" into the pass marker if nothing failed.
+check_sanitizers() {
+    local tool status skipped=0 found=0
+    if [[ " $failed " == *" $first_type "* ]]; then
+        echo "not run: the sanitizers and the timing, until the $first_type checks pass"
+        exit 1
+    fi
+    if [ "${LAB_SANITIZE:-1}" = 0 ]; then
+        note memcheck skip "LAB_SANITIZE=0"
+        note racecheck skip "LAB_SANITIZE=0"
+    else
+        for tool in memcheck racecheck; do
+            status=0
+            sanitize_one "$program" "$tool" || status=$?
+            [ "$status" -ne 2 ] || skipped=1
+            [ "$status" -ne 1 ] && continue
+            [ "$grading" = 1 ] || exit 1
+            found=1
+        done
+        if [ "$found" = 1 ]; then
+            failed+=" sanitizers"
+        elif [ "$skipped" = 1 ]; then
+            echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
+        else
+            echo "memcheck and racecheck: clean at $sanitize_where"
+            sanitized=", memcheck and racecheck clean"
+        fi
+    fi
+    if [ -z "$failed" ]; then
+        echo "correct: $types, random and one-hot data$sanitized"
+        echo "correct" > "$dest/.lab-check"
+    fi
+}
+
+# time_field CSV FIELD: the median time (median, of a PASSED row) or the device (device)
+# of the first row of a program's --csv file, read by column name (report field)
+time_field() {
+    [ -f "$1" ] || return 0
+    local report=${LAB_REPORT:-build/tools/report} median
+    if [ "$2" = device ]; then "$report" field "$1" device | sed -n 1p; return 0; fi
+    median=$("$report" field "$1" median_ms | sed -n 1p)
+    if [ "$("$report" field "$1" status | sed -n 1p)" = PASSED ] && awk -v ms="$median" 'BEGIN { exit !(ms + 0 > 0) }'; then
+        echo "$median"
+    fi
+}
+
+# check_timing: step k-1, the copy and our step k timed in turn, every run verified on new
+# data (each program its own CSV first: a row missing, a crash, never shifts the others'),
+# then the table and its verdict (lab_grade table) into the pass marker
+check_timing() {
+    local raw=$log/time.csv dir name names=() role roles=(start yours ours) i=0 ms status timing_failed=0 device="" verdict
+    echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
+    rm -f "$raw"
+    for dir in "$prev" "$dest" "$cur"; do
+        role=${roles[$i]}
+        i=$((i + 1))
+        [ "$dir" = "$dest" ] || make -s --no-print-directory -C "$dir" TYPE="$first_type" || exit 1
+        name=$dir/reduce$(suffix_of "$first_type")
+        names+=("$(describe "$name" name)")
+        rm -f "$log/time-$role.csv"
+        status=0
+        "$name" -n "${N:-2^26}" -r "${REPS:-20}" --seed "$seed" --device "${DEVICE:-0}" --quiet \
+            --csv "$log/time-$role.csv" 2> "$log/time-$role.txt" || status=$?
+        cat "$log/time-$role.txt" >&2
+        if [ -f "$log/time-$role.csv" ]; then
+            if [ -f "$raw" ]; then tail -n +2 "$log/time-$role.csv" >> "$raw"; else cp "$log/time-$role.csv" "$raw"; fi
+        fi
+        ms=$(time_field "$log/time-$role.csv" median)
+        if [ "$status" -ne 0 ] || [ -z "$ms" ]; then
+            echo "FAIL timing run of $name (exit $status)"
+            if [ "$role" = yours ]; then
+                echo "  hint: a timed run returned a wrong sum although the checks passed: every run gets new data (one"
+                echo "  element changes), so a kernel that returns an earlier result, or takes another path at the size"
+                echo "  it is timed at, fails here"
+                note timed fail "$(grep -m1 'FAILED' "$log/time-$role.txt" | sed 's/^[^:]*: FAILED //')"
+                note_detail < "$log/time-$role.txt"
+            fi
+            [ "$grading" = 1 ] || exit 1
+            timing_failed=1
+            continue
+        fi
+        note_item time "$role" "$ms"
+        [ "$role" != yours ] || note timed pass "3 warm-up and ${REPS:-20} timed runs at n = ${N:-2^26}, each verified, each on new data"
+        if [ -z "$device" ]; then
+            device=$(time_field "$log/time-$role.csv" device)
+            note_item device "" "$device"
+        fi
+    done
+    [ "$timing_failed" = 0 ] || exit 1
+    if ! "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt"; then
+        rm -f "$dest/.lab-check"
+        echo "FAIL timing: a row of the table above is missing or failed"
+        exit 1
+    fi
+    verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
+    [ -z "$failed" ] || exit 1
+    echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
+}
+
+# check_profile: Nsight Compute, make profile's table for yours and ours, every metric for
+# every step (step k's README says which one its idea moves), no choice of this script's;
+# lab-grade scores the time, not a profile
+check_profile() {
+    [ "$grading" = 0 ] || return 0
+    if [ "${PROFILE:-0}" != 1 ]; then
+        echo "make lab-check STEP=$k$lab_dir_arg PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
+        return 0
+    fi
+    echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
+    PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
+        true   # what failed is said above; the checks and the timing stand
+}
