@@ -45,19 +45,19 @@ lab:
 	@$(LAB_ENV) lab/lab.sh start $(STEP)
 
 ## lab-check STEP=k: build and check your copy like make test, sanitizers too, then time it next to step k-1 and ours (PROFILE=1: ncu)
-lab-check: $(LAB_TOOL) build/tools/report build/tools/mixed_data
+lab-check: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh check $(STEP)
 
 ## lab-grade STEP=k: lab-check's checks under a time limit on new data, scored with lab/weights.conf: lab/work/stepK_name/results.json (Gradescope) and a summary (make exits 2 on any failure; lab/lab.sh grade K exits 3 without a GPU)
-lab-grade: $(LAB_TOOL) build/tools/report build/tools/mixed_data
+lab-grade: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab.sh grade $(STEP)
 
 ## lab-grade-all SUBMISSIONS=dir: grade every student's stepK_name/reduce.cu, each in a scratch copy, one after another: results/grades.csv and the class table
-lab-grade-all: $(LAB_TOOL) build/tools/report build/tools/mixed_data
+lab-grade-all: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
 
 ## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
-lab-grade-demo: $(LAB_TOOL) build/tools/report build/tools/mixed_data
+lab-grade-demo: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab_grade_all.sh --demo
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain

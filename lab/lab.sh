@@ -250,57 +250,36 @@ check_sizes() {
 
 
 # same_bits TYPE: our step k claims the same bits on every grid (its --describe says
-# same_bits=1), so the copy's TYPE program sums data whose float sum shows its order
-# (build/tools/mixed_data: large values that cancel among small ones) at 2^20+3 and
-# 2^24+7, with --blocks 1, 7, 132 and its own grid, 10 runs each, every result verified:
-# all must be one value. PASS, or FAIL with the grids that differ and a hint; 1 on a failure.
+# same_bits=1), so the copy's TYPE program holds itself to it (--same-bits -r 10: data of
+# mixed magnitudes, where the order of a float sum shows, at its --check auto sizes up to
+# 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528, 1024 and its own grid,
+# every result verified). PASS, or FAIL with the first size whose results differ, what
+# differs and a hint (from its --verdicts: runs or grid); 1 on a failure.
 same_bits() {
-    local t=$1 program size blocks file status values count own differ first args
+    local t=$1 program status=0 first why
     program=$dest/reduce$(suffix_of "$t")
     if [ -z "$(describe "$program" most_blocks)" ]; then
         echo "FAIL $t same bits: your copy takes no --blocks B (its --describe says no most_blocks=), which this check runs it with: add it as the exercise says (common/blocks_flag.h; .own_flags = &blocks_flag in STEP)"
         return 1
     fi
-    for size in 1048579 16777223; do
-        file=$log/mixed-$t-$size.bin
-        if ! "$mixed_data" "$t" "$size" 14 "$file" 2> "$log/same-bits-err.txt"; then
-            echo "FAIL $t same bits: the data was not written: $(head -1 "$log/same-bits-err.txt")"
-            return 1
-        fi
-        rm -f "$log/same-bits-$t-$size-"*.txt
-        for blocks in 1 7 132 own; do
-            args=()
-            [ "$blocks" = own ] || args=(--blocks "$blocks")
-            status=0
-            "$program" --input "$file" --print-sum -r 10 --warmup 0 --no-gate --quiet --device "${DEVICE:-0}" "${args[@]}" \
-                > "$log/same-bits-$t-$size-$blocks.txt" 2> "$log/same-bits-err.txt" || status=$?
-            if [ "$status" -ne 0 ]; then
-                echo "FAIL $t same bits n=$size ${args[*]:-(your own grid)}: exit $status: $(head -1 "$log/same-bits-err.txt" | sed 's/^[^:]*: //')"
-                echo "  reproduce: $mixed_data $t $size 14 data.bin; $program --input data.bin -r 10 ${args[*]}"
-                rm -f "$file"
-                return 1
-            fi
-        done
-        rm -f "$file"
-        values=$(cat "$log/same-bits-$t-$size-"*.txt | sort -u)
-        count=$(grep -c . <<< "$values")
-        [ "$count" -eq 1 ] && continue
-        own=$(head -1 "$log/same-bits-$t-$size-own.txt")
-        differ=""
-        for blocks in 1 7 132 own; do
-            first=$(grep -vxF -m1 -- "$own" "$log/same-bits-$t-$size-$blocks.txt") || continue
-            if [ "$blocks" = own ]; then differ+=", your own grid's later runs ($first)"; else differ+=", --blocks $blocks ($first)"; fi
-        done
-        echo "FAIL $t same bits n=$size: $count different results over --blocks 1, 7, 132 and your own grid, 10 runs each; your own grid's first is $own, these differ:${differ#,}"
-        if [ "$(sort -u "$log/same-bits-$t-$size-own.txt" | wc -l)" -gt 1 ]; then
+    "$program" --same-bits -r 10 --device "${DEVICE:-0}" --verdicts "$log/same-bits-$t.verdicts" \
+        > "$log/same-bits-$t.out" 2> "$log/same-bits-err.txt" || status=$?
+    read -r first why < <(awk '$3 == "fail" { print $2, $4; exit }' "$log/same-bits-$t.verdicts" 2> /dev/null)
+    if [ "$status" -eq 0 ] && [ -z "$first" ] && [ -s "$log/same-bits-$t.verdicts" ]; then
+        echo "PASS $t same bits: one result at each of $(grep -c . "$log/same-bits-$t.verdicts") sizes over --blocks 1, 2, 7, 132, 528, 1024 and your own grid, 10 runs each"
+        return 0
+    elif [ -z "$first" ]; then
+        echo "FAIL $t same bits: exit $status: $(head -1 "$log/same-bits-err.txt" | sed 's/^[^:]*: //')"
+    else
+        echo "FAIL $t same bits n=$first: $(sed -n "s/^same-bits n=$first: FAIL, //p" "$log/same-bits-$t.out" | sed 's/: the .*//')"
+        if [ "$why" = runs ]; then
             echo "  hint: the result changes from run to run: the partial sums must be added in a fixed order, not in the order the blocks finish (a ticket's order, atomicAdd)"
         else
             echo "  hint: the result depends on the grid: the order of the additions must depend on n alone (chunks fixed by n, not by gridDim.x or blockIdx.x)"
         fi
-        echo "  reproduce: $mixed_data $t $size 14 data.bin; $program --input data.bin --print-sum --quiet -r 10 --blocks 1 (then --blocks 7)"
-        return 1
-    done
-    echo "PASS $t same bits: one result at n = 2^20+3 and 2^24+7 over --blocks 1, 7, 132 and your own grid, 10 runs each"
+    fi
+    echo "  reproduce: $program --same-bits -r 10"
+    return 1
 }
 
 

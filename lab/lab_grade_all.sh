@@ -224,7 +224,7 @@ while IFS=$sep read -r student k file why; do
     log=$work/logs/$(basename "$scratch").txt
     status=0
     (cd "$scratch" && LAB_DIR=lab/work LAB_STUDENT="$student" LAB_GRADES="$grades" LAB_GRADER="$grader" \
-        LAB_REPORT="$root/build/tools/report" LAB_MIXED_DATA="$root/build/tools/mixed_data" LAB_WEIGHTS="$weights" \
+        LAB_REPORT="$root/build/tools/report" LAB_WEIGHTS="$weights" \
         LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
     [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
