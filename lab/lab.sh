@@ -224,17 +224,20 @@ check_sizes() {
     shift 2
     list=$(IFS=,; echo "$*")
     [ "$seed" = 1 ] || again=" --seed $seed"
-    "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" > "$log/check.txt" 2> "$log/check-err.txt" ||
-        status=$?
+    rm -f "$log/check.verdicts"
+    "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" --verdicts "$log/check.verdicts" \
+        > "$log/check.txt" 2> "$log/check-err.txt" || status=$?
     [ "$status" -eq 0 ] && return 0
     [ "$status" -eq 3 ] && return 3
     if [ "$status" -eq 2 ]; then
         cat "$log/check-err.txt" > "$log/skip.txt"
         return 2
     fi
-    first=$(sed -n 's/^check n=\([0-9]*\): FAIL.*/\1/p;T;q' "$log/check.txt")
+    # the program's verdicts ("check N pass|fail"): the first size that failed, or else the
+    # first without a verdict, where it stopped
+    first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
-        first=$(printf '%s\n' "$@" | while read -r n; do grep -q "^check n=$n: PASS" "$log/check.txt" || { echo "$n"; break; }; done)
+        first=$(printf '%s\n' "$@" | while read -r n; do grep -qx "check $n pass" "$log/check.verdicts" 2> /dev/null || { echo "$n"; break; }; done)
         echo "FAIL $type n=$first: the program stopped (exit $status):"
         sed 's/^/  /' "$log/check-err.txt" | head -5
         echo "  hint: a CUDA error in a check is most often a read or write out of bounds; memcheck says where:"
