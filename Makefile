@@ -137,7 +137,7 @@ test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 test-ci: $(TOOLS)/report $(UNIT_TESTS)
 	@TEST_TIER=ci tests/run.sh $(PROGRAM_DIRS)
 
-## lint: shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code (no GPU needed)
+## lint: the line budgets (tests/budgets.txt), shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code, README's length (no GPU needed; a git checkout)
 lint: all
 	@tests/lint.sh $(PROGRAM_DIRS)
 
@@ -169,7 +169,7 @@ diffs:
 docs:
 	@DOC_INPUTS="$(DOC_INPUTS)" scripts/docs.sh
 
-## check-archs: compile every step for every real architecture nvcc supports (no GPU needed)
+## check-archs: compile every program for every real architecture nvcc supports for int, the oldest and newest for float and double (no GPU needed)
 check-archs:
 	@scripts/check_archs.sh $(PROGRAM_DIRS)
 

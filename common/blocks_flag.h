@@ -29,11 +29,16 @@
 /** --blocks B: the most blocks the grid may have (0: not given, a full wave). */
 static int most_blocks = 0;
 
-/** Takes --blocks' value: a whole number from 1 to MOST_BLOCKS_FLAG, or one line saying so. */
+/**
+ * Takes --blocks' value: a whole number from 1 to MOST_BLOCKS_FLAG, or one line saying so.
+ * NULL (never from a command line) goes back to the full wave: --same-bits' own grid.
+ */
 static int take_blocks(int index, const char *value, char *error, size_t error_size)
 {
     (void)index;
-    if (parse_int_in(value, 1, MOST_BLOCKS_FLAG, &most_blocks) == 0)
+    if (!value)
+        most_blocks = 0;
+    if (!value || parse_int_in(value, 1, MOST_BLOCKS_FLAG, &most_blocks) == 0)
         return 0;
     snprintf(error, error_size, "--blocks %s: give the most blocks the grid may have, a whole number from 1 to %d",
              value, MOST_BLOCKS_FLAG);
@@ -52,9 +57,13 @@ static const driver_flag blocks_flag_names[] = { { "blocks", 1 } };
 /** The flag, for STEP's own_flags. */
 static const step_flags blocks_flag = {
     .parse = { blocks_flag_names, 1, take_blocks },
-    .usage_lines = "      --blocks B   at most B blocks (default: as many as fit on the GPU at once)\n",
+    .usage_lines = "      --blocks B   at most B blocks (default: as many as fit on the GPU at once)\n"
+                   "      --same-bits  float and double: data of mixed magnitudes at the --check auto sizes up\n"
+                   "                   to 2^26+1 and at 2^20, 2^24+7, 2^26, on the own grid and --blocks 1, 2, 7,\n"
+                   "                   132, 528, 1024, R runs each with the L2 flushed (and R more without the\n"
+                   "                   flush at the last three): one line a size, FAIL if a bit differs\n",
     .describe = describe_blocks,
-    /* one block (--blocks 1) sums 8 chunks (16 for doubles) one after another, so that a
+    /* one block (--blocks 1) sums 8 chunks (17 for doubles) one after another, so that a
        missing barrier between two chunks' sums shows */
     .sanitize_run = SAME_BITS ? "65539 --blocks 1" : NULL,
 };

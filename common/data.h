@@ -43,8 +43,9 @@ reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first);
  * Writes n values of mixed magnitudes from `seed` to `v`: data on which the order of a float
  * sum shows in its result (--same-bits, build/tools/mixed_data for --input, step 14's README).
  * Most values are small, uniform in [0, 1). n/128 times, two places drawn at random get a
- * large value and its negative (magnitude from 2^20 to just under 2^31; 25 significant bits,
- * so a float rounds both to nearest alike and the pair still cancels exactly). The places
+ * large value and its negative (magnitude from 2^20 to just under 2^31, with 25 significant
+ * bits, one more than a float holds: a float build rounds each, and rounding to nearest is
+ * symmetric in sign, so the pair still cancels exactly; a double holds them exactly). The places
  * are drawn with replacement, so a later pair can overwrite one value of an earlier one:
  * about 1% of the large values are left without their negative (2,021 of 260,103 at
  * n = 2^24+7, seed 1), and those set the exact sum. A partial sum that holds a large value

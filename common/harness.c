@@ -90,7 +90,7 @@ int same_bits_sizes(const step_info *info, size_t *sizes)
     all[total++] = (size_t)1 << 20;
     all[total++] = ((size_t)1 << 24) + 7;
     all[total++] = (size_t)1 << 26;
-    for (int i = 0; i < total; i++) {   /* insertion sort, keeping each size up to the most once */
+    for (int i = 0; i < total; i++) {   /* insertion sort: each size once, none above SAME_BITS_MOST_N */
         size_t n = all[i];
         int at = count;
         while (at > 0 && sizes[at - 1] > n)

@@ -5,8 +5,8 @@
 # `make -j` never has two folders compile the same object.
 #
 # Its flags are the harness's own (not a folder's EXTRA_CFLAGS or HARNESS_DIRS): the same
-# objects serve every folder. Each object is written under a temporary name and renamed, so
-# that builds of lab copies running side by side never see half an object.
+# objects serve every folder. Each object and its dependency file is written under a
+# temporary name and renamed, so that builds side by side (lab copies) never see half a file.
 
 harness_empty :=
 harness_comma := ,
@@ -29,9 +29,9 @@ $(HARNESS_DIR)/nvcc.cmd: FORCE
 	@$(call write_if_changed,$(NVCC) $(HARNESS_NVCCFLAGS))
 
 $(HARNESS_DIR)/%.o: $(HARNESS_SRC)/%.c $(HARNESS_DIR)/cc.cmd
-	$(Q)$(CC) $(HARNESS_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+	$(Q)$(CC) $(HARNESS_CFLAGS) -MMD -MP -MT $@ -MF $@.$$$$.dtmp -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.dtmp $(@:.o=.d) && mv -f $@.$$$$.tmp $@
 $(HARNESS_DIR)/%.o: $(HARNESS_SRC)/%.cu $(HARNESS_DIR)/nvcc.cmd
-	$(Q)$(NVCC) $(HARNESS_NVCCFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+	$(Q)$(NVCC) $(HARNESS_NVCCFLAGS) -MMD -MP -MT $@ -MF $@.$$$$.dtmp -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.dtmp $(@:.o=.d) && mv -f $@.$$$$.tmp $@
 $(HARNESS_LIB): $(HARNESS_LIB_OBJ)
 	$(if $(Q),@echo "  AR    harness library ($(TYPE), $(NVCC_ARCH))")
 	$(Q)rm -f $@.$$$$.tmp && ar rcs $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@

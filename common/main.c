@@ -369,17 +369,19 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
 /**
  * --same-bits: the claim that the result's bits depend on n and the data alone, never on
  * the grid (--blocks B lets one GPU run the grids of others) or the run, held to data of
- * mixed magnitudes, where the order of the additions shows (mixed_values()). Each grid (the
- * program's own first, then other_grids), each size of same_bits_sizes(): R runs with the
- * L2 flushed, and R more with it hot at 2^20, 2^24+7 and 2^26; every result verified (a
- * wrong one stops it: exit 1). One line a size: PASS with its value, or FAIL with what
- * differs, and --verdicts' "same-bits N pass", or "fail runs" (the own grid's runs differ)
- * or "fail grid" (another grid gives another value). Untimed: no gate.
+ * mixed magnitudes, where the order of the additions shows (mixed_values()). Each size of
+ * same_bits_sizes(), each grid (the program's own first, then other_grids): R runs with
+ * the L2 flushed, and at 2^20, 2^24+7 and 2^26 R more without the flush, which starts and
+ * finishes the blocks at other times (the order a ticket or an atomicAdd finish adds in);
+ * every result verified. One line a size: PASS with its value, or FAIL with what differs;
+ * and --verdicts' "same-bits N pass", or "fail runs" (the own grid's runs differ), "fail
+ * grid" (another grid gives another value) or "fail wrong" (a wrong sum, which stops it:
+ * exit 1). Untimed: no gate.
  */
 static int run_same_bits(const options *opt, const gpu_info *gpu)
 {
     size_t sizes[MAX_CHECK_SIZES];
-    int count = same_bits_sizes(&STEP, sizes);
+    int count = same_bits_sizes(&STEP, sizes), failures = 0, wrong = 0;
     size_t max_n = sizes[count - 1];
     gpu_slot slot;
     int status = allocate(&slot, max_n, scratch_for(max_n), 1, 0, gpu);
@@ -391,65 +393,63 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
         say_error("out of host memory for --same-bits' data");
         return EXIT_USAGE;
     }
-    element_t first[MAX_CHECK_SIZES], other[MAX_CHECK_SIZES];
-    int run_to_run[MAX_CHECK_SIZES] = { 0 }, differs[MAX_CHECK_SIZES] = { 0 }, wrong = 0;
     void *flush = slot.flush;
-    for (int g = 0; g <= OTHER_GRIDS && !wrong; g++) {
-        char error[256];
-        if (g > 0 && STEP.own_flags->parse.take(0, other_grids[g - 1], error, sizeof error) != 0) {
-            say_error(error);
-            return EXIT_USAGE;
-        }
-        for (int i = 0; i < count && !wrong; i++) {
-            size_t n = sizes[i];
-            mixed_values(values, n, SAME_BITS_SEED);
-            for (size_t k = 0; k < n; k++)
-                host[k] = (element_t)values[k];
-            reference ref = cpu_reference(host, n);
-            CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-            int large = n == (size_t)1 << 20 || n == ((size_t)1 << 24) + 7 || n == (size_t)1 << 26;
-            for (int r = 0; r < opt->reps * (large ? 2 : 1) && !wrong; r++) {
+    for (int i = 0; i < count && !wrong; i++) {
+        size_t n = sizes[i];
+        mixed_values(values, n, SAME_BITS_SEED);
+        for (size_t k = 0; k < n; k++)
+            host[k] = (element_t)values[k];
+        reference ref = cpu_reference(host, n);
+        CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+        int runs = opt->reps * (n == (size_t)1 << 20 || n == ((size_t)1 << 24) + 7 || n == (size_t)1 << 26 ? 2 : 1);
+        element_t first = 0, other = 0;
+        int differs = -1;   /* the grid whose result differs first (0: the own grid's runs) */
+        for (int g = 0; g <= OTHER_GRIDS && !wrong; g++) {
+            char error[256];
+            const char *blocks = g ? other_grids[g - 1] : NULL;   /* NULL: the program's own grid */
+            if (STEP.own_flags->parse.take(0, blocks, error, sizeof error) != 0) {
+                say_error(error);
+                return EXIT_USAGE;
+            }
+            for (int r = 0; r < runs && !wrong; r++) {
                 element_t got;
-                slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: L2 hot */
+                slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
                 run_once(&slot, n, r, &got);
                 verdict v = check_sum(got, &ref, depth_for(n));
                 if (!v.ok) {
                     char where[160];
                     snprintf(where, sizeof where, "--same-bits n=%zu, %s%s, run %d", n, g ? "--blocks " : "its own grid",
-                             g ? other_grids[g - 1] : "", r + 1);
+                             g ? blocks : "", r + 1);
                     report_mismatch(where, got, &ref, &v);
                     wrong = 1;
                 } else if (g == 0 && r == 0) {
-                    first[i] = got;
-                } else if (memcmp(&got, &first[i], sizeof got) != 0 && !run_to_run[i] && !differs[i]) {
-                    run_to_run[i] = g == 0;
-                    differs[i] = g;
-                    other[i] = got;
+                    first = got;
+                } else if (differs < 0 && memcmp(&got, &first, sizeof got) != 0) {
+                    differs = g;
+                    other = got;
                 }
             }
             slot.flush = flush;
         }
-    }
-    int failures = wrong;
-    for (int i = 0; i < count && !wrong; i++) {
         char value[64], second[64];
-        format_element(value, sizeof value, first[i]);
-        format_element(second, sizeof second, other[i]);
-        if (run_to_run[i])
+        format_element(value, sizeof value, first);
+        format_element(second, sizeof second, other);
+        if (wrong)
+            printf("same-bits n=%zu: FAIL, a wrong sum (above)\n", n);
+        else if (differs == 0)
             printf("same-bits n=%zu: FAIL, its own grid gives %s, then %s: the partial sums must be added in a "
-                   "fixed order, not in the order the blocks finish (a ticket's order, atomicAdd)\n", sizes[i], value, second);
-        else if (differs[i])
+                   "fixed order, not in the order the blocks finish (a ticket's order, atomicAdd)\n", n, value, second);
+        else if (differs > 0)
             printf("same-bits n=%zu: FAIL, its own grid gives %s, --blocks %s gives %s: the order of the additions "
-                   "must depend on n alone (chunks fixed by n, not by gridDim.x or blockIdx.x)\n", sizes[i], value,
-                   other_grids[differs[i] - 1], second);
+                   "must depend on n alone (chunks fixed by n, not by gridDim.x or blockIdx.x)\n", n, value,
+                   other_grids[differs - 1], second);
         else
-            printf("same-bits n=%zu: PASS, %s over its own grid and --blocks 1, 2, 7, 132, 528, 1024, %d runs "
-                   "each%s\n", sizes[i], value, opt->reps, sizes[i] == ((size_t)1 << 24) + 7 ||
-                   sizes[i] == (size_t)1 << 20 || sizes[i] == (size_t)1 << 26 ? ", L2 flushed and hot" : "");
-        int ok = !run_to_run[i] && !differs[i];
-        failures += !ok + !record_verdict(opt, "same-bits", sizes[i], ok, ok ? NULL : run_to_run[i] ? "runs" : "grid");
+            printf("same-bits n=%zu: PASS, %s over its own grid and --blocks 1, 2, 7, 132, 528, 1024, %d runs each%s\n",
+                   n, value, opt->reps, runs > opt->reps ? ", and as many without the L2 flush" : "");
+        fflush(stdout);
+        int ok = !wrong && differs < 0;
+        failures += !ok + !record_verdict(opt, "same-bits", n, ok, ok ? NULL : wrong ? "wrong" : differs ? "grid" : "runs");
     }
-    fflush(stdout);
     free(values);
     free(host);
     slot_release(&slot);

@@ -274,16 +274,13 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
            "      --check LIST verify sizes, e.g. 1,257,2^20+7, on random and one-hot data, no timing;\n"
            "                   --check auto: the sizes that break reductions, from the step's geometry\n"
            "      --verdicts F write each size's verdict of --check or --same-bits to F, one line each,\n"
-           "                   for scripts: WHAT N pass|fail\n"
+           "                   for scripts: WHAT N pass|fail [WHY]\n"
            "      --describe   print the step's metadata (number, name, threads, largest n ...) for scripts\n");
     if (!driver)
         printf("      --resources  print the kernel's registers, shared memory, blocks per SM and\n"
                "                   occupancy on this GPU (for scripts: make resources)\n");
     if (step_lines)
-        printf("%s      --same-bits  float and double: sum data of mixed magnitudes at the --check auto sizes up\n"
-               "                   to 2^26+1 and at 2^20, 2^24+7, 2^26 with --blocks 1, 2, 7, 132, 528, 1024\n"
-               "                   and the own grid, R runs each (and R with the L2 hot at the last three):\n"
-               "                   one line a size, which fails if the results differ in a bit\n", step_lines);
+        printf("%s", step_lines);
     printf("  -h, --help       this text\n\n");
     if (driver)
         driver->print_footer(program);

@@ -53,7 +53,7 @@ typedef struct options {
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
     int resources;           /**< --resources: print the kernel's registers, shared memory and
                                   occupancy on this GPU as key=value lines (resources.h), run nothing */
-    int same_bits;           /**< --same-bits: hold the result's bits to n and the data alone (same_bits()) */
+    int same_bits;           /**< --same-bits: hold the result's bits to n and the data alone (main.c: run_same_bits()) */
     const char *verdicts_path; /**< --verdicts FILE: each size's verdict, one line, for scripts (record_verdict()) */
 } options;
 
