@@ -218,69 +218,56 @@ done
 unsigned_program=""
 for program in "${programs[@]}"; do
     if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
-        unsigned_program=$program
-        break
+        unsigned_program=$program; break
     fi
 done
 unsigned_dir=${unsigned_program%/*}
 unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
-unsigned_names=("unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
-                "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)"
-                "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices")
+unsigned_name="unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
 unsigned_built=""
 if [ "$type" != int ]; then
-    for name in "${unsigned_names[@]}"; do skip "$name" "TYPE=int only: the indices are the same in every type"; done
+    skip "$unsigned_name" "TYPE=int only: the indices are the same in every type"
 elif [ -z "$unsigned_program" ]; then
-    fail "${unsigned_names[0]}" "no program whose --describe says index_bits=32 and kernel=own was built"
+    fail "$unsigned_name" "no program whose --describe says index_bits=32 and kernel=own was built"
 else
     rm -rf "${unsigned_copy%/*}" && mkdir -p "$unsigned_copy"
     sed 's/^\( *\.max_n = \)MAX_N_32BIT,/\1MAX_N_64BIT,/' "$unsigned_dir/reduce.cu" > "$unsigned_copy/reduce.cu"
     echo "include $(pwd)/common/step.mk" > "$unsigned_copy/Makefile"
     changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>')
-    if [ "$changed" -ne 1 ]; then
-        fail "${unsigned_names[0]}" "$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
-    elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then
-        fail "${unsigned_names[0]}" "its kernel has no 'unsigned int i = ': not the unsigned index this tests"
-    elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then
-        fail "${unsigned_names[0]}" "$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')"
-    elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then
-        fail "${unsigned_names[0]}" "its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"
-    else
-        pass "${unsigned_names[0]}"
-        unsigned_built=yes
+    why=""
+    if [ "$changed" -ne 1 ]; then why="$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
+    elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then why="its kernel has no 'unsigned int i = ': not the unsigned index this tests"
+    elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then why=$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')
+    elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then why="its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"
     fi
+    if [ -z "$why" ]; then pass "$unsigned_name"; unsigned_built=yes; else fail "$unsigned_name" "$why"; fi
 fi
-# unsigned_check NAME SIZE CODE TEXT...: the copy's --check SIZE exits CODE and its output
-# holds every TEXT; SKIP when it says, exit 2, that memory is too small for SIZE
+# unsigned_check NAME SIZE CODE VERDICT TEXT...: the copy's --check SIZE exits CODE, its
+# --verdicts say VERDICT, and its output holds every TEXT; SKIP when it says, exit 2, that
+# memory is too small for SIZE
 unsigned_check() {
-    local name=$1 size=$2 code=$3 status text
-    shift 3
+    local name=$1 size=$2 code=$3 verdict=$4 status text what out=$log/unsigned-check
+    shift 4
     if [ "$type" != int ]; then return; fi
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
     if [ -z "$unsigned_built" ]; then fail "$name" "the copy was not built"; return; fi
-    timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" > "$log/unsigned-check.txt" 2> "$log/unsigned-check-err.txt"
+    timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" --verdicts "$out.verdicts" > "$out.txt" 2> "$out-err.txt"
     status=$?
-    if [ "$status" -eq 2 ] && grep -q 'of device memory\|of host memory' "$log/unsigned-check-err.txt"; then
-        skip "$name" "$(sed 's/^[^ :]*: //' "$log/unsigned-check-err.txt" | head -1)"
-        return
+    if [ "$status" -eq 2 ] && grep -q 'of device memory\|of host memory' "$out-err.txt"; then
+        skip "$name" "$(sed 's/^[^ :]*: //' "$out-err.txt" | head -1)"; return
     fi
+    what=$(grep -h -m3 -E 'FAILED|hint' "$out-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')
     if [ "$status" -eq 124 ]; then fail "$name" "still running after 600 s: killed"; return; fi
-    if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(grep -h -m3 -E 'check n=|FAILED|hint' "$log/unsigned-check.txt" \
-             "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
-        return
+    if [ "$status" -ne "$code" ] || ! grep -qx "check .* $verdict" "$out.verdicts"; then
+        fail "$name" "exit $status, expected $code, verdict $(cat "$out.verdicts" 2> /dev/null): $what"; return
     fi
     for text in "$@"; do
-        if ! grep -qF -- "$text" "$log/unsigned-check.txt" "$log/unsigned-check-err.txt"; then
-            fail "$name" "no '$text' in the output: $(grep -h -m2 -E 'check n=|hint' "$log/unsigned-check.txt" \
-                 "$log/unsigned-check-err.txt" | sed 's/^[^ :]*: //' | tr '\n' ' ')"
-            return
-        fi
+        if ! grep -qF -- "$text" "$out-err.txt"; then fail "$name" "no '$text' in the output: $what"; return; fi
     done
     pass "$name"
 }
-unsigned_check "${unsigned_names[1]}" 2^31+5 0 "check n=2147483653: PASS"
-unsigned_check "${unsigned_names[2]}" 2^32+5 1 "check n=4294967301: FAIL" \
+unsigned_check "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)" 2^31+5 0 pass
+unsigned_check "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices" 2^32+5 1 fail \
     "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
 # --check calls the step hundreds of times in a row, each verified on new data, so state
 # that survives a call is caught there; this is the timed path's test (the gate holding
