@@ -6,11 +6,9 @@
 #             timing verdict where our step's gain can be told from noise (SKIP by name
 #             where not), and rejects each broken copy as its header says
 #   lab-grade lab-grade and lab-grade-all, with a GPU or without
-# What does not depend on the element type (the scripts' plumbing, the texts, the tables,
-# the scoring) runs in the TYPE=int run only, one SKIP line saying so in the others; a
-# broken copy whose header sets LAB_TYPES=T is built and checked in TYPE=T's run alone.
-# LAB_TESTS=0 leaves the lab out: the quick run on a GPU machine. Every copy is made in a
-# folder under build/ (LAB_DIR), never in lab/work.
+# What does not depend on the element type runs in the TYPE=int run only (one SKIP line in
+# the others); a broken copy whose header sets LAB_TYPES=T, in TYPE=T's run alone. Every
+# copy is made in a folder under build/ (LAB_DIR), never in lab/work.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
@@ -328,12 +326,13 @@ done
 # ---------------------------------------------------------------- lab-grade
 [ "$plumbing" = 1 ] || return 0   # the scoring is the same for every type: TYPE=int's run
 section lab-grade
-# The scorer is unit-tested on canned records; here the whole chain. json_ok FILE: "ok
-# SCORE MAX" for a results.json in Gradescope's format whose tests add up to its score,
-# "skip" without python3, else why not
-json_ok() {
-    command -v python3 > /dev/null 2>&1 || { echo skip; return; }
-    python3 -c '
+# The scorer is unit-tested on canned records; here the whole chain. lab_json NAME FILE
+# PATTERN: FILE is a results.json in Gradescope's format whose tests add up to its score,
+# and "ok SCORE MAX" matches PATTERN (a SKIP without python3)
+lab_json() {
+    local result
+    if ! command -v python3 > /dev/null 2>&1; then skip "$1" "python3 not installed (it only checks the JSON)"; return; fi
+    result=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert all(k in d for k in ("score", "execution_time", "output", "tests")), "a top-level field is missing"
@@ -343,15 +342,8 @@ assert all(0 <= x["score"] <= x["max_score"] for x in t), "a score outside 0 .. 
 s, m = sum(x["score"] for x in t), sum(x["max_score"] for x in t)
 assert abs(s - d["score"]) < 0.005, "tests add up to %.2f, score says %.2f" % (s, d["score"])
 print("ok %.2f %.2f" % (d["score"], m))
-' "$1" 2>&1 | tail -1
-}
-# lab_json NAME FILE PATTERN: FILE is valid, adds up, and json_ok's "ok SCORE MAX" matches PATTERN
-lab_json() {
-    local name=$1 file=$2 pattern=$3 result
-    result=$(json_ok "$file")
-    if [ "$result" = skip ]; then skip "$name" "python3 not installed (it only checks the JSON)"
-    elif [[ $result =~ $pattern ]]; then pass "$name"
-    else fail "$name" "$result"; fi
+' "$2" 2>&1 | tail -1)
+    if [[ $result =~ $3 ]]; then pass "$1"; else fail "$1" "$result"; fi
 }
 build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
 grep -q "total 100.00$" "$log/weights.txt"
@@ -422,8 +414,10 @@ for file in lab/broken/*.patch; do
     [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"
     result "$test_name" $? "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 done
-# the time limit, on any machine: 1 s is shorter than any build
+# the time limit, on any machine: LAB_TIMEOUT=1 against a build that a rule added to the
+# copy's Makefile makes 5 s longer (a compile alone may take less than 1 s)
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
+printf 'all: slow\nslow:\n\t@sleep 5\n' >> "$lab_root/limit/$step3/Makefile"
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
 grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv" &&
     grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
