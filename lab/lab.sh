@@ -28,8 +28,7 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir, describe, find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
-# what the hints add to a make command so that it finds these copies: nothing for the
-# default folder, else LAB_DIR=... (quoted for the shell where it needs to be)
+# what the hints add to a make command to find these copies (nothing for the default folder)
 lab_dir_arg=""
 [ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
@@ -72,18 +71,12 @@ before_step() {
     echo "$before"
 }
 
-# need_grader TARGET: the lab's tool is built (make builds it first; a direct run may
-# come before it), or one line and exit 1
+# need_grader TARGET: the lab's tool is built (a direct run may come before make's), or exit 1
 need_grader() {
     [ -x "$grader" ] && return 0
     echo "make $1: $grader is not built: make build/tools/lab_grade build/tools/report" >&2
     exit 1
 }
-
-# sizes_decimal SIZE...: each size in decimal, one a line, read as the programs' -n reads
-# it: the lab's tool asks the core's parser (common/options.c), so the notation has one
-# reading. Fails on a size that is not one or is 0, naming it last on its stderr line.
-sizes_decimal() { "$grader" size "$@"; }
 
 # lab_types TARGET: LAB_TYPES checked (int float double), or one line and exit 2
 lab_types() {
@@ -112,7 +105,7 @@ lab_seed() {
 # check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
 # them, or one line and exit 2: a typo is said before three builds, not after them
 check_n_reps() {
-    sizes_decimal "${N:-2^26}" > /dev/null 2>&1 ||
+    "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
     if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
@@ -154,9 +147,8 @@ relabel() {
 # strip_header FILE: the kernel file without its first comment block (the @file header)
 strip_header() { awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"; }
 
-# our_field K KEY: KEY (title, idea ...) of our step k, from its program's --describe
-# (built first if need be, for TYPE): the program says what it is, no script reads its
-# source. Fails if it cannot be built.
+# our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first, for
+# TYPE): the program says what it is, no script reads its source
 our_field() {
     local dir type=${TYPE:-int}
     dir=$(step_dir "$1")
@@ -288,17 +280,11 @@ same_bits() {
 
 # ------------------------------------------------------------------ grade
 # fresh_seed: a new seed for every grading: no answer can be known beforehand
-fresh_seed() {
-    local value
-    value=$(od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ')
-    [[ $value =~ ^[0-9]+$ ]] || value=$((RANDOM * 32768 + RANDOM))
-    echo "$value"
-}
+fresh_seed() { od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ' | grep -x '[0-9][0-9]*' || echo $((RANDOM * 32768 + RANDOM)); }
 
-# make lab-grade STEP=k: the checks of lab-check under a time limit (LAB_TIMEOUT, 300 s),
-# on data from a new seed (LAB_SEED), recorded; then the score (lab_grade grade) into
-# DEST/results.json and a one-screen summary. LAB_STUDENT and LAB_GRADES (lab-grade-all)
-# append the row of results/grades.csv. Exit 0 once graded, whatever the score; 2 bad
+# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT, on data of a new seed,
+# recorded; then the score into DEST/results.json and a summary (LAB_STUDENT and
+# LAB_GRADES: lab-grade-all's row too). Exit 0 once graded, whatever the score; 2 bad
 # input; 3 no GPU (results.json says the GPU checks were not run).
 grade() {
     local k cur dest types seed limit weights dir record start status pid
@@ -372,10 +358,9 @@ status() {
     echo "$started of ${#lab_steps[@]} started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
 }
 
-# make_broken PATCH: a fresh copy of the patch's step in LAB_DIR (make lab's), our step's
-# kernel in it with the patch applied (make test and lab-grade-demo run these); prints
-# the copy's folder. Exit 1 when the patch does not apply: it is out of date with our step.
-# The lines of lab/broken/NAME.patch before the diff, "# KEY: value", say what the copy
+# make_broken PATCH: make lab's copy of the patch's step in LAB_DIR with our step's kernel
+# patched in (make test and lab-grade-demo run these); prints its folder. Exit 1 when the
+# patch does not apply: it is out of date with our step. Its header says what the copy
 # must trigger (lab/README.md, "What no shortcut passes").
 make_broken() {
     local file=$1 k cur dest

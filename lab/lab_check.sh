@@ -10,11 +10,9 @@
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
 ##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 
-# lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
-# the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
-# that what ran before a time limit killed them still counts. LAB_RECORD names it;
-# lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the lines on stdin
-# as the detail of the test noted last; note_item ITEM [ID] [TEXT]: any other item.
+# lab-grade's record (LAB_RECORD; lab/README.md, "The record"; lab-check keeps none): note
+# ID STATUS SUMMARY: one test; note_detail: the lines on stdin as the detail of the test
+# noted last; note_item ITEM [ID] [TEXT]: any other item.
 record=${LAB_RECORD:-}
 grading=0
 [ "${LAB_MODE:-}" = grade ] && grading=1
@@ -53,7 +51,7 @@ check_settings() {
     need_grader lab-check
     read -ra size_list <<< "${LAB_SIZES:-}"
     if [ ${#size_list[@]} -gt 0 ]; then
-        values=$(sizes_decimal "${size_list[@]}" 2>&1) ||
+        values=$("$grader" size "${size_list[@]}" 2>&1) ||
             bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
         mapfile -t custom_sizes <<< "$values"
     fi
@@ -66,17 +64,15 @@ check_settings() {
 check_before_build() {
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
-    # nvcc's temporary files in the copy, not in /tmp: a time limit that kills a build
-    # leaves them where the copy's next check (or the scratch copy's removal) clears them
+    # nvcc's temporary files in the copy, not in /tmp: where a time limit that kills a
+    # build leaves them, the copy's next check (or the scratch copy's removal) clears them
     rm -rf "$log/tmp"
     mkdir -p "$log/tmp" || exit 1
     TMPDIR=$(realpath -m "$log/tmp")
     export TMPDIR
-    # what a time limit cuts short from here on, in the record: the build (the #include
-    # check's preprocessing included), then the checks
-    note_item phase "" build
-    # an empty file is said as such, not as a build's pages of link errors (blank lines
-    # only: a save that wrote nothing, or the wrong file)
+    note_item phase "" build   # what a time limit cuts short from here on
+    # an empty file (a save that wrote nothing, the wrong file) is said as such, not as a
+    # build's pages of link errors
     if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
         echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
         note empty fail "empty file: reduce.cu holds no code"
@@ -179,10 +175,10 @@ failure_summary() {
     echo
 }
 
-# type_failed T FILE: type T fails with the report in FILE (its first line the summary,
-# the rest the detail); lab-check stops here, lab-grade goes on without T
+# type_failed T FILE [SUMMARY]: type T fails with the report in FILE (its first line the
+# summary, unless given; the rest the detail); lab-check stops here, lab-grade goes on without T
 type_failed() {
-    note "correct:$1" fail "$(failure_summary "$2")"
+    note "correct:$1" fail "${3:-$(failure_summary "$2")}"
     tail -n +2 "$2" | note_detail
     [ "$grading" = 1 ] || exit 1
     failed+=" $1"
@@ -255,11 +251,7 @@ check_same_bits() {
             same_bits "$t" > "$log/same-bits-$t.txt" || true   # its FAIL line says it
             cat "$log/same-bits-$t.txt"
             if grep -q "^FAIL" "$log/same-bits-$t.txt"; then
-                note "correct:$t" fail "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
-                tail -n +2 "$log/same-bits-$t.txt" | note_detail
-                [ "$grading" = 1 ] || exit 1
-                failed+=" $t"
-                passed=$(echo " $passed " | sed "s/ $t / /" | xargs)
+                type_failed "$t" "$log/same-bits-$t.txt" "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
             else
                 same_bits_note="; the same bits over --blocks 1, 2, 7, 132, 528, 1024 and its own grid"
             fi
