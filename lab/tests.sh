@@ -123,20 +123,17 @@ for file in lab/broken/*.patch; do
     copies+=("$copy")
 done
 
-# build_all DIR...: make every copy for $type, one per core (each links the harness
-# library that the suite's build made), one test each; logs in $lab_root/builds/
-build_all() {
-    local dir at=$lab_root/builds
-    mkdir -p "$at"
-    # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
-    for dir in "$@"; do echo "$dir $at/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
-        sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
-    for dir in "$@"; do
-        [ "$(cat "$at/${dir//\//_}.status" 2>/dev/null)" = 0 ]
-        result "lab: $dir builds ($type)" $? "$(tail -3 "$at/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
-    done
-}
-build_all "${copies[@]}"
+# every copy built for $type, one per core (each links the harness library that the
+# suite's build made), one test each; logs in $lab_root/builds/
+builds=$lab_root/builds
+mkdir -p "$builds"
+# shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
+for dir in "${copies[@]}"; do echo "$dir $builds/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
+    sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
+for dir in "${copies[@]}"; do
+    [ "$(cat "$builds/${dir//\//_}.status" 2>/dev/null)" = 0 ]
+    result "lab: $dir builds ($type)" $? "$(tail -3 "$builds/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
+done
 
 if [ "$plumbing" = 1 ]; then
     # a copy that exists is never overwritten without FORCE=1, and the hints keep LAB_DIR
