@@ -4,15 +4,12 @@
 #   lab/lab.sh start|check|grade K, status, clean: make lab, lab-check, lab-grade,
 #       lab-status, lab-clean (lab/lab.mk says what each does; check's stages are in
 #       lab/lab_check.sh); broken PATCH: a copy of the patch's step with it applied; before
-#       K: the folder exercise K starts from; steps: the lab's steps, by number.
-# One source for each text, so they cannot drift apart: the exercise is the "## Exercise"
-# section of step k's README; the TODOs come from the diff of step k-1's kernel against
-# step k's (lab/lab_todos.awk); what a program is, from its --describe; a size's notation,
-# from the core's parser (lab_grade size); the steps, from the top Makefile (LAB_STEPS,
-# which make passes; else make print-STEPS): this script globs no folder names.
-#
-# Variables (make help prints these lines; lab/lab_check.sh has lab-check's own), and N,
-# REPS, DEVICE, SANITIZER and NCU:
+#       K: the folder exercise K starts from; steps: the lab's steps, by number; types
+#       TARGET: LAB_TYPES, checked.
+# One source for each text, so they cannot drift apart: the exercise is step k's README's;
+# the TODOs come from the diff of our two kernels (lab/lab_todos.awk); what a program is,
+# from its --describe; the steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
+# Variables (make help prints these; lab_check.sh has lab-check's), and N, REPS, DEVICE, SANITIZER, NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
 ##= LAB_TYPES="int float double": the types lab-check builds and checks
@@ -34,10 +31,9 @@ lab_dir_arg=""
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
-# The lab's steps: those of the top Makefile's list with a kernel file of their own
-# (reduce.cu: a program of several kernel files is no exercise), by number; exercise k
-# (k >= 1) starts from the one before it (step 14 from step 11: steps 12 and 13 are the
-# multi-GPU extension's, not in the list).
+# The lab's steps: the top Makefile's with a reduce.cu of their own (a program of several
+# kernel files is no exercise), by number; exercise k starts from the one before it (step
+# 14 from step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
 read -ra steps <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
 if [ ${#steps[@]} -eq 0 ]; then
     echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2
@@ -102,8 +98,7 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
-# check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
-# them, or one line and exit 2: a typo is said before three builds, not after them
+# check_n_reps TARGET: N and REPS as the programs take them, before three builds, or exit 2
 check_n_reps() {
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
@@ -225,8 +220,7 @@ check_sizes() {
         cat "$log/check-err.txt" > "$log/skip.txt"
         return 2
     fi
-    # the program's verdicts ("check N pass|fail"): the first size that failed, or else the
-    # first without a verdict, where it stopped
+    # the first size whose verdict is fail, or else the first without one, where it stopped
     first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
         first=$(printf '%s\n' "$@" | while read -r n; do grep -qx "check $n pass" "$log/check.verdicts" 2> /dev/null || { echo "$n"; break; }; done)
@@ -244,12 +238,9 @@ check_sizes() {
 }
 
 
-# same_bits TYPE: our step k claims the same bits on every grid (its --describe says
-# same_bits=1), so the copy's TYPE program holds itself to it (--same-bits -r 10: data of
-# mixed magnitudes, where the order of a float sum shows, at its --check auto sizes up to
-# 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528, 1024 and its own grid,
-# every result verified). PASS, or FAIL with the first size whose results differ, what
-# differs and a hint (from its --verdicts: runs or grid); 1 on a failure.
+# same_bits TYPE: our step k claims the same bits on every grid (--describe: same_bits=1),
+# so the copy's TYPE program holds itself to it (--same-bits -r 10). PASS, or FAIL with the
+# first size whose results differ and a hint (its --verdicts: runs or grid); 1 on a failure.
 same_bits() {
     local t=$1 program status=0 first why
     program=$dest/reduce$(suffix_of "$t")
@@ -379,9 +370,8 @@ make_broken() {
     echo "$dest"
 }
 
-# make lab-clean: the copies in LAB_DIR are listed, then removed. A folder outside the
-# repository, or one that holds a file git tracks, is refused: a reset never touches the
-# answer key or the guide.
+# make lab-clean: the copies in LAB_DIR are listed, then removed; a folder outside the
+# repository, or one holding a file git tracks (the answer key, the guide), is refused
 clean() {
     local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
@@ -402,11 +392,12 @@ clean() {
 case ${1:-} in
     before) k=$(valid_step "lab (before)" "${2:-}") || exit 2; step_dir "$(before_step "$k")" ;;
     steps) echo "${lab_steps[*]}" ;;
+    types) lab_types "${2:-lab}" ;;
     status) status ;;
     clean) clean ;;
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) . lab/lab_check.sh; check "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types" >&2; exit 2 ;;
 esac

@@ -59,8 +59,7 @@ check_settings() {
     need_copy lab-check "$k" "$dest"
 }
 
-# check_before_build: the copy's log folder, and what is said before any build: a file
-# with no code, an #include the exercise does not allow
+# check_before_build: the copy's log folder; a file with no code, an #include not allowed
 check_before_build() {
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
@@ -82,16 +81,13 @@ check_before_build() {
     check_includes "$dest/reduce.cu" "$k" || exit 1
 }
 
-# The copy may include only what our step k's file includes (and step k-1's, where it
-# started), and these C headers, which cannot sum anything: a library's reduction (CUB,
-# Thrust, cuBLAS) is not the student's kernel.
+# The copy may include what our step k's and k-1's files include, and these C headers,
+# which cannot sum anything: a library's reduction (CUB, Thrust) is not the student's kernel.
 harmless_includes="<cstdio> <stdio.h> <cstdint> <stdint.h> <climits> <limits.h> <cfloat> <float.h> <cassert> <assert.h>"
 
 # include_lines FILE: "LINE<TAB>TARGET" for every #include (#include_next, #import; # or its
-# digraph %:) of FILE, continuation lines joined, the target as written (<x>, "x", or a
-# macro's name, which no allowed target is: an #include behind a macro is caught too). A
-# header of the student's own that shadows ours is never graded: lab-grade-all copies
-# their reduce.cu alone.
+# digraph %:), continuation lines joined, the target as written: behind a macro, the
+# macro's name, which no allowed target is (a header of the student's own is never graded).
 include_lines() {
     awk '{ line = NR; text = $0
            while (text ~ /\\$/ && (getline more) > 0) text = substr(text, 1, length(text) - 1) more
@@ -156,9 +152,8 @@ no_gpu() {
     exit 3
 }
 
-# type_sizes PROGRAM: the sizes to check it at: LAB_SIZES, else the harness's sizes that
-# break reductions (--check auto, from your STEP and this type's vector width), less
-# 2^31+5, checked on its own (check_huge)
+# type_sizes PROGRAM: LAB_SIZES, else the program's --check auto sizes, less 2^31+5
+# (check_huge's, on its own)
 type_sizes() {
     sizes=("${custom_sizes[@]}")
     [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
@@ -267,10 +262,9 @@ check_same_bits() {
     done
 }
 
-# sanitize_one PROGRAM TOOL: memcheck or racecheck at the program's sanitizer runs ("N
-# [FLAG...]" each, its --describe's sanitize_runs: with --blocks B, one block that sums
-# several chunks, so that a missing barrier between two chunks shows); PASS, FAIL with the
-# finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
+# sanitize_one PROGRAM TOOL: memcheck or racecheck at the runs of the program's --describe
+# (sanitize_runs, "N [FLAG...]" each); PASS, FAIL with the finding (1), or skipped when
+# there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
     local program=$1 tool=$2 n run extra out sanitize_runs
     if ! find_sanitizer > /dev/null; then
@@ -312,9 +306,8 @@ sanitize_one() {
     return 0
 }
 
-# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right
-# (LAB_SANITIZE); lab-check stops at the first finding, lab-grade runs both. Then
-# "correct" into the pass marker if nothing failed.
+# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right;
+# lab-check stops at the first finding, lab-grade runs both; then the pass marker
 check_sanitizers() {
     local tool status skipped=0 found=0
     if [[ " $failed " == *" $first_type "* ]]; then
@@ -413,9 +406,8 @@ check_timing() {
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 }
 
-# check_profile: Nsight Compute, make profile's table for yours and ours, every metric for
-# every step (step k's README says which one its idea moves), no choice of this script's;
-# lab-grade scores the time, not a profile
+# check_profile: make profile's table of Nsight Compute metrics for yours and ours (step
+# k's README says which its idea moves); lab-grade scores the time, not a profile
 check_profile() {
     [ "$grading" = 0 ] || return 0
     if [ "${PROFILE:-0}" != 1 ]; then

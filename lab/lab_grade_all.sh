@@ -78,11 +78,7 @@ limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || { say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || { say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"; exit 2; }
-read -ra type_list <<< "${LAB_TYPES:-int float double}"
-types=${type_list[*]}
-for t in $types; do
-    case $t in int|float|double) ;; *) say "LAB_TYPES takes int, float and double (got '$t')"; exit 2 ;; esac
-done
+types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
