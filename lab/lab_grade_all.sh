@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
 root=$PWD
 say() { echo "make lab-grade-all: $*" >&2; }
+bad() { say "$*"; exit 2; }   # bad input: one line, exit 2
 # the steps from the top Makefile (make passes LAB_STEPS), asked once for every lab.sh below
 LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
 export LAB_STEPS
@@ -60,24 +61,19 @@ fi
 # ---------------------------------------------------------------- the settings
 submissions=${1:-}
 only=${2:-}
-if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
-    not_folder=""
-    [ -z "$submissions" ] || not_folder="; '$submissions' is not a folder"
-    say "give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)$not_folder"
-    exit 2
-fi
+usage="give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)"
+[ -n "$submissions" ] || bad "$usage"
+[ -d "$submissions" ] || bad "$usage; '$submissions' is not a folder"
 submissions=$(cd "$submissions" && pwd)
 if [ -n "$only" ]; then
-    if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
-        say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
-        exit 2
-    fi
+    [[ $only =~ ^[0-9]+$ && " ${steps[*]} " == *" $((10#$only)) "* ]] ||
+        bad "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
     steps=("$((10#$only))")
 fi
 limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
-[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || { say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"; exit 2; }
-[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || { say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"; exit 2; }
+[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
+[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || bad "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
 types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
@@ -107,10 +103,7 @@ while IFS= read -r folder; do
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
         for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
-            [ -f "$file" ] || continue
-            printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
-            found=1
-            break
+            [ -f "$file" ] && { printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"; found=1; break; }
         done
     done
     [ "$found" = 0 ] || continue
@@ -123,10 +116,8 @@ while IFS= read -r folder; do
     printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
-if [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -eq 0 ]; then
-    say "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
-    exit 2
-fi
+[ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -gt 0 ] ||
+    bad "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
 rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 

@@ -221,10 +221,7 @@ fi
 # the harness's sizes for step 3 (--check auto) up to 2^20+3: quick, and a tail of every kind
 lab_sizes=$(describe "$step3/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_absent=""
-lab_check() {
-    if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
-    lab_check_run "$@"
-}
+lab_check() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else lab_check_run "$@"; fi; }
 lab_check_run() {
     local name=$1 code=$2 pattern=$3 k=$4 dir=$5 status
     shift 5
@@ -243,11 +240,9 @@ lab_check_run() {
     cp "$log/lab-check.txt" "$log/$(echo "$name" | tr -c 'A-Za-z0-9\n' _).txt"
 }
 
-# lab_timing NAME K VERDICT: the verdict of the lab-check just run (its output in
-# $log/lab-check.txt) is VERDICT ("gain reached", "gain not yet"). Where our step's own
-# gain over step k-1 is within the noise of a timing on this GPU ("time can't tell", our
-# step less than LAB_NOISE faster: lab/lab_grade.h), the time cannot say whether a copy
-# has the idea: SKIP by name, saying so, never a pass.
+# lab_timing NAME K VERDICT: the verdict of the lab-check just run is VERDICT. Where our
+# step's own gain is within a timing's noise on this GPU ("time can't tell": LAB_NOISE,
+# lab/lab_grade.h), the time cannot say whether a copy has the idea: SKIP by name, never a pass.
 lab_timing() {
     local name=$1 k=$2 expected=$3 verdict ours
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
@@ -263,30 +258,25 @@ lab_timing() {
 }
 
 # every starting copy is correct and has not the gain yet; our kernel is correct and has
-# it. Where our step claims the same bits on every grid (--describe: same_bits=1, step 14),
-# the starting copy (step 11's kernel, which takes no --blocks B yet) must fail that check
-# in float and double, saying how to add the flag (a copy with the flag whose order follows
-# the grid is a patch of lab/broken/, tested with the others); an int sum is the same in
-# any order, so there the check is not run and the copy passes.
+# it. Where our step claims the same bits on every grid (same_bits=1, step 14), the
+# starting copy (step 11's kernel, no --blocks B yet) must fail that check in float and
+# double, saying how to add the flag; an int sum is the same in any order: not checked.
 for k in "${lab_steps[@]}"; do
     if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
         lab_check "gpu lab-check STEP=$k, the starting copy: no --blocks B yet, and lab-check says how to add it" 1 \
             "^FAIL $type same bits: your copy takes no --blocks B .*add it as the exercise says" "$k" "$lab_root/start"
-        continue
+    else
+        lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
+        lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
     fi
-    lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
-    lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
-done
-for k in "${lab_steps[@]}"; do
     lab_check "gpu lab-check STEP=$k, our kernel copied in: correct" 0 "^correct: " "$k" "$lab_root/ours"
     lab_timing "gpu lab-check STEP=$k, our kernel copied in: gain reached" "$k" "gain reached"
 done
 
-# each broken copy, and the check that must reject it: what its header says (lab/README.md,
-# "Grading a class", says why each is caught). needs: gpu (skipped without one), sanitizer
-# (skipped without compute-sanitizer), nothing (run on any machine, and in the TYPE=int
-# run only: it stops before any build); var: the settings; control: ours: our step's
-# kernel passes lab-check with the same settings.
+# each broken copy, and the check that must reject it, as its header says (lab/README.md,
+# "What no shortcut passes"). needs: gpu, sanitizer (each skipped without), nothing (any
+# machine, the TYPE=int run only: it stops before any build); var: the settings;
+# control: ours: our step's kernel passes lab-check with the same settings.
 sanitizer=$(find_sanitizer)
 for file in "${broken[@]}"; do
     name=$(basename "$file" .patch)
