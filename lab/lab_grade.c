@@ -307,11 +307,8 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
 /** Where a time limit struck, in words: the build's time is not the kernel's fault. */
 static const char *timeout_phase(const grade_record *r)
 {
-    if (strcmp(r->phase, "build") == 0)
-        return "during the build (LAB_TIMEOUT shorter than a build?)";
-    if (strcmp(r->phase, "checks") == 0)
-        return "during the checks (a kernel that never ends?)";
-    return "(a kernel that never ends?)";
+    return !strcmp(r->phase, "build") ? "during the build (LAB_TIMEOUT shorter than a build?)"
+           : !strcmp(r->phase, "checks") ? "during the checks (a kernel that never ends?)" : "(a kernel that never ends?)";
 }
 
 /** What stopped every check before the build: nothing, the check of the include lines, an empty file. */
@@ -349,16 +346,6 @@ static void grade_test(graded_test *t, const recorded_test *rec, const char *nam
         snprintf(t->output, sizeof t->output, "%s: %s%s%s", t->status == GRADE_PASS ? "PASS" :
                  t->status == GRADE_FAIL ? "FAIL" : "not run", rec->summary, rec->detail[0] ? "\n" : "",
                  rec->detail);
-}
-
-/** Appends a sentence to a test's output. */
-static void append_output(graded_test *t, const char *format, ...)
-{
-    size_t used = strlen(t->output);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(t->output + used, sizeof t->output - used, format, args);
-    va_end(args);
 }
 
 /** Points of `max` at the fraction earned/out_of (all of them when out_of is 0), rounded. */
@@ -436,7 +423,9 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         correct_max += t->max_score;
         char points[32];
         format_points(points, sizeof points, t->score);
-        append_output(t, "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
+        size_t used = strlen(t->output);
+        snprintf(t->output + used, sizeof t->output - used,
+                 "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
     }
 
     /* performance */
