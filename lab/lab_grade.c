@@ -392,7 +392,6 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(id, sizeof id, "correct:%s", r->types[i]);
         snprintf(name, sizeof name, "Correct, %s: random and one-hot data at every size, each call on new data",
                  r->types[i]);
-        not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
         grade_test(&g->tests[g->count++], find_test(r, id), name, r->types[i],
                    correct_each + (i < correct_left ? 1 : 0), reason);
     }
@@ -492,14 +491,8 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         }
         all_ran &= t->status != GRADE_NOT_RUN;
     }
-    if (any_fail)
-        snprintf(g->correct, sizeof g->correct, "no");
-    else if (r->timeout_s > 0)
-        snprintf(g->correct, sizeof g->correct, "timed out");
-    else if (r->no_gpu)
-        snprintf(g->correct, sizeof g->correct, "not run (no GPU)");
-    else
-        snprintf(g->correct, sizeof g->correct, all_ran ? "yes" : "incomplete");
+    snprintf(g->correct, sizeof g->correct, "%s", any_fail ? "no" : r->timeout_s > 0 ? "timed out"
+             : r->no_gpu ? "not run (no GPU)" : all_ran ? "yes" : "incomplete");
     if (empty_file)
         snprintf(g->first_failure, sizeof g->first_failure, "%.*s", (int)sizeof g->first_failure - 1, empty->summary);
     else if (!any_fail && r->timeout_s > 0)
