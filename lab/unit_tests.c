@@ -156,6 +156,7 @@ static const graded_test *test_named(const grade *g, const char *short_name)
     return &none;
 }
 
+#define TWO_TYPES_PASS "test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
 #define ALL_CORRECT "test,includes,pass,\"only \"\"passes.h\"\"\"\ntest,correct:int,pass,17 sizes\n" \
                     "test,correct:float,pass,17 sizes\ntest,correct:double,pass,17 sizes\n" \
                     "test,memcheck,pass,clean\ntest,racecheck,pass,clean\ntest,timed,pass,23 runs\n"
@@ -200,18 +201,15 @@ static void test_lab_grade(void)
     ok = graded(ALL_CORRECT "time,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
     TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL && g.score == 10000 &&
          adds_up(&g) && strstr(test_named(&g, "performance")->output, "follow correctness"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
-                "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\n"
-                "test,racecheck,pass,x\ntest,timed,pass,x\ntime,start,,0.100\ntime,yours,,0.101\n"
-                "time,ours,,0.099\n", &r, &g);
+    ok = graded(TWO_TYPES_PASS "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
+                "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
+                "test,timed,pass,x\ntime,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
     /* correctness earns 53.34 of 70; performance 30 * 53.34 / 70 = 22.86 */
     TEST("grade: time can't tell with a type wrong: performance as correctness", ok &&
          test_named(&g, "performance")->score == 2286 && g.score == 5334 + 2286 && adds_up(&g) &&
          strcmp(g.correct, "no") == 0 && strcmp(g.first_failure, "double: n=33: lost tail") == 0 &&
          strstr(test_named(&g, "double")->output, "hint: lost tail"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,pass,x\ntest,memcheck,skip,compute-sanitizer not found\n"
+    ok = graded(TWO_TYPES_PASS "test,correct:double,pass,x\ntest,memcheck,skip,compute-sanitizer not found\n"
                 "test,racecheck,skip,compute-sanitizer not found\ntest,timed,pass,x\ntime,start,,0.32\n"
                 "time,yours,,0.18\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: no compute-sanitizer is not the copy's fault", ok && g.score == 10000 && adds_up(&g) &&
@@ -220,8 +218,7 @@ static void test_lab_grade(void)
                 "detail,includes,,\"our step 3 includes \"\"passes.h\"\"\"\n", &r, &g);
     TEST("grade: a library's #include scores 0", ok && g.score == 0 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
          strstr(g.first_failure, "includes: line 9") && strstr(test_named(&g, "int")->output, "#include check failed"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
+    ok = graded(TWO_TYPES_PASS "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
                 "test,timed,fail,\"run 2 of 23: expected 5, got 7\"\n"
                 "detail,timed,,\"FAILED n=16777216, run 2 of 23\"\ntime,start,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: a wrong timed run: no performance points", ok && test_named(&g, "performance")->score == 0 &&
