@@ -315,8 +315,7 @@ check_sanitizers() {
         exit 1
     fi
     if [ "${LAB_SANITIZE:-1}" = 0 ]; then
-        note memcheck skip "LAB_SANITIZE=0"
-        note racecheck skip "LAB_SANITIZE=0"
+        for tool in memcheck racecheck; do note "$tool" skip "LAB_SANITIZE=0"; done
     else
         for tool in memcheck racecheck; do
             status=0
@@ -361,8 +360,7 @@ check_timing() {
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
     rm -f "$raw"
     for dir in "$prev" "$dest" "$cur"; do
-        role=${roles[$i]}
-        i=$((i + 1))
+        role=${roles[i++]}
         [ "$dir" = "$dest" ] || make -s --no-print-directory -C "$dir" TYPE="$first_type" || exit 1
         name=$dir/reduce$(suffix_of "$first_type")
         names+=("$(describe "$name" name)")

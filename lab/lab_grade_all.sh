@@ -44,10 +44,7 @@ if [ "${1:-}" = --demo ]; then
     for file in lab/broken/*.patch; do
         name=$(basename "$file" .patch)
         left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
-        if [ -n "$left_out" ]; then
-            echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'
-            continue
-        fi
+        [ -z "$left_out" ] || { echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'; continue; }
         copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
         put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
     done

@@ -31,8 +31,7 @@ step3=$(step_dir 3)
 
 if [ "$plumbing" = 1 ]; then
     unit_tests lab_unit_tests   # one result line each, as run.sh counts the core's
-    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES, and
-    # make lint checks every target and default of those files: here, that the lab's are there
+    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES (make lint checks each)
     targets=" $(make --no-print-directory -s print-TARGET_FILES) " helps=" $(make --no-print-directory -s print-HELP_FILES) "
     missing=""
     [[ $targets == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
@@ -95,9 +94,8 @@ for k in "${lab_steps[@]}"; do
         cp "$(step_dir "$k")/reduce.cu" "$lab_root/ours/$(step_dir "$k")/" && copies+=("$lab_root/ours/$(step_dir "$k")")
 done
 
-# the broken copies: each lab/broken/NAME.patch is its step's kernel with one bug or
-# shortcut, applied in a copy made by make lab (lab.sh broken); its header says what it
-# must trigger. lab_header FILE KEY: the values of its "# KEY: value" lines, one a line.
+# the broken copies: each lab/broken/NAME.patch applied to its step's kernel in a copy of
+# make lab's (lab.sh broken). lab_header FILE KEY: the values of its "# KEY: value" lines.
 lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
 broken=()
 for file in lab/broken/*.patch; do
@@ -215,10 +213,9 @@ if [ "$plumbing" = 1 ]; then
     fi
 fi
 
-# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
-# and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
-# lab_absent: an extended regex the output must not match (empty: none).
-# the harness's sizes for step 3 (--check auto) up to 2^20+3: quick, and a tail of every kind
+# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE, its
+# output matches PATTERN and not lab_absent (GPU only; lab_check_run: any machine), at step
+# 3's --check auto sizes up to 2^20+3: quick, and a tail of every kind
 lab_sizes=$(describe "$step3/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_absent=""
 lab_check() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else lab_check_run "$@"; fi; }
@@ -411,9 +408,8 @@ grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.cs
     grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"
 result "lab-grade: LAB_TIMEOUT=1 kills the checks in the build, grades what ran, says the build timed out" $? \
        "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
-# nvcc's temporaries go to the copy, not to the caller's TMPDIR (here one of the test's
-# own): one is seen in the copy while the grading builds, the grading is stopped there, as
-# a time limit stops it, and none is left in the caller's TMPDIR
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (the test's own): one is seen
+# there while the grading builds, the grading is stopped as a time limit stops it, none is left
 test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
 outer_tmp=$lab_root/outer-tmp
 rm -rf "$outer_tmp" "$lab_root/tmpfiles"
@@ -438,10 +434,9 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder),
-# a build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu
-# (its own first failure, in one line) and a kernel file under another name (a browser's
-# "reduce (1).cu": named, with what to do)
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder), a
+# build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
+# own first failure) and a browser's "reduce (1).cu" (named, with what to do)
 class=$lab_root/class
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
     "$class/frank/$step3"
