@@ -1,8 +1,6 @@
 # The classroom lab (lab/README.md): a student turns step k-1 into step k in a copy of
 # their own (lab/work/stepK_name/, git-ignored), checks it, and an instructor grades a class.
-# An extension: the top Makefile includes this file on one line, and `git rm -r lab` plus
-# that line remove it. Its tool (build/tools/lab_grade) uses the core's results.c (every
-# CSV written one way), options.c (the sizes' notation) and the tools' csv_read.c.
+# An extension: `git rm -r lab` and the top Makefile's one include line remove it.
 
 # Save the default goal: the rules below come before the top Makefile's `all`.
 lab_default_goal := $(.DEFAULT_GOAL)

@@ -4,15 +4,12 @@
 #   lab/lab.sh start|check|grade K, status, clean: make lab, lab-check, lab-grade,
 #       lab-status, lab-clean (lab/lab.mk says what each does; check's stages are in
 #       lab/lab_check.sh); broken PATCH: a copy of the patch's step with it applied; before
-#       K: the folder exercise K starts from; steps: the lab's steps, by number.
-# One source for each text, so they cannot drift apart: the exercise is the "## Exercise"
-# section of step k's README; the TODOs come from the diff of step k-1's kernel against
-# step k's (lab/lab_todos.awk); what a program is, from its --describe; a size's notation,
-# from the core's parser (lab_grade size); the steps, from the top Makefile (LAB_STEPS,
-# which make passes; else make print-STEPS): this script globs no folder names.
-#
-# Variables (make help prints these lines; lab/lab_check.sh has lab-check's own), and N,
-# REPS, DEVICE, SANITIZER and NCU:
+#       K: the folder exercise K starts from; steps: the lab's steps, by number; types
+#       TARGET: LAB_TYPES, checked.
+# One source for each text, so they cannot drift apart: the exercise is step k's README's;
+# the TODOs come from the diff of our two kernels (lab/lab_todos.awk); what a program is,
+# from its --describe; the steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
+# Variables (make help prints these; lab_check.sh has lab-check's), and N, REPS, DEVICE, SANITIZER, NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
 ##= LAB_TYPES="int float double": the types lab-check builds and checks
@@ -28,17 +25,15 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir, describe, find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
-# what the hints add to a make command so that it finds these copies: nothing for the
-# default folder, else LAB_DIR=... (quoted for the shell where it needs to be)
+# what the hints add to a make command to find these copies (nothing for the default folder)
 lab_dir_arg=""
 [ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
-# The lab's steps: those of the top Makefile's list with a kernel file of their own
-# (reduce.cu: a program of several kernel files is no exercise), by number; exercise k
-# (k >= 1) starts from the one before it (step 14 from step 11: steps 12 and 13 are the
-# multi-GPU extension's, not in the list).
+# The lab's steps: the top Makefile's with a reduce.cu of their own (a program of several
+# kernel files is no exercise), by number; exercise k starts from the one before it (step
+# 14 from step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
 read -ra steps <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
 if [ ${#steps[@]} -eq 0 ]; then
     echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2
@@ -72,18 +67,12 @@ before_step() {
     echo "$before"
 }
 
-# need_grader TARGET: the lab's tool is built (make builds it first; a direct run may
-# come before it), or one line and exit 1
+# need_grader TARGET: the lab's tool is built (a direct run may come before make's), or exit 1
 need_grader() {
     [ -x "$grader" ] && return 0
     echo "make $1: $grader is not built: make build/tools/lab_grade build/tools/report" >&2
     exit 1
 }
-
-# sizes_decimal SIZE...: each size in decimal, one a line, read as the programs' -n reads
-# it: the lab's tool asks the core's parser (common/options.c), so the notation has one
-# reading. Fails on a size that is not one or is 0, naming it last on its stderr line.
-sizes_decimal() { "$grader" size "$@"; }
 
 # lab_types TARGET: LAB_TYPES checked (int float double), or one line and exit 2
 lab_types() {
@@ -109,10 +98,9 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
-# check_n_reps TARGET: N (the timed size) and REPS (the timed runs) as the programs take
-# them, or one line and exit 2: a typo is said before three builds, not after them
+# check_n_reps TARGET: N and REPS as the programs take them, before three builds, or exit 2
 check_n_reps() {
-    sizes_decimal "${N:-2^26}" > /dev/null 2>&1 ||
+    "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
     if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
@@ -154,9 +142,8 @@ relabel() {
 # strip_header FILE: the kernel file without its first comment block (the @file header)
 strip_header() { awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"; }
 
-# our_field K KEY: KEY (title, idea ...) of our step k, from its program's --describe
-# (built first if need be, for TYPE): the program says what it is, no script reads its
-# source. Fails if it cannot be built.
+# our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first, for
+# TYPE): the program says what it is, no script reads its source
 our_field() {
     local dir type=${TYPE:-int}
     dir=$(step_dir "$1")
@@ -233,8 +220,7 @@ check_sizes() {
         cat "$log/check-err.txt" > "$log/skip.txt"
         return 2
     fi
-    # the program's verdicts ("check N pass|fail"): the first size that failed, or else the
-    # first without a verdict, where it stopped
+    # the first size whose verdict is fail, or else the first without one, where it stopped
     first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
         first=$(printf '%s\n' "$@" | while read -r n; do grep -qx "check $n pass" "$log/check.verdicts" 2> /dev/null || { echo "$n"; break; }; done)
@@ -252,12 +238,9 @@ check_sizes() {
 }
 
 
-# same_bits TYPE: our step k claims the same bits on every grid (its --describe says
-# same_bits=1), so the copy's TYPE program holds itself to it (--same-bits -r 10: data of
-# mixed magnitudes, where the order of a float sum shows, at its --check auto sizes up to
-# 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528, 1024 and its own grid,
-# every result verified). PASS, or FAIL with the first size whose results differ, what
-# differs and a hint (from its --verdicts: runs or grid); 1 on a failure.
+# same_bits TYPE: our step k claims the same bits on every grid (--describe: same_bits=1),
+# so the copy's TYPE program holds itself to it (--same-bits -r 10). PASS, or FAIL with the
+# first size whose results differ and a hint (its --verdicts: runs or grid); 1 on a failure.
 same_bits() {
     local t=$1 program status=0 first why
     program=$dest/reduce$(suffix_of "$t")
@@ -288,17 +271,11 @@ same_bits() {
 
 # ------------------------------------------------------------------ grade
 # fresh_seed: a new seed for every grading: no answer can be known beforehand
-fresh_seed() {
-    local value
-    value=$(od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ')
-    [[ $value =~ ^[0-9]+$ ]] || value=$((RANDOM * 32768 + RANDOM))
-    echo "$value"
-}
+fresh_seed() { od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ' | grep -x '[0-9][0-9]*' || echo $((RANDOM * 32768 + RANDOM)); }
 
-# make lab-grade STEP=k: the checks of lab-check under a time limit (LAB_TIMEOUT, 300 s),
-# on data from a new seed (LAB_SEED), recorded; then the score (lab_grade grade) into
-# DEST/results.json and a one-screen summary. LAB_STUDENT and LAB_GRADES (lab-grade-all)
-# append the row of results/grades.csv. Exit 0 once graded, whatever the score; 2 bad
+# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT, on data of a new seed,
+# recorded; then the score into DEST/results.json and a summary (LAB_STUDENT and
+# LAB_GRADES: lab-grade-all's row too). Exit 0 once graded, whatever the score; 2 bad
 # input; 3 no GPU (results.json says the GPU checks were not run).
 grade() {
     local k cur dest types seed limit weights dir record start status pid
@@ -372,10 +349,9 @@ status() {
     echo "$started of ${#lab_steps[@]} started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
 }
 
-# make_broken PATCH: a fresh copy of the patch's step in LAB_DIR (make lab's), our step's
-# kernel in it with the patch applied (make test and lab-grade-demo run these); prints
-# the copy's folder. Exit 1 when the patch does not apply: it is out of date with our step.
-# The lines of lab/broken/NAME.patch before the diff, "# KEY: value", say what the copy
+# make_broken PATCH: make lab's copy of the patch's step in LAB_DIR with our step's kernel
+# patched in (make test and lab-grade-demo run these); prints its folder. Exit 1 when the
+# patch does not apply: it is out of date with our step. Its header says what the copy
 # must trigger (lab/README.md, "What no shortcut passes").
 make_broken() {
     local file=$1 k cur dest
@@ -394,9 +370,8 @@ make_broken() {
     echo "$dest"
 }
 
-# make lab-clean: the copies in LAB_DIR are listed, then removed. A folder outside the
-# repository, or one that holds a file git tracks, is refused: a reset never touches the
-# answer key or the guide.
+# make lab-clean: the copies in LAB_DIR are listed, then removed; a folder outside the
+# repository, or one holding a file git tracks (the answer key, the guide), is refused
 clean() {
     local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
@@ -417,11 +392,12 @@ clean() {
 case ${1:-} in
     before) k=$(valid_step "lab (before)" "${2:-}") || exit 2; step_dir "$(before_step "$k")" ;;
     steps) echo "${lab_steps[*]}" ;;
+    types) lab_types "${2:-lab}" ;;
     status) status ;;
     clean) clean ;;
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) . lab/lab_check.sh; check "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types" >&2; exit 2 ;;
 esac

@@ -10,11 +10,9 @@
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
 ##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 
-# lab-grade's record of what the checks found: a CSV file (format: lab/lab_grade.h) that
-# the lab's tool writes (lab_grade note) and reads back, appended as the checks go, so
-# that what ran before a time limit killed them still counts. LAB_RECORD names it;
-# lab-check keeps none. note ID STATUS SUMMARY: one test; note_detail: the lines on stdin
-# as the detail of the test noted last; note_item ITEM [ID] [TEXT]: any other item.
+# lab-grade's record (LAB_RECORD; lab/README.md, "The record"; lab-check keeps none): note
+# ID STATUS SUMMARY: one test; note_detail: the lines on stdin as the detail of the test
+# noted last; note_item ITEM [ID] [TEXT]: any other item.
 record=${LAB_RECORD:-}
 grading=0
 [ "${LAB_MODE:-}" = grade ] && grading=1
@@ -53,7 +51,7 @@ check_settings() {
     need_grader lab-check
     read -ra size_list <<< "${LAB_SIZES:-}"
     if [ ${#size_list[@]} -gt 0 ]; then
-        values=$(sizes_decimal "${size_list[@]}" 2>&1) ||
+        values=$("$grader" size "${size_list[@]}" 2>&1) ||
             bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
         mapfile -t custom_sizes <<< "$values"
     fi
@@ -61,22 +59,19 @@ check_settings() {
     need_copy lab-check "$k" "$dest"
 }
 
-# check_before_build: the copy's log folder, and what is said before any build: a file
-# with no code, an #include the exercise does not allow
+# check_before_build: the copy's log folder; a file with no code, an #include not allowed
 check_before_build() {
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
-    # nvcc's temporary files in the copy, not in /tmp: a time limit that kills a build
-    # leaves them where the copy's next check (or the scratch copy's removal) clears them
+    # nvcc's temporary files in the copy, not in /tmp: where a time limit that kills a
+    # build leaves them, the copy's next check (or the scratch copy's removal) clears them
     rm -rf "$log/tmp"
     mkdir -p "$log/tmp" || exit 1
     TMPDIR=$(realpath -m "$log/tmp")
     export TMPDIR
-    # what a time limit cuts short from here on, in the record: the build (the #include
-    # check's preprocessing included), then the checks
-    note_item phase "" build
-    # an empty file is said as such, not as a build's pages of link errors (blank lines
-    # only: a save that wrote nothing, or the wrong file)
+    note_item phase "" build   # what a time limit cuts short from here on
+    # an empty file (a save that wrote nothing, the wrong file) is said as such, not as a
+    # build's pages of link errors
     if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
         echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
         note empty fail "empty file: reduce.cu holds no code"
@@ -86,16 +81,13 @@ check_before_build() {
     check_includes "$dest/reduce.cu" "$k" || exit 1
 }
 
-# The copy may include only what our step k's file includes (and step k-1's, where it
-# started), and these C headers, which cannot sum anything: a library's reduction (CUB,
-# Thrust, cuBLAS) is not the student's kernel.
+# The copy may include what our step k's and k-1's files include, and these C headers,
+# which cannot sum anything: a library's reduction (CUB, Thrust) is not the student's kernel.
 harmless_includes="<cstdio> <stdio.h> <cstdint> <stdint.h> <climits> <limits.h> <cfloat> <float.h> <cassert> <assert.h>"
 
 # include_lines FILE: "LINE<TAB>TARGET" for every #include (#include_next, #import; # or its
-# digraph %:) of FILE, continuation lines joined, the target as written (<x>, "x", or a
-# macro's name, which no allowed target is: an #include behind a macro is caught too). A
-# header of the student's own that shadows ours is never graded: lab-grade-all copies
-# their reduce.cu alone.
+# digraph %:), continuation lines joined, the target as written: behind a macro, the
+# macro's name, which no allowed target is (a header of the student's own is never graded).
 include_lines() {
     awk '{ line = NR; text = $0
            while (text ~ /\\$/ && (getline more) > 0) text = substr(text, 1, length(text) - 1) more
@@ -160,9 +152,8 @@ no_gpu() {
     exit 3
 }
 
-# type_sizes PROGRAM: the sizes to check it at: LAB_SIZES, else the harness's sizes that
-# break reductions (--check auto, from your STEP and this type's vector width), less
-# 2^31+5, checked on its own (check_huge)
+# type_sizes PROGRAM: LAB_SIZES, else the program's --check auto sizes, less 2^31+5
+# (check_huge's, on its own)
 type_sizes() {
     sizes=("${custom_sizes[@]}")
     [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
@@ -179,10 +170,10 @@ failure_summary() {
     echo
 }
 
-# type_failed T FILE: type T fails with the report in FILE (its first line the summary,
-# the rest the detail); lab-check stops here, lab-grade goes on without T
+# type_failed T FILE [SUMMARY]: type T fails with the report in FILE (its first line the
+# summary, unless given; the rest the detail); lab-check stops here, lab-grade goes on without T
 type_failed() {
-    note "correct:$1" fail "$(failure_summary "$2")"
+    note "correct:$1" fail "${3:-$(failure_summary "$2")}"
     tail -n +2 "$2" | note_detail
     [ "$grading" = 1 ] || exit 1
     failed+=" $1"
@@ -255,11 +246,7 @@ check_same_bits() {
             same_bits "$t" > "$log/same-bits-$t.txt" || true   # its FAIL line says it
             cat "$log/same-bits-$t.txt"
             if grep -q "^FAIL" "$log/same-bits-$t.txt"; then
-                note "correct:$t" fail "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
-                tail -n +2 "$log/same-bits-$t.txt" | note_detail
-                [ "$grading" = 1 ] || exit 1
-                failed+=" $t"
-                passed=$(echo " $passed " | sed "s/ $t / /" | xargs)
+                type_failed "$t" "$log/same-bits-$t.txt" "$(head -1 "$log/same-bits-$t.txt" | sed "s/^FAIL $t //")"
             else
                 same_bits_note="; the same bits over --blocks 1, 2, 7, 132, 528, 1024 and its own grid"
             fi
@@ -275,10 +262,9 @@ check_same_bits() {
     done
 }
 
-# sanitize_one PROGRAM TOOL: memcheck or racecheck at the program's sanitizer runs ("N
-# [FLAG...]" each, its --describe's sanitize_runs: with --blocks B, one block that sums
-# several chunks, so that a missing barrier between two chunks shows); PASS, FAIL with the
-# finding (1), or skipped when there is no compute-sanitizer (2); notes TOOL
+# sanitize_one PROGRAM TOOL: memcheck or racecheck at the runs of the program's --describe
+# (sanitize_runs, "N [FLAG...]" each); PASS, FAIL with the finding (1), or skipped when
+# there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
     local program=$1 tool=$2 n run extra out sanitize_runs
     if ! find_sanitizer > /dev/null; then
@@ -320,9 +306,8 @@ sanitize_one() {
     return 0
 }
 
-# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right
-# (LAB_SANITIZE); lab-check stops at the first finding, lab-grade runs both. Then
-# "correct" into the pass marker if nothing failed.
+# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right;
+# lab-check stops at the first finding, lab-grade runs both; then the pass marker
 check_sanitizers() {
     local tool status skipped=0 found=0
     if [[ " $failed " == *" $first_type "* ]]; then
@@ -330,8 +315,7 @@ check_sanitizers() {
         exit 1
     fi
     if [ "${LAB_SANITIZE:-1}" = 0 ]; then
-        note memcheck skip "LAB_SANITIZE=0"
-        note racecheck skip "LAB_SANITIZE=0"
+        for tool in memcheck racecheck; do note "$tool" skip "LAB_SANITIZE=0"; done
     else
         for tool in memcheck racecheck; do
             status=0
@@ -376,8 +360,7 @@ check_timing() {
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
     rm -f "$raw"
     for dir in "$prev" "$dest" "$cur"; do
-        role=${roles[$i]}
-        i=$((i + 1))
+        role=${roles[i++]}
         [ "$dir" = "$dest" ] || make -s --no-print-directory -C "$dir" TYPE="$first_type" || exit 1
         name=$dir/reduce$(suffix_of "$first_type")
         names+=("$(describe "$name" name)")
@@ -421,9 +404,8 @@ check_timing() {
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 }
 
-# check_profile: Nsight Compute, make profile's table for yours and ours, every metric for
-# every step (step k's README says which one its idea moves), no choice of this script's;
-# lab-grade scores the time, not a profile
+# check_profile: make profile's table of Nsight Compute metrics for yours and ours (step
+# k's README says which its idea moves); lab-grade scores the time, not a profile
 check_profile() {
     [ "$grading" = 0 ] || return 0
     if [ "${PROFILE:-0}" != 1 ]; then

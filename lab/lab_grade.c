@@ -307,11 +307,8 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
 /** Where a time limit struck, in words: the build's time is not the kernel's fault. */
 static const char *timeout_phase(const grade_record *r)
 {
-    if (strcmp(r->phase, "build") == 0)
-        return "during the build (LAB_TIMEOUT shorter than a build?)";
-    if (strcmp(r->phase, "checks") == 0)
-        return "during the checks (a kernel that never ends?)";
-    return "(a kernel that never ends?)";
+    return !strcmp(r->phase, "build") ? "during the build (LAB_TIMEOUT shorter than a build?)"
+           : !strcmp(r->phase, "checks") ? "during the checks (a kernel that never ends?)" : "(a kernel that never ends?)";
 }
 
 /** What stopped every check before the build: nothing, the check of the include lines, an empty file. */
@@ -349,16 +346,6 @@ static void grade_test(graded_test *t, const recorded_test *rec, const char *nam
         snprintf(t->output, sizeof t->output, "%s: %s%s%s", t->status == GRADE_PASS ? "PASS" :
                  t->status == GRADE_FAIL ? "FAIL" : "not run", rec->summary, rec->detail[0] ? "\n" : "",
                  rec->detail);
-}
-
-/** Appends a sentence to a test's output. */
-static void append_output(graded_test *t, const char *format, ...)
-{
-    size_t used = strlen(t->output);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(t->output + used, sizeof t->output - used, format, args);
-    va_end(args);
 }
 
 /** Points of `max` at the fraction earned/out_of (all of them when out_of is 0), rounded. */
@@ -405,7 +392,6 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         snprintf(id, sizeof id, "correct:%s", r->types[i]);
         snprintf(name, sizeof name, "Correct, %s: random and one-hot data at every size, each call on new data",
                  r->types[i]);
-        not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
         grade_test(&g->tests[g->count++], find_test(r, id), name, r->types[i],
                    correct_each + (i < correct_left ? 1 : 0), reason);
     }
@@ -426,19 +412,19 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
             earned += g->tests[i].score;
             out_of += g->tests[i].max_score;
         }
+    long correct_earned = earned, correct_max = out_of;
     for (int i = first; i < after; i++) {
         graded_test *t = &g->tests[i];
         if (t->status != GRADE_SKIP)
             continue;
         t->score = share_of(t->max_score, earned, out_of);
+        correct_earned += t->score;
+        correct_max += t->max_score;
         char points[32];
         format_points(points, sizeof points, t->score);
-        append_output(t, "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
-    }
-    long correct_earned = 0, correct_max = 0;
-    for (int i = first; i < after; i++) {
-        correct_earned += g->tests[i].score;
-        correct_max += g->tests[i].max_score;
+        size_t used = strlen(t->output);
+        snprintf(t->output + used, sizeof t->output - used,
+                 "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
     }
 
     /* performance */
@@ -505,14 +491,8 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         }
         all_ran &= t->status != GRADE_NOT_RUN;
     }
-    if (any_fail)
-        snprintf(g->correct, sizeof g->correct, "no");
-    else if (r->timeout_s > 0)
-        snprintf(g->correct, sizeof g->correct, "timed out");
-    else if (r->no_gpu)
-        snprintf(g->correct, sizeof g->correct, "not run (no GPU)");
-    else
-        snprintf(g->correct, sizeof g->correct, all_ran ? "yes" : "incomplete");
+    snprintf(g->correct, sizeof g->correct, "%s", any_fail ? "no" : r->timeout_s > 0 ? "timed out"
+             : r->no_gpu ? "not run (no GPU)" : all_ran ? "yes" : "incomplete");
     if (empty_file)
         snprintf(g->first_failure, sizeof g->first_failure, "%.*s", (int)sizeof g->first_failure - 1, empty->summary);
     else if (!any_fail && r->timeout_s > 0)
@@ -563,25 +543,16 @@ void write_json_string(FILE *f, const char *text)
     fputc('"', f);
 }
 
-/** The summary, into a string (results.json's top-level output). */
-static void summary_text(const grade_record *r, const grade *g, char *text, size_t size)
-{
-    FILE *f = tmpfile();
-    text[0] = '\0';
-    if (!f)
-        return;
-    print_grade_summary(f, r, g);
-    rewind(f);
-    size_t got = fread(text, 1, size - 1, f);
-    text[got] = '\0';
-    fclose(f);
-}
-
 void write_results_json(FILE *f, const grade_record *r, const grade *g)
 {
-    static char summary[8192];
+    static char summary[8192];   /* the summary is results.json's top-level output */
     char points[32];
-    summary_text(r, g, summary, sizeof summary);
+    FILE *text = fmemopen(summary, sizeof summary - 1, "w");   /* terminated when closed */
+    summary[0] = summary[sizeof summary - 1] = '\0';
+    if (text) {
+        print_grade_summary(text, r, g);
+        fclose(text);
+    }
     format_points(points, sizeof points, g->score);
     fprintf(f, "{\n  \"score\": %s,\n  \"execution_time\": %ld,\n  \"output\": ", points, r->elapsed_s);
     write_json_string(f, summary);
@@ -729,6 +700,14 @@ void write_grades_csv_missing(FILE *f, const char *student, const char *step, co
 /** The class table's columns but the last, first failure (print_class_table()). */
 enum { CLASS_COLUMNS = 7 };
 
+/** Student and correct to the left, the numbers to the right, two spaces apart; then `last`, whole. */
+static void class_line(FILE *out, char cell[CLASS_COLUMNS][256], const int *width, const char *last)
+{
+    for (int c = 0; c < CLASS_COLUMNS; c++)
+        fprintf(out, "%s%*s", c ? "  " : "", c == 0 || c == 2 ? -width[c] : width[c], cell[c]);
+    fprintf(out, "  %.*s\n", (int)strcspn(last, "\n"), last);
+}
+
 /** One row of grades.csv as the class table shows it: its cells, "x" added to the speedups. */
 static int class_row(char *line, char cell[CLASS_COLUMNS][256], const char **failure)
 {
@@ -755,7 +734,7 @@ int print_class_table(FILE *out, FILE *csv)
         return -1;
     /* every column as wide as its widest cell (a first pass over the rows): a long name
      * or a long word is never cut, and the columns stay in line */
-    static const char *const title[CLASS_COLUMNS] = {"student", "step", "correct", "speedup", "ours", "score", "max"};
+    static char title[CLASS_COLUMNS][256] = {"student", "step", "correct", "speedup", "ours", "score", "max"};
     int width[CLASS_COLUMNS];
     for (int c = 0; c < CLASS_COLUMNS; c++)
         width[c] = (int)strlen(title[c]);
@@ -769,23 +748,14 @@ int print_class_table(FILE *out, FILE *csv)
                 width[c] = length > width[c] ? length : width[c];
             }
     fseek(csv, body, SEEK_SET);
-    /* student and correct to the left, the numbers to the right, two spaces apart; the
-     * first failure last, whole (its first line): nothing after it can shift */
-    for (int c = 0; c < CLASS_COLUMNS; c++) {
-        int left = c == 0 || c == 2;
-        fprintf(out, "%s%*s", c ? "  " : "", left ? -width[c] : width[c], title[c]);
-    }
-    fprintf(out, "  first failure\n");
+    /* the first failure last (its first line): nothing after it can shift */
+    class_line(out, title, width, "first failure");
     int rows = 0, correct = 0;
     double total = 0.0, total_max = 0.0;
     while (fgets(line, sizeof line, csv)) {
         if (!class_row(line, cell, &failure))
             continue;
-        for (int c = 0; c < CLASS_COLUMNS; c++) {
-            int left = c == 0 || c == 2;
-            fprintf(out, "%s%*s", c ? "  " : "", left ? -width[c] : width[c], cell[c]);
-        }
-        fprintf(out, "  %.*s\n", (int)strcspn(failure, "\n"), failure);
+        class_line(out, cell, width, failure);
         rows++;
         correct += strcmp(cell[2], "yes") == 0;
         total += atof(cell[5]);

@@ -1,43 +1,9 @@
 /**
  * @file lab_grade.h
  * @brief The lab's host tool (build/tools/lab_grade): `make lab-check`'s timing table and
- * verdict, and `make lab-grade`'s score, from what the checks recorded to Gradescope's
- * results.json, a one-screen summary and a row of results/grades.csv.
- *
- * The table: where the student started (step k-1), their kernel and ours (step k), and
- * one line saying whether their kernel got step k's gain, from the rows the three
- * programs wrote (results.h).
- *
- * The score: lab/lab.sh runs the checks of `make lab-check` and records one row per outcome in a CSV
- * file (the record, format below), written and read through the core's CSV functions
- * (write_record_item(), csv_split()); the score is a pure function of that record and the
- * instructor's weights (lab/weights.conf), so every rule here is unit-tested without a GPU
- * by feeding it records.
- *
- * The record: the header `item,id,status,text`, then one row per item:
- *
- *     step,K,,NAME             our step k and its folder, e.g. step,3,,step3_add_during_load
- *     start,B,,NAME            the step the copy started from, B and its folder (absent:
- *                              step K-1)
- *     title,,,TEXT             its title
- *     copy,,,PATH              the kernel file graded
- *     seed,,,N                 the seed of the data (LAB_SEED=N grades the same data again)
- *     types,,,T...             the element types checked, e.g. types,,,int float double
- *     device,,,TEXT            the GPU
- *     test,ID,STATUS,SUMMARY   one check: ID is empty (fail: the file holds no code), includes,
- *                              correct:TYPE, memcheck, racecheck or timed; STATUS pass,
- *                              fail or skip (not run for a reason
- *                              that is not the student's: its points follow correctness)
- *     detail,ID,,TEXT          a line of detail for test ID (a failure's hint)
- *     time,ROLE,,MS            median time of start (step B), yours or ours
- *     built,,,T...             the types that compiled
- *     nogpu,,,                 no GPU answered: the GPU checks were not run
- *     phase,,,NAME             what runs from here on: build (the #include check and the
- *                              builds), then checks (a time limit says which it cut short)
- *     timeout,,,S              the time limit of S seconds killed the checks
- *     elapsed,,,S              seconds the grading took
- *
- * A test with no line was not run (an earlier failure, the time limit, no GPU).
+ * verdict, and `make lab-grade`'s score of the record its checks wrote (lab/README.md,
+ * "The record": its format, and why the score is a pure function of it and the weights),
+ * to Gradescope's results.json, a one-screen summary and a row of results/grades.csv.
  */
 #ifndef REDUCE_LAB_GRADE_H
 #define REDUCE_LAB_GRADE_H
@@ -66,22 +32,14 @@ typedef enum lab_gain {
 } lab_gain;
 
 /**
- * Compares the student's median time with step `start`'s (where the copy started: step
- * k-1, or the step before k in the list, 11 for 14) and with our step k's, and writes one
- * line: "gain reached: ...", "part of the gain: ...", "gain not yet: ...", "time can't
- * tell: ..." (labels scripts grep). The student's share of the gain is
- * (start/yours - 1) / (start/ours - 1): 1 is all of ours, 0 none.
+ * The student's median time against step `start`'s (where the copy started: k-1, 11 for
+ * 14) and our step k's, in one line that begins with the verdict's label (scripts grep
+ * it). The student's share of the gain: (start/yours - 1) / (start/ours - 1).
  */
 lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size);
 
-/**
- * Prints the three-row table (time, GB/s, % of peak, speedup over step `start`) and the
- * verdict line. rows[0] is step `start` (k-1, or 11 for 14), rows[1] the student's,
- * rows[2] our step k; a row that did not pass prints FAILED. Returns the verdict
- * (GAIN_NO_DATA if a row failed).
- */
+/** The table of step `start`, the student's and our step k (rows[0..2]), and the verdict. */
 lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int step);
-
 
 /** Most tests of one grade: includes, three types, two sanitizers, timed runs, performance. */
 #define GRADE_MAX_TESTS 12
@@ -95,14 +53,9 @@ typedef enum grade_status { GRADE_NOT_RUN, GRADE_PASS, GRADE_FAIL, GRADE_SKIP } 
 
 /** Points of each part, in hundredths of a point (lab/weights.conf, see parse_weights()). */
 typedef struct grade_weights {
-    long correct;       /**< split evenly over the types checked */
-    long memcheck;
-    long racecheck;
-    long timed_runs;
-    long performance;
+    long correct, memcheck, racecheck, timed_runs, performance;   /**< correct: split over the types */
 } grade_weights;
 
-/** One test as recorded. */
 typedef struct recorded_test {
     char id[32];
     grade_status status;
@@ -110,7 +63,7 @@ typedef struct recorded_test {
     char detail[GRADE_DETAIL];
 } recorded_test;
 
-/** Everything a record holds (see the format above). */
+/** A record as read (lab/README.md, "The record"). */
 typedef struct grade_record {
     int step;
     int start;                            /**< the step the copy started from (0: step - 1) */
@@ -152,67 +105,38 @@ typedef struct grade {
     lab_gain gain;
 } grade;
 
-/**
- * Reads the weights: `key = value` lines (keys correct, memcheck, racecheck, timed_runs,
- * performance, each exactly once), values of at most two decimals, `#` comments, blank
- * lines. Returns 0, or -1 with one line in `error` naming the file and the line.
- */
+/** Reads lab/weights.conf's format (lab/README.md, "The weights"); -1 with one line in `error`. */
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size);
 
-/** The record's header line (without the newline). */
 #define RECORD_HEADER "item,id,status,text"
 
-/**
- * Appends one row to a record (format above): four CSV fields through the core's
- * csv_write_field(), so a summary may hold commas, quotes and anything else.
- */
+/** Appends one row to a record: four fields through csv_write_field(), any text safe. */
 void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text);
 
-/** Reads a record (format above). Returns 0, or -1 with one line in `error`. */
+/** Reads a record; -1 with one line in `error`. */
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size);
 
-/**
- * Scores a record. Tests, in order: includes (0 points: when it fails, every test gets
- * 0), correct per type (`correct` split over the types), memcheck, racecheck, timed runs,
- * performance. A passed test gets its points, a failed or missing one 0. A skipped test
- * (not the student's doing: no compute-sanitizer, our own timing missing) gets its points
- * times the share of the other correctness points earned. Performance needs the timed runs
- * passed: full from GRADE_FULL_SHARE of our step's gain over step k-1, scaled down to 0 at
- * no gain; where our step's own gain is within noise ("time can't tell"), its points
- * follow correctness like a skipped test's. Scores add up exactly (hundredths).
- */
+/** Scores a record by the rules of lab/README.md's "The weights", in the order of its table. */
 void score_grade(const grade_record *r, const grade_weights *w, grade *g);
 
 /** Writes Gradescope's results.json: score, execution_time, output, tests[]. */
 void write_results_json(FILE *f, const grade_record *r, const grade *g);
 
-/** Writes `text` as a JSON string (quotes, escapes, invalid UTF-8 bytes as '?'). */
+/** `text` as a JSON string: escaped, invalid UTF-8 bytes as '?'. */
 void write_json_string(FILE *f, const char *text);
 
 /** Prints the one-screen summary; its last line is "score: X / Y". */
 void print_grade_summary(FILE *f, const grade_record *r, const grade *g);
 
-/** The header line of results/grades.csv (without the newline). */
 #define GRADES_HEADER "student,step,correct,first_failure,speedup,ours_speedup,score,max_score,seed"
 
-/**
- * One row of results/grades.csv for `student`. Text cells are quoted (the core's
- * csv_write_field()); one that begins with =, +, - or @ gets a ' first (see lab_grade.c).
- */
+/** One row of results/grades.csv; a text cell that begins with =, +, - or @ gets a ' (lab_grade.c). */
 void write_grades_csv_row(FILE *f, const char *student, const grade_record *r, const grade *g);
 
-/**
- * The row of a submission that could not be graded (nothing handed in, no results.json):
- * 0 points of `max_score` (hundredths), correct "no", `why` as its first failure; `step`
- * may be empty (a student who handed in no step at all).
- */
+/** The 0-point row of a submission not graded, `why` its first failure; `step` may be "". */
 void write_grades_csv_missing(FILE *f, const char *student, const char *step, const char *why, long max_score);
 
-/**
- * Prints the class table from results/grades.csv and a closing line (how many graded,
- * correct, the mean score). Returns the number of rows, or -1 if the file does not begin
- * with GRADES_HEADER.
- */
+/** The class table of results/grades.csv and its mean; the rows, or -1 without GRADES_HEADER. */
 int print_class_table(FILE *out, FILE *csv);
 
 #endif

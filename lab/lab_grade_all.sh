@@ -1,17 +1,9 @@
 #!/usr/bin/env bash
 # make lab-grade-all SUBMISSIONS=dir [STEP=k] (lab/lab_grade_all.sh DIR [K]): grade a class
-# on one GPU; make lab-grade-demo (--demo): a made-up class, graded the same way.
-#
-# DIR holds one folder per student, each holding stepK_name/reduce.cu per exercise handed
-# in (or their lab/work/ as it is); K grades that step alone. Each submission is graded
-# by `lab/lab.sh grade` in a scratch copy of this repository of its own (no results/,
-# build/, lab/work/, .git) that gets only the student's reduce.cu: no submission can
-# change the harness, our steps or another student's files. Builds run in parallel
-# (LAB_JOBS); the GPU checks one submission after another, each under LAB_TIMEOUT, so
-# that a crash, a build error or a hang never stops the others. Writes results/grades.csv
-# (LAB_GRADES_CSV) and the class table, and each student's results.json and lab-grade.txt
-# next to their reduce.cu (lab/README.md, "Grading a class"). LAB_KEEP=1 keeps the
-# scratch copies in build/lab-grade-all/.
+# on one GPU, each submission by `lab/lab.sh grade` in a scratch copy of this repository
+# of its own that gets only the student's reduce.cu, so that no submission can change the
+# harness, our steps or another student's files (lab/README.md, "Grading a class").
+# make lab-grade-demo (--demo): a made-up class, graded the same way.
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
 # both failures arrive as 2 (make's own status): an autograder runs this script directly.
@@ -20,6 +12,7 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
 root=$PWD
 say() { echo "make lab-grade-all: $*" >&2; }
+bad() { say "$*"; exit 2; }   # bad input: one line, exit 2
 # the steps from the top Makefile (make passes LAB_STEPS), asked once for every lab.sh below
 LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
 export LAB_STEPS
@@ -29,12 +22,10 @@ read -ra steps <<< "$steps_text"
 # ---------------------------------------------------------------- --demo
 # make lab-grade-demo: made-up students in build/lab-demo/submissions, graded in about
 # five minutes on one GPU (the night before marks are due, and the proof that every
-# shortcut of lab/broken is caught): ours-3 (our step 3: full marks), ours-8-and-9 (two
-# exercises), start-3 (make lab's starting copy: correct, no performance points),
-# build-error-3 (a semicolon less), and one per lab/broken/NAME.patch but those whose
-# header says "demo: no", saying why. Quick settings, each can be overridden:
-# LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60, n = 2^24 for the timing (DEMO_N); the grades
-# go to build/lab-demo/grades.csv.
+# shortcut of lab/broken is caught): our step 3 (full marks), our steps 8 and 9, make
+# lab's starting copy of step 3 (correct, no performance points), a build error, and
+# each lab/broken/NAME.patch whose header does not say "demo: no". Quick settings, each
+# can be overridden: LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60, n = 2^24 (DEMO_N).
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 demo=""
 if [ "${1:-}" = --demo ]; then
@@ -53,10 +44,7 @@ if [ "${1:-}" = --demo ]; then
     for file in lab/broken/*.patch; do
         name=$(basename "$file" .patch)
         left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
-        if [ -n "$left_out" ]; then
-            echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'
-            continue
-        fi
+        [ -z "$left_out" ] || { echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'; continue; }
         copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
         put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
     done
@@ -70,29 +58,20 @@ fi
 # ---------------------------------------------------------------- the settings
 submissions=${1:-}
 only=${2:-}
-if [ -z "$submissions" ] || [ ! -d "$submissions" ]; then
-    not_folder=""
-    [ -z "$submissions" ] || not_folder="; '$submissions' is not a folder"
-    say "give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)$not_folder"
-    exit 2
-fi
+usage="give SUBMISSIONS=dir, a folder with one folder per student (each holding stepK_name/reduce.cu)"
+[ -n "$submissions" ] || bad "$usage"
+[ -d "$submissions" ] || bad "$usage; '$submissions' is not a folder"
 submissions=$(cd "$submissions" && pwd)
 if [ -n "$only" ]; then
-    if ! [[ $only =~ ^[0-9]+$ ]] || ! [[ " ${steps[*]} " == *" $((10#$only)) "* ]]; then
-        say "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
-        exit 2
-    fi
+    [[ $only =~ ^[0-9]+$ && " ${steps[*]} " == *" $((10#$only)) "* ]] ||
+        bad "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
     steps=("$((10#$only))")
 fi
 limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
-[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || { say "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"; exit 2; }
-[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || { say "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"; exit 2; }
-read -ra type_list <<< "${LAB_TYPES:-int float double}"
-types=${type_list[*]}
-for t in $types; do
-    case $t in int|float|double) ;; *) say "LAB_TYPES takes int, float and double (got '$t')"; exit 2 ;; esac
-done
+[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
+[[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || bad "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
+types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
@@ -121,10 +100,7 @@ while IFS= read -r folder; do
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
         for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
-            [ -f "$file" ] || continue
-            printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"
-            found=1
-            break
+            [ -f "$file" ] && { printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"; found=1; break; }
         done
     done
     [ "$found" = 0 ] || continue
@@ -137,17 +113,15 @@ while IFS= read -r folder; do
     printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
-if [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -eq 0 ]; then
-    say "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
-    exit 2
-fi
+[ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -gt 0 ] ||
+    bad "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
 rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves, lab/work/, .git and the submissions, our
-# steps and a starting copy of each graded step built in it: each scratch copy starts
-# from it, so that a build compiles the student's file alone.
+# The repository without what a run leaves, lab/work/, .git and the submissions, with our
+# steps built (a grading times them: their compile is charged to no student's time limit)
+# and make lab's copy of each graded step, whose reduce.cu each scratch copy replaces.
 base=$work/base
 exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
@@ -158,27 +132,14 @@ if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$bas
     exit 1
 fi
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
-# build_in_base "FOLDER TYPE"...: make each in the base copy, $jobs at a time, each
-# folder's make with a share of the jobs: a few folders still keep every core busy
-build_in_base() {
-    local items share
-    items=$(printf '%s\n' "$@" | sort -u)
-    share=$(( jobs / $(wc -l <<< "$items") > 1 ? jobs / $(wc -l <<< "$items") : 1 ))
-    # shellcheck disable=SC2016  # $0, $1 and $2 are the inner sh's
-    printf '%s\n' "$items" | SHARE=$share xargs -P "$jobs" -L 1 sh -c \
-        'make -s -j"$SHARE" --no-print-directory -C "$0/$1" TYPE="$2" > /dev/null 2>&1 || echo "make -C $1 TYPE=$2 failed" >&2' "$base"
-}
-# our steps first (make lab asks our step k its title), then the starting copies
-echo "== building our steps and the starting copies ($jobs at a time)"
-builds=()
-for k in $graded_steps; do builds+=("$(lab/lab.sh before "$k") $first_type" "$(step_dir "$k") $first_type"); done
-build_in_base "${builds[@]}"
-builds=()
+ours=$(for k in $graded_steps; do lab/lab.sh before "$k"; step_dir "$k"; done | sort -u | paste -sd' ')
+echo "== building our steps: $ours"
+# shellcheck disable=SC2086  # ours: folder names, a word each (the top Makefile's targets)
+make -s -j"$jobs" --no-print-directory -C "$base" TYPE="$first_type" $ours > /dev/null 2>&1 ||
+    say "make -C $base $ours failed (make lab below says which step)"
 for k in $graded_steps; do
     (cd "$base" && TYPE="$first_type" LAB_DIR=lab/work FORCE=1 lab/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
-    for t in $types; do builds+=("lab/work/$(step_dir "$k") $t"); done
 done
-build_in_base "${builds[@]}"
 
 # ---------------------------------------------------------------- scratch copies, builds
 # scratch_of N STUDENT K: the scratch copy of the N-th submission (a safe name)
@@ -193,7 +154,6 @@ while IFS=$sep read -r student k file why; do
     scratch=$(scratch_of "$i" "$student" "$k")
     name=$(step_dir "$k")
     cp -a "$base" "$scratch" || { say "cannot make $scratch"; exit 1; }
-    rm -f "$scratch/lab/work/$name"/reduce "$scratch/lab/work/$name"/reduce_* "$scratch/lab/work/$name"/build/*/step.o
     cp "$file" "$scratch/lab/work/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"

@@ -11,10 +11,6 @@
  *     lab_grade note RECORD ITEM ID STATUS TEXT                  (one row of lab-grade's record)
  *     lab_grade detail RECORD ID                                 (each line on stdin: a detail row of test ID)
  *     lab_grade size SIZE...                                     (each size in decimal, as -n reads it)
- *
- * Built by lab/lab.mk from the lab's sources and the core's results.c (the rows' CSV,
- * read and written in one place) and options.c (the sizes' notation, read in one place);
- * the core's `report` tool knows nothing of the lab.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,20 +39,7 @@ static int say(const char *format, ...)
 /** Says that `path` cannot be written; returns the exit code for it. */
 static int cannot_write(const char *path) { return say("cannot write '%s'", path); }
 
-/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
-static void failed_row(result_row *row, const char *program)
-{
-    memset(row, 0, sizeof *row);
-    snprintf(row->step, sizeof row->step, "%s", program);
-    snprintf(row->label, sizeof row->label, "%s", program);
-    snprintf(row->status, sizeof row->status, "FAILED");
-}
-
-
-/**
- * Opens a CSV file (grades.csv, a record) to append a row, writing its header line first
- * when it is new or empty; NULL after saying why.
- */
+/** Opens grades.csv or a record to append a row, its header first when it is new or empty. */
 static FILE *open_append(const char *path, const char *header)
 {
     FILE *f = fopen(path, "a");
@@ -70,10 +53,10 @@ static FILE *open_append(const char *path, const char *header)
 }
 
 /**
- * `lab_grade table`: the three rows of `make lab-check STEP=k` (step FROM, where the copy
- * started: k-1, or 11 for 14; the student's copy; our step k) and the verdict. The rows are taken by position, the order lab.sh ran the
- * programs in, not by name: a student who pastes our kernel has a copy with our name too.
- * Exits 1 if a row is missing, is not the program expected there, or failed.
+ * `lab_grade table`: lab-check's three rows (step FROM, the student's copy, our step k) and
+ * the verdict. The rows are taken in the order lab.sh ran the programs, not by name: a
+ * student who pastes our kernel has a copy with our name too. Exits 1 if one is missing
+ * or failed.
  */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
@@ -84,10 +67,14 @@ static int lab_table(const char *rows_path, const char *from_text, const char *s
     int missing = 0;
     for (int p = 0; p < 3; p++) {
         int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found)
+        if (found) {
             rows[p] = raw[p];
-        else
-            failed_row(&rows[p], programs[p]);
+        } else {   /* a program that left no row (it crashed first): FAILED, named after it */
+            memset(&rows[p], 0, sizeof rows[p]);
+            snprintf(rows[p].step, sizeof rows[p].step, "%s", programs[p]);
+            snprintf(rows[p].label, sizeof rows[p].label, "%s", programs[p]);
+            snprintf(rows[p].status, sizeof rows[p].status, "FAILED");
+        }
         missing |= !found || !row_passed(&rows[p]);
     }
     print_lab_table(stdout, rows, from, step);
@@ -107,10 +94,9 @@ static int load_weights(const char *path, grade_weights *w)
 }
 
 /**
- * `lab_grade grade`: scores a record of lab/lab.sh with the weights, writes results.json,
- * prints the summary, and with STUDENT and GRADES.csv appends the class's row (the header
- * first when the file is new or empty). Exits 0 once written, whatever the score; 3 when
- * the record says no GPU answered (the GPU checks did not run: the score is no grade).
+ * `lab_grade grade`: results.json, the summary, and with STUDENT the row of GRADES.csv.
+ * Exits 0 once written, whatever the score; 3 when the record says no GPU answered (the
+ * GPU checks did not run: the score is no grade).
  */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
@@ -187,35 +173,29 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 
-/** `lab_grade note`: appends one row to the record (lab/lab.sh's note and note_line). */
+/**
+ * `lab_grade note`: one row of the record (lab/lab_check.sh's note and note_item); `detail`
+ * (text NULL): each line on stdin as a detail row of test `id` (its note_detail).
+ */
 static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
-{
-    FILE *f = open_append(path, RECORD_HEADER);
-    if (!f)
-        return 2;
-    write_record_item(f, item, id, status, text);
-    return fclose(f) == 0 ? 0 : cannot_write(path);
-}
-
-/** `lab_grade detail`: each line on stdin, a detail row of test `id` (lab/lab.sh's note_detail). */
-static int lab_detail(const char *path, const char *id)
 {
     static char line[GRADE_DETAIL];
     FILE *f = open_append(path, RECORD_HEADER);
     if (!f)
         return 2;
-    while (fgets(line, sizeof line, stdin)) {
+    if (text)
+        write_record_item(f, item, id, status, text);
+    while (!text && fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = '\0';
-        write_record_item(f, "detail", id, "", line);
+        write_record_item(f, item, id, status, line);
     }
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
 /**
- * `lab_grade size`: each size in decimal, one a line, read as the programs' -n reads it
- * (the core's parse_size(): N, 2^K, 2^K+M, 2^K-M), so that the lab's scripts keep no
- * reading of the notation of their own. Exits 2 on the first that is not a size >= 1,
- * naming it last on its line (lab/lab.sh quotes it from there).
+ * `lab_grade size`: each size in decimal, read by the core's parse_size() as the programs'
+ * -n reads it: the scripts keep no reading of the notation. Exits 2 on the first that is
+ * not a size >= 1, naming it last on its line (lab/lab_check.sh quotes it from there).
  */
 static int lab_size(int count, char **texts)
 {
@@ -246,7 +226,7 @@ int main(int argc, char **argv)
     if (argc == 7 && strcmp(argv[1], "note") == 0)
         return lab_note(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (argc == 4 && strcmp(argv[1], "detail") == 0)
-        return lab_detail(argv[2], argv[3]);
+        return lab_note(argv[2], "detail", argv[3], "", NULL);
     if (argc >= 3 && strcmp(argv[1], "size") == 0)
         return lab_size(argc - 2, argv + 2);
     return say("usage: lab_grade table|grade|weights|class|missing|note|detail|size ... (lab/lab_grade_main.c says "

@@ -138,10 +138,7 @@ FILENAME == ARGV[2] {
     if (todos && at - todo_end[todos] <= 3) {
         todo_removed[todos] += removed
         todo_added[todos] += added
-        split(new_list, extra, ", ")
-        for (e = 1; e in extra; e++)
-            if (extra[e] != "" && index(", " todo_names[todos] ", ", ", " extra[e] ", ") == 0)
-                todo_names[todos] = todo_names[todos] (todo_names[todos] == "" ? "" : ", ") extra[e]
+        todo_names[todos] = new_names_of(new_list, todo_names[todos])
         todo_end[todos] = end
         next
     }

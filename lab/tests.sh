@@ -6,11 +6,9 @@
 #             timing verdict where our step's gain can be told from noise (SKIP by name
 #             where not), and rejects each broken copy as its header says
 #   lab-grade lab-grade and lab-grade-all, with a GPU or without
-# What does not depend on the element type (the scripts' plumbing, the texts, the tables,
-# the scoring) runs in the TYPE=int run only, one SKIP line saying so in the others; a
-# broken copy whose header sets LAB_TYPES=T is built and checked in TYPE=T's run alone.
-# LAB_TESTS=0 leaves the lab out: the quick run on a GPU machine. Every copy is made in a
-# folder under build/ (LAB_DIR), never in lab/work.
+# What does not depend on the element type runs in the TYPE=int run only (one SKIP line in
+# the others); a broken copy whose header sets LAB_TYPES=T, in TYPE=T's run alone. Every
+# copy is made in a folder under build/ (LAB_DIR), never in lab/work.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
@@ -33,8 +31,7 @@ step3=$(step_dir 3)
 
 if [ "$plumbing" = 1 ]; then
     unit_tests lab_unit_tests   # one result line each, as run.sh counts the core's
-    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES, and
-    # make lint checks every target and default of those files: here, that the lab's are there
+    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES (make lint checks each)
     targets=" $(make --no-print-directory -s print-TARGET_FILES) " helps=" $(make --no-print-directory -s print-HELP_FILES) "
     missing=""
     [[ $targets == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
@@ -97,9 +94,8 @@ for k in "${lab_steps[@]}"; do
         cp "$(step_dir "$k")/reduce.cu" "$lab_root/ours/$(step_dir "$k")/" && copies+=("$lab_root/ours/$(step_dir "$k")")
 done
 
-# the broken copies: each lab/broken/NAME.patch is its step's kernel with one bug or
-# shortcut, applied in a copy made by make lab (lab.sh broken); its header says what it
-# must trigger. lab_header FILE KEY: the values of its "# KEY: value" lines, one a line.
+# the broken copies: each lab/broken/NAME.patch applied to its step's kernel in a copy of
+# make lab's (lab.sh broken). lab_header FILE KEY: the values of its "# KEY: value" lines.
 lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
 broken=()
 for file in lab/broken/*.patch; do
@@ -125,20 +121,17 @@ for file in lab/broken/*.patch; do
     copies+=("$copy")
 done
 
-# build_all DIR...: make every copy for $type, one per core (each links the harness
-# library that the suite's build made), one test each; logs in $lab_root/builds/
-build_all() {
-    local dir at=$lab_root/builds
-    mkdir -p "$at"
-    # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
-    for dir in "$@"; do echo "$dir $at/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
-        sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
-    for dir in "$@"; do
-        [ "$(cat "$at/${dir//\//_}.status" 2>/dev/null)" = 0 ]
-        result "lab: $dir builds ($type)" $? "$(tail -3 "$at/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
-    done
-}
-build_all "${copies[@]}"
+# every copy built for $type, one per core (each links the harness library that the
+# suite's build made), one test each; logs in $lab_root/builds/
+builds=$lab_root/builds
+mkdir -p "$builds"
+# shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
+for dir in "${copies[@]}"; do echo "$dir $builds/${dir//\//_}"; done | TYPE=$type xargs -r -P "$(nproc 2>/dev/null || echo 2)" -L 1 \
+    sh -c 'make --no-print-directory -s -C "$0" TYPE="$TYPE" > "$1.log" 2>&1; echo $? > "$1.status"'
+for dir in "${copies[@]}"; do
+    [ "$(cat "$builds/${dir//\//_}.status" 2>/dev/null)" = 0 ]
+    result "lab: $dir builds ($type)" $? "$(tail -3 "$builds/${dir//\//_}.log" 2>/dev/null | tr '\n' ' ')"
+done
 
 if [ "$plumbing" = 1 ]; then
     # a copy that exists is never overwritten without FORCE=1, and the hints keep LAB_DIR
@@ -220,16 +213,12 @@ if [ "$plumbing" = 1 ]; then
     fi
 fi
 
-# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE
-# and its output matches the extended regex PATTERN (GPU only; lab_check_run: any machine).
-# lab_absent: an extended regex the output must not match (empty: none).
-# the harness's sizes for step 3 (--check auto) up to 2^20+3: quick, and a tail of every kind
+# lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE, its
+# output matches PATTERN and not lab_absent (GPU only; lab_check_run: any machine), at step
+# 3's --check auto sizes up to 2^20+3: quick, and a tail of every kind
 lab_sizes=$(describe "$step3/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_absent=""
-lab_check() {
-    if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
-    lab_check_run "$@"
-}
+lab_check() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else lab_check_run "$@"; fi; }
 lab_check_run() {
     local name=$1 code=$2 pattern=$3 k=$4 dir=$5 status
     shift 5
@@ -248,11 +237,9 @@ lab_check_run() {
     cp "$log/lab-check.txt" "$log/$(echo "$name" | tr -c 'A-Za-z0-9\n' _).txt"
 }
 
-# lab_timing NAME K VERDICT: the verdict of the lab-check just run (its output in
-# $log/lab-check.txt) is VERDICT ("gain reached", "gain not yet"). Where our step's own
-# gain over step k-1 is within the noise of a timing on this GPU ("time can't tell", our
-# step less than LAB_NOISE faster: lab/lab_grade.h), the time cannot say whether a copy
-# has the idea: SKIP by name, saying so, never a pass.
+# lab_timing NAME K VERDICT: the verdict of the lab-check just run is VERDICT. Where our
+# step's own gain is within a timing's noise on this GPU ("time can't tell": LAB_NOISE,
+# lab/lab_grade.h), the time cannot say whether a copy has the idea: SKIP by name, never a pass.
 lab_timing() {
     local name=$1 k=$2 expected=$3 verdict ours
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
@@ -268,30 +255,25 @@ lab_timing() {
 }
 
 # every starting copy is correct and has not the gain yet; our kernel is correct and has
-# it. Where our step claims the same bits on every grid (--describe: same_bits=1, step 14),
-# the starting copy (step 11's kernel, which takes no --blocks B yet) must fail that check
-# in float and double, saying how to add the flag (a copy with the flag whose order follows
-# the grid is a patch of lab/broken/, tested with the others); an int sum is the same in
-# any order, so there the check is not run and the copy passes.
+# it. Where our step claims the same bits on every grid (same_bits=1, step 14), the
+# starting copy (step 11's kernel, no --blocks B yet) must fail that check in float and
+# double, saying how to add the flag; an int sum is the same in any order: not checked.
 for k in "${lab_steps[@]}"; do
     if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
         lab_check "gpu lab-check STEP=$k, the starting copy: no --blocks B yet, and lab-check says how to add it" 1 \
             "^FAIL $type same bits: your copy takes no --blocks B .*add it as the exercise says" "$k" "$lab_root/start"
-        continue
+    else
+        lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
+        lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
     fi
-    lab_check "gpu lab-check STEP=$k, the starting copy: correct" 0 "^correct: " "$k" "$lab_root/start"
-    lab_timing "gpu lab-check STEP=$k, the starting copy: gain not yet" "$k" "gain not yet"
-done
-for k in "${lab_steps[@]}"; do
     lab_check "gpu lab-check STEP=$k, our kernel copied in: correct" 0 "^correct: " "$k" "$lab_root/ours"
     lab_timing "gpu lab-check STEP=$k, our kernel copied in: gain reached" "$k" "gain reached"
 done
 
-# each broken copy, and the check that must reject it: what its header says (lab/README.md,
-# "Grading a class", says why each is caught). needs: gpu (skipped without one), sanitizer
-# (skipped without compute-sanitizer), nothing (run on any machine, and in the TYPE=int
-# run only: it stops before any build); var: the settings; control: ours: our step's
-# kernel passes lab-check with the same settings.
+# each broken copy, and the check that must reject it, as its header says (lab/README.md,
+# "What no shortcut passes"). needs: gpu, sanitizer (each skipped without), nothing (any
+# machine, the TYPE=int run only: it stops before any build); var: the settings;
+# control: ours: our step's kernel passes lab-check with the same settings.
 sanitizer=$(find_sanitizer)
 for file in "${broken[@]}"; do
     name=$(basename "$file" .patch)
@@ -328,12 +310,13 @@ done
 # ---------------------------------------------------------------- lab-grade
 [ "$plumbing" = 1 ] || return 0   # the scoring is the same for every type: TYPE=int's run
 section lab-grade
-# The scorer is unit-tested on canned records; here the whole chain. json_ok FILE: "ok
-# SCORE MAX" for a results.json in Gradescope's format whose tests add up to its score,
-# "skip" without python3, else why not
-json_ok() {
-    command -v python3 > /dev/null 2>&1 || { echo skip; return; }
-    python3 -c '
+# The scorer is unit-tested on canned records; here the whole chain. lab_json NAME FILE
+# PATTERN: FILE is a results.json in Gradescope's format whose tests add up to its score,
+# and "ok SCORE MAX" matches PATTERN (a SKIP without python3)
+lab_json() {
+    local result
+    if ! command -v python3 > /dev/null 2>&1; then skip "$1" "python3 not installed (it only checks the JSON)"; return; fi
+    result=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert all(k in d for k in ("score", "execution_time", "output", "tests")), "a top-level field is missing"
@@ -343,15 +326,8 @@ assert all(0 <= x["score"] <= x["max_score"] for x in t), "a score outside 0 .. 
 s, m = sum(x["score"] for x in t), sum(x["max_score"] for x in t)
 assert abs(s - d["score"]) < 0.005, "tests add up to %.2f, score says %.2f" % (s, d["score"])
 print("ok %.2f %.2f" % (d["score"], m))
-' "$1" 2>&1 | tail -1
-}
-# lab_json NAME FILE PATTERN: FILE is valid, adds up, and json_ok's "ok SCORE MAX" matches PATTERN
-lab_json() {
-    local name=$1 file=$2 pattern=$3 result
-    result=$(json_ok "$file")
-    if [ "$result" = skip ]; then skip "$name" "python3 not installed (it only checks the JSON)"
-    elif [[ $result =~ $pattern ]]; then pass "$name"
-    else fail "$name" "$result"; fi
+' "$2" 2>&1 | tail -1)
+    if [[ $result =~ $3 ]]; then pass "$1"; else fail "$1" "$result"; fi
 }
 build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
 grep -q "total 100.00$" "$log/weights.txt"
@@ -422,17 +398,18 @@ for file in lab/broken/*.patch; do
     [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"
     result "$test_name" $? "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 done
-# the time limit, on any machine: 1 s is shorter than any build
+# the time limit, on any machine: LAB_TIMEOUT=1 against a build that a rule added to the
+# copy's Makefile makes 5 s longer (a compile alone may take less than 1 s)
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
+printf 'all: slow\nslow:\n\t@sleep 5\n' >> "$lab_root/limit/$step3/Makefile"
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
 grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.csv" &&
     grep -q "^correct: timed out; first failure: timed out after 1 s during the build" "$log/lab-grade.txt" &&
     grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"
 result "lab-grade: LAB_TIMEOUT=1 kills the checks in the build, grades what ran, says the build timed out" $? \
        "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
-# nvcc's temporaries go to the copy, not to the caller's TMPDIR (here one of the test's
-# own): one is seen in the copy while the grading builds, the grading is stopped there, as
-# a time limit stops it, and none is left in the caller's TMPDIR
+# nvcc's temporaries go to the copy, not to the caller's TMPDIR (the test's own): one is seen
+# there while the grading builds, the grading is stopped as a time limit stops it, none is left
 test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
 outer_tmp=$lab_root/outer-tmp
 rm -rf "$outer_tmp" "$lab_root/tmpfiles"
@@ -457,10 +434,9 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder),
-# a build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu
-# (its own first failure, in one line) and a kernel file under another name (a browser's
-# "reduce (1).cu": named, with what to do)
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder), a
+# build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
+# own first failure) and a browser's "reduce (1).cu" (named, with what to do)
 class=$lab_root/class
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
     "$class/frank/$step3"

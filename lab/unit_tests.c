@@ -1,11 +1,11 @@
 /**
  * @file unit_tests.c
  * @brief The lab's unit tests, no GPU: lab-check's timing verdict and table, and
- * lab-grade's weights, record, score, results.json, grades.csv and class table.
- *
- * Built by lab/lab.mk as build/TYPE/lab_unit_tests; lab/tests.sh runs it. One line per
- * test, as the core's unit tests print them.
+ * lab-grade's weights, record, score, results.json, grades.csv and class table. One line
+ * per test, as the core's unit tests print them (lab/tests.sh runs it).
  */
+/* fmemopen() is POSIX, not C11: the texts are read and written in memory, no file left */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,24 +22,27 @@ static int judges(double start, double yours, double ours, lab_gain expected, co
     return lab_verdict(start, yours, ours, 3, 4, text, sizeof text) == expected && strstr(text, label) != NULL;
 }
 
-/**
- * The class table (print_class_table()) of the grades CSV at `path`, written to a file and
- * read back into `text` (and the file removed): its row count, or -2 when a file could not
- * be opened.
- */
-static int class_table_of(const char *path, char *text, long size)
+/** A stream that writes into `buf` (terminated when closed), or one that reads `text`. */
+static FILE *into(char *buf, size_t size)
 {
-    const char *table = "build/unit_test_class.txt";
-    FILE *in = fopen(path, "r"), *out = fopen(table, "w");
-    int rows = -2;
-    if (in && out)
-        rows = print_class_table(out, in);
+    FILE *f = fmemopen(buf, size - 1, "w");
+    buf[size - 1] = '\0';
+    if (!f) {
+        perror("fmemopen");
+        exit(1);
+    }
+    return f;
+}
+static FILE *text_file(const char *text) { return fmemopen((char *)text, strlen(text), "r"); }
+
+/** The class table (print_class_table()) of the grades CSV `csv` into `text`: its row count. */
+static int class_table_of(const char *csv, char *text, size_t size)
+{
+    FILE *in = text_file(csv), *out = into(text, size);
+    int rows = in ? print_class_table(out, in) : -2;
     if (in)
         fclose(in);
-    if (out)
-        fclose(out);
-    slurp(table, text, size);
-    remove(table);
+    fclose(out);
     return rows;
 }
 
@@ -57,39 +60,18 @@ static void test_lab_verdict(void)
     result_row rows[3] = { make_row("step3_add_during_load", 0.173, 1547.6), make_row("lab/work/step4_unroll_warp", 0.140, 1900),
                            make_row("step4_unroll_warp", 0.137, 1954.2) };
     static char text[1 << 14];
-    const char *path = "build/unit_test_lab.txt";
-    FILE *f = fopen(path, "w");
-    lab_gain gain = GAIN_NO_DATA;
-    if (f) {
-        gain = print_lab_table(f, rows, 3, 4);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    FILE *f = into(text, sizeof text);
+    lab_gain gain = print_lab_table(f, rows, 3, 4);
+    fclose(f);
     TEST("lab table: three rows and the verdict", gain == GAIN_REACHED && strstr(text, "start ") &&
                                                   strstr(text, "yours ") && strstr(text, "ours ") &&
                                                   strstr(text, "1.24x") && strstr(text, "verdict: gain reached"));
     snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
-    f = fopen(path, "w");
-    if (f) {
-        gain = print_lab_table(f, rows, 3, 4);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    f = into(text, sizeof text);
+    gain = print_lab_table(f, rows, 3, 4);
+    fclose(f);
     TEST("lab table: a failed row, no verdict", gain == GAIN_NO_DATA && strstr(text, "FAILED") &&
                                                 strstr(text, "verdict: none"));
-    remove(path);
-}
-
-/** Opens a file holding `text` for reading (the grader's readers take a FILE). */
-static FILE *text_file(const char *text)
-{
-    const char *path = "build/unit_test_grade.txt";
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fputs(text, f);
-    fclose(f);
-    return fopen(path, "r");
 }
 
 /** parse_weights() of `text`: 0 or -1; the error line in `error`. */
@@ -174,6 +156,7 @@ static const graded_test *test_named(const grade *g, const char *short_name)
     return &none;
 }
 
+#define TWO_TYPES_PASS "test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
 #define ALL_CORRECT "test,includes,pass,\"only \"\"passes.h\"\"\"\ntest,correct:int,pass,17 sizes\n" \
                     "test,correct:float,pass,17 sizes\ntest,correct:double,pass,17 sizes\n" \
                     "test,memcheck,pass,clean\ntest,racecheck,pass,clean\ntest,timed,pass,23 runs\n"
@@ -218,18 +201,15 @@ static void test_lab_grade(void)
     ok = graded(ALL_CORRECT "time,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
     TEST("grade: time can't tell: the points follow correctness", ok && g.gain == GAIN_CANT_TELL && g.score == 10000 &&
          adds_up(&g) && strstr(test_named(&g, "performance")->output, "follow correctness"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
-                "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\n"
-                "test,racecheck,pass,x\ntest,timed,pass,x\ntime,start,,0.100\ntime,yours,,0.101\n"
-                "time,ours,,0.099\n", &r, &g);
+    ok = graded(TWO_TYPES_PASS "test,correct:double,fail,n=33: lost tail\ndetail,correct:double,,FAIL double n=33\n"
+                "detail,correct:double,,\"  hint: lost tail\"\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
+                "test,timed,pass,x\ntime,start,,0.100\ntime,yours,,0.101\ntime,ours,,0.099\n", &r, &g);
     /* correctness earns 53.34 of 70; performance 30 * 53.34 / 70 = 22.86 */
     TEST("grade: time can't tell with a type wrong: performance as correctness", ok &&
          test_named(&g, "performance")->score == 2286 && g.score == 5334 + 2286 && adds_up(&g) &&
          strcmp(g.correct, "no") == 0 && strcmp(g.first_failure, "double: n=33: lost tail") == 0 &&
          strstr(test_named(&g, "double")->output, "hint: lost tail"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,pass,x\ntest,memcheck,skip,compute-sanitizer not found\n"
+    ok = graded(TWO_TYPES_PASS "test,correct:double,pass,x\ntest,memcheck,skip,compute-sanitizer not found\n"
                 "test,racecheck,skip,compute-sanitizer not found\ntest,timed,pass,x\ntime,start,,0.32\n"
                 "time,yours,,0.18\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: no compute-sanitizer is not the copy's fault", ok && g.score == 10000 && adds_up(&g) &&
@@ -238,8 +218,7 @@ static void test_lab_grade(void)
                 "detail,includes,,\"our step 3 includes \"\"passes.h\"\"\"\n", &r, &g);
     TEST("grade: a library's #include scores 0", ok && g.score == 0 && adds_up(&g) && strcmp(g.correct, "no") == 0 &&
          strstr(g.first_failure, "includes: line 9") && strstr(test_named(&g, "int")->output, "#include check failed"));
-    ok = graded("test,includes,pass,x\ntest,correct:int,pass,x\ntest,correct:float,pass,x\n"
-                "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
+    ok = graded(TWO_TYPES_PASS "test,correct:double,pass,x\ntest,memcheck,pass,x\ntest,racecheck,pass,x\n"
                 "test,timed,fail,\"run 2 of 23: expected 5, got 7\"\n"
                 "detail,timed,,\"FAILED n=16777216, run 2 of 23\"\ntime,start,,0.32\ntime,ours,,0.18\n", &r, &g);
     TEST("grade: a wrong timed run: no performance points", ok && test_named(&g, "performance")->score == 0 &&
@@ -277,71 +256,55 @@ static void test_lab_grade(void)
          ok && graded("test,includes,pass,x\n", &r, &g) && strstr(test_named(&g, "performance")->name, "speedup over step 2,"));
 
     grade_record bad;
+    static char text[1 << 15], csv[1 << 14];
     /* the record as lab.sh writes it (lab_grade note): commas, quotes and a line break in a summary */
-    const char *record_path = "build/unit_test_record.csv";
-    FILE *f = fopen(record_path, "w");
-    if (f) {
-        fprintf(f, "%s\n", RECORD_HEADER);
-        write_record_item(f, "step", "3", "", "step3_x");
-        write_record_item(f, "test", "timed", "fail", "run 2 of 23: expected 5, got \"7\"\nsecond line");
-        write_record_item(f, "detail", "timed", "", "  hint: a, b");
-        write_record_item(f, "time", "ours", "", "0.18");
-        fclose(f);
-    }
-    f = fopen(record_path, "r");
+    FILE *f = into(csv, sizeof csv);
+    fprintf(f, "%s\n", RECORD_HEADER);
+    write_record_item(f, "step", "3", "", "step3_x");
+    write_record_item(f, "test", "timed", "fail", "run 2 of 23: expected 5, got \"7\"\nsecond line");
+    write_record_item(f, "detail", "timed", "", "  hint: a, b");
+    write_record_item(f, "time", "ours", "", "0.18");
+    fclose(f);
+    f = text_file(csv);
     TEST("grade record: written by write_record_item(), read back field by field",
          f && read_grade_record(f, "rec", &bad, error, sizeof error) == 0 && bad.step == 3 && bad.test_count == 1 &&
          strcmp(bad.tests[0].summary, "run 2 of 23: expected 5, got \"7\" second line") == 0 &&
          strcmp(bad.tests[0].detail, "  hint: a, b\n") == 0 && bad.ours_ms == 0.18);
     if (f)
         fclose(f);
-    remove(record_path);
     TEST("grade record: an unknown item is refused", record_refused("step,3,,step3_x\nwhatever,,,1\n",
                                                                     "unknown item 'whatever'"));
     TEST("grade record: a status other than pass, fail, skip is refused",
          record_refused("step,3,,step3_x\ntest,includes,maybe,x\n", "pass, fail or skip"));
     TEST("grade record: no step line is refused", record_refused("test,includes,pass,x\n", "no 'step,K,,NAME' row"));
 
-    static char text[1 << 15];
-    const char *path = "build/unit_test_grade.json";
-    f = fopen(path, "w");
-    if (f) {
-        write_json_string(f, "a \"quoted\" back\\slash\nnew\tline \x01 caf\xc3\xa9 bad\xff end \xe2\x80");
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    f = into(text, sizeof text);
+    write_json_string(f, "a \"quoted\" back\\slash\nnew\tline \x01 caf\xc3\xa9 bad\xff end \xe2\x80");
+    fclose(f);
     TEST("grade JSON: strings escaped, valid UTF-8 kept, invalid bytes '?'",
          strcmp(text, "\"a \\\"quoted\\\" back\\\\slash\\nnew\\tline \\u0001 caf\xc3\xa9 bad? end ??\"") == 0);
     graded(ALL_CORRECT "time,start,,0.32\ntime,yours,,0.18\ntime,ours,,0.18\nelapsed,,,80\n", &r, &g);
-    f = fopen(path, "w");
-    if (f) {
-        write_results_json(f, &r, &g);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    f = into(text, sizeof text);
+    write_results_json(f, &r, &g);
+    fclose(f);
     TEST("grade JSON: Gradescope's fields", strstr(text, "\"score\": 100.00,") && strstr(text, "\"execution_time\": 80,") &&
                                             strstr(text, "\"tests\": [") && strstr(text, "\"max_score\": 16.67,") &&
                                             strstr(text, "\"output\": \"lab-grade: step 3"));
 
-    f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "%s\n", GRADES_HEADER);
-        write_grades_csv_row(f, "o'brien, \"jo\"", &r, &g);
-        graded("test,includes,fail,\"line 9: #include <cub/cub.cuh>, then \"\"more\"\"\"\n", &r, &g);
-        write_grades_csv_row(f, "bob", &r, &g);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
-    TEST("grade CSV: quoted fields", strstr(text, "\"o'brien, \"\"jo\"\"\",3,\"yes\",\"\",1.78,1.78,100.00,100.00,99\n") &&
-                                     strstr(text, "\"bob\",3,\"no\",\"includes: line 9: #include <cub/cub.cuh>, then "
-                                                  "\"\"more\"\"\",,,0.00,100.00,99\n"));
-    int rows = class_table_of(path, text, sizeof text);
+    f = into(csv, sizeof csv);
+    fprintf(f, "%s\n", GRADES_HEADER);
+    write_grades_csv_row(f, "o'brien, \"jo\"", &r, &g);
+    graded("test,includes,fail,\"line 9: #include <cub/cub.cuh>, then \"\"more\"\"\"\n", &r, &g);
+    write_grades_csv_row(f, "bob", &r, &g);
+    fclose(f);
+    TEST("grade CSV: quoted fields", strstr(csv, "\"o'brien, \"\"jo\"\"\",3,\"yes\",\"\",1.78,1.78,100.00,100.00,99\n") &&
+                                     strstr(csv, "\"bob\",3,\"no\",\"includes: line 9: #include <cub/cub.cuh>, then "
+                                                 "\"\"more\"\"\",,,0.00,100.00,99\n"));
+    int rows = class_table_of(csv, text, sizeof text);
     TEST("grade class table: a row per submission and the mean",
          rows == 2 && strstr(text, "o'brien, \"jo\"") && strstr(text, "1.78x") &&
          strstr(text, "includes: line 9: #include <cub/cub.cuh>, then \"more\"") &&
          strstr(text, "2 graded, 1 correct; mean score 50.00 of 100.00"));
-    remove(path);
-    remove("build/unit_test_grade.txt");
 }
 
 /**
@@ -353,29 +316,24 @@ static void test_grades_csv_formulas(void)
 {
     static grade_record r;
     static grade g;
-    static char text[1 << 14];
-    const char *path = "build/unit_test_formula.csv";
+    static char text[1 << 14], csv[1 << 14];
     graded("test,includes,fail,=cmd|' /C calc'!A0\n", &r, &g);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "%s\n", GRADES_HEADER);
-        write_grades_csv_row(f, "=HYPERLINK(\"http://x\")", &r, &g);
-        write_grades_csv_row(f, "+alice", &r, &g);
-        write_grades_csv_missing(f, "@bob", "3", "-nothing handed in", 10000);
-        write_grades_csv_missing(f, "carol-ann", "", "nothing handed in", 10000);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    FILE *f = into(csv, sizeof csv);
+    fprintf(f, "%s\n", GRADES_HEADER);
+    write_grades_csv_row(f, "=HYPERLINK(\"http://x\")", &r, &g);
+    write_grades_csv_row(f, "+alice", &r, &g);
+    write_grades_csv_missing(f, "@bob", "3", "-nothing handed in", 10000);
+    write_grades_csv_missing(f, "carol-ann", "", "nothing handed in", 10000);
+    fclose(f);
     TEST("grade CSV: a cell that begins with = + - @ gets a ' inside its quotes",
-         strstr(text, "\n\"'=HYPERLINK(\"\"http://x\"\")\",3,\"no\",\"includes: =cmd|' /C calc'!A0\",") &&
-         strstr(text, "\n\"'+alice\",3,") && strstr(text, "\n\"'@bob\",3,\"no\",\"'-nothing handed in\",,,0.00,100.00,\n") &&
-         strstr(text, "\n\"carol-ann\",,\"no\",\"nothing handed in\",,,0.00,100.00,\n"));
-    int rows = class_table_of(path, text, sizeof text);
+         strstr(csv, "\n\"'=HYPERLINK(\"\"http://x\"\")\",3,\"no\",\"includes: =cmd|' /C calc'!A0\",") &&
+         strstr(csv, "\n\"'+alice\",3,") && strstr(csv, "\n\"'@bob\",3,\"no\",\"'-nothing handed in\",,,0.00,100.00,\n") &&
+         strstr(csv, "\n\"carol-ann\",,\"no\",\"nothing handed in\",,,0.00,100.00,\n"));
+    int rows = class_table_of(csv, text, sizeof text);
     TEST("grade class table: the escaped cells read back as written", rows == 4 &&
          strstr(text, "\n=HYPERLINK(\"http://x\") ") && strstr(text, "\n+alice ") && strstr(text, "\n@bob ") &&
          strstr(text, " -nothing handed in") && !strstr(text, "'=") && !strstr(text, "'+") &&
          !strstr(text, "'@") && !strstr(text, "'-"));
-    remove(path);
 }
 
 /** Runs every group and exits non-zero if any test failed. */
