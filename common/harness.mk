@@ -11,7 +11,7 @@
 harness_empty :=
 harness_comma := ,
 harness_arch  := $(subst $(harness_empty) $(harness_empty),-,$(subst $(squote),,$(subst =,-,$(subst $(harness_comma),-,$(NVCC_ARCH)))))
-# absolute paths: the command lines (and so the stamps) are the same from every folder
+# absolute paths: the command lines are the same from every folder
 HARNESS_SRC   := $(abspath $(COMMON))
 HARNESS_DIR   := $(abspath $(COMMON)/..)/build/$(TYPE)/harness-$(harness_arch)
 HARNESS_LIB   := $(HARNESS_DIR)/libharness.a
@@ -20,13 +20,17 @@ HARNESS_C     := harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU    := gate resources
 HARNESS_LIB_OBJ := $(HARNESS_C:%=$(HARNESS_DIR)/%.o) $(HARNESS_CU:%=$(HARNESS_DIR)/%.o)
 
-HARNESS_CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -I$(HARNESS_SRC) -I$(CUDA_PATH)/include $(TYPE_FLAG)
-HARNESS_NVCCFLAGS := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(HARNESS_SRC) $(TYPE_FLAG)
+# The stamps hold the flags without the tree's own path, which differs from copy to copy of
+# the tree (a lab's scratch copies) and changes no object.
+harness_cflags    := -std=c11 -O2 -Wall -Wextra -Werror -I$(CUDA_PATH)/include $(TYPE_FLAG)
+harness_nvccflags := -O3 -arch=$(NVCC_ARCH) -lineinfo $(TYPE_FLAG)
+HARNESS_CFLAGS    := $(harness_cflags) -I$(HARNESS_SRC)
+HARNESS_NVCCFLAGS := $(harness_nvccflags) -I$(HARNESS_SRC)
 
 $(HARNESS_DIR)/cc.cmd: FORCE
-	@$(call write_if_changed,$(CC) $(HARNESS_CFLAGS))
+	@$(call write_if_changed,$(CC) $(harness_cflags))
 $(HARNESS_DIR)/nvcc.cmd: FORCE
-	@$(call write_if_changed,$(NVCC) $(HARNESS_NVCCFLAGS))
+	@$(call write_if_changed,$(NVCC) $(harness_nvccflags))
 
 $(HARNESS_DIR)/%.o: $(HARNESS_SRC)/%.c $(HARNESS_DIR)/cc.cmd
 	$(Q)$(CC) $(HARNESS_CFLAGS) -MMD -MP -MT $@ -MF $@.$$$$.dtmp -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.dtmp $(@:.o=.d) && mv -f $@.$$$$.tmp $@
