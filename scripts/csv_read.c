@@ -114,3 +114,28 @@ int csv_read_all(const char *path, result_row *rows, int max)
     fclose(f);
     return count;
 }
+
+int csv_read_some(const char *tool, const char *path, result_row *rows, int max)
+{
+    int count = csv_read_all(path, rows, max);
+    if (count > 0)
+        return count;
+    fprintf(stderr, "%s: no rows in '%s'\n", tool, path);
+    return 0;
+}
+
+int any_failed(const result_row *rows, int count)
+{
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= !row_passed(&rows[i]);
+    return failed;
+}
+
+void missing_row(result_row *row, const char *program)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", program);
+    snprintf(row->label, sizeof row->label, "%s", program);
+    snprintf(row->status, sizeof row->status, "FAILED");
+}

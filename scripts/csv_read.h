@@ -25,4 +25,16 @@ int csv_parse_row(const char *line, result_row *row);
 /** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
 int csv_read_all(const char *path, result_row *rows, int max);
 
+/**
+ * The rows a tool needs at least one of: csv_read_all()'s count, or 0 after
+ * "TOOL: no rows in 'PATH'" on stderr when the file is unreadable or holds none.
+ */
+int csv_read_some(const char *tool, const char *path, result_row *rows, int max);
+
+/** 1 if any row failed: a tool then exits 1, so make stops on a wrong sum. */
+int any_failed(const result_row *rows, int count);
+
+/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
+void missing_row(result_row *row, const char *program);
+
 #endif
