@@ -69,10 +69,14 @@ static void short_label(char *out, size_t size, const char *label)
         snprintf(out, size, "%.*s...", LABEL_MAX - 3, label);
 }
 
-/** Estimated width in pixels of `s` at `font_px`: SVG has no text metrics before rendering. */
-static double text_width(const char *s, double font_px)
+/**
+ * Estimated width in pixels of `label` at `font_px`, as short_label() cuts it: SVG has no
+ * text metrics before rendering.
+ */
+static double label_width(const char *label, double font_px)
 {
-    return (double)strlen(s) * CHAR_WIDTH * font_px;
+    size_t length = strlen(label);
+    return (double)(length <= LABEL_MAX ? length : LABEL_MAX) * CHAR_WIDTH * font_px;
 }
 
 /** Opens the file and writes the header, white background, title and subtitle. */
@@ -110,24 +114,22 @@ static int write_empty(const char *path, const char *title)
     return finish(f);
 }
 
-/** Tick step 1, 2, 2.5 or 5 x 10^k giving at most 6 intervals up to `max`: round labels. */
-static double nice_step(double max)
-{
-    static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
-    double magnitude = pow(10.0, floor(log10(max / 6.0)));
-    for (int i = 0; i < 5; i++)
-        if (max / (factors[i] * magnitude) <= 6.0)
-            return factors[i] * magnitude;
-    return 10.0 * magnitude;
-}
-
-/** Sets p->ymax to a round value a little above `max` and returns the tick step. */
+/**
+ * Sets p->ymax to a round value a little above `max` and returns the tick step: 1, 2, 2.5
+ * or 5 x 10^k, the smallest giving at most 6 intervals, so that the labels are round.
+ */
 static double set_y_range(plot *p, double max)
 {
+    static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
     if (!(max > 0.0))
         max = 1.0;
-    double step = nice_step(max * 1.05);
-    p->ymax = ceil(max * 1.05 / step) * step;
+    max *= 1.05;
+    double magnitude = pow(10.0, floor(log10(max / 6.0)));
+    int i = 0;
+    while (i < 4 && max / (factors[i] * magnitude) > 6.0)
+        i++;
+    double step = factors[i] * magnitude;
+    p->ymax = ceil(max / step) * step;
     return step;
 }
 
@@ -172,9 +174,7 @@ static double bar_left_margin(const result_row *rows, int count, double right)
     for (int pass = 0; pass < 3; pass++) {
         double slot = (WIDTH - left - right) / count, need = 0.0;
         for (int i = 0; i < count; i++) {
-            char label[LABEL_MAX + 1];
-            short_label(label, sizeof label, rows[i].label);
-            double over = text_width(label, 11) * c - (i + 0.5) * slot + 10.0;
+            double over = label_width(rows[i].label, 11) * c - (i + 0.5) * slot + 10.0;
             need = over > need ? over : need;
         }
         left = fmin(fmax(need, 70.0), WIDTH / 3);
@@ -202,9 +202,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
 
     double max = h->peak_gbs, longest = 0.0;
     for (int i = 0; i < count; i++) {
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        longest = fmax(longest, text_width(label, 11));
+        longest = fmax(longest, label_width(rows[i].label, 11));
         if (row_passed(&rows[i]))
             max = fmax(max, rows[i].gbs);
     }
@@ -278,9 +276,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
 
     double max = h->peak_gbs, lo = 1e9, hi = -1e9, legend = 0.0;
     for (int i = 0; i < count; i++) {
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        legend = fmax(legend, text_width(label, 12));
+        legend = fmax(legend, label_width(rows[i].label, 12));
         if (row_passed(&rows[i]) && rows[i].n > 0) {
             max = fmax(max, rows[i].gbs);
             lo = fmin(lo, floor(log2((double)rows[i].n)));
@@ -316,13 +312,13 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
             continue;
         const char *colour = PALETTE[designs % PALETTE_SIZE];
         int first = next_point(rows, count, rows[i].step, 0);
-        if (first >= 0)
+        if (first >= 0) {
             fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
-        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
-            fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
-        if (first >= 0)
+            for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+                fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
             fputs("\"/>\n", f);
-        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+        }
+        for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X_OF(log2((double)rows[j].n)),
                     y_of(&p, rows[j].gbs), colour);
         double lx = p.left + p.width + 20.0, ly = p.top + 10.0 + 20.0 * designs;
