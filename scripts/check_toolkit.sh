@@ -29,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
-. scripts/gpus.sh   # nvcc_release, nvcc_archs
+. scripts/gpus.sh   # nvcc_release, nvcc_archs, usage
 # This script's builds are its own: no job server, variables or level from a calling make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
@@ -38,10 +38,7 @@ venv=$out/venv
 tree=$out/tree
 types=${TYPES:-int float double}
 dirs=("$@")
-if [ ${#dirs[@]} -eq 0 ]; then
-    echo "usage: scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)" >&2
-    exit 2
-fi
+[ ${#dirs[@]} -gt 0 ] || usage "scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)"
 mkdir -p "$out" || exit 2
 
 say() { echo "check-toolkit: $*"; }

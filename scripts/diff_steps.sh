@@ -6,7 +6,7 @@
 # file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # step_dir: the folders of the Makefile's list
+. scripts/gpus.sh   # step_dir: the folders of the Makefile's list; usage
 # the steps: 0, 1, ... up to the highest number in the list (a course without the
 # multi-GPU steps has no 12 and 13, and step 14 still follows step 11)
 count=0
@@ -59,6 +59,5 @@ all)
         echo "$out: $changed lines changed"
     done ;;
 *)
-    echo "usage: scripts/diff_steps.sh show K | all" >&2
-    exit 2 ;;
+    usage "scripts/diff_steps.sh show K | all" ;;
 esac

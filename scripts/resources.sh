@@ -19,13 +19,11 @@
 # Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh   # usage
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 device=${DEVICE:-0}
-if [ $# -eq 0 ]; then
-    echo "usage: scripts/resources.sh PROGRAM_DIR... (or: make resources)" >&2
-    exit 2
-fi
+[ $# -gt 0 ] || usage "scripts/resources.sh PROGRAM_DIR... (or: make resources)"
 
 # field KEY TEXT: the value of the first KEY=value line of TEXT
 field() { awk -v key="$1" 'index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }' <<< "$2"; }

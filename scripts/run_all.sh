@@ -45,19 +45,13 @@ for program in "${programs[@]}"; do
 done
 echo
 # the rows, in order, by the names the programs give them (--describe: a step's is its
-# folder's); the reference every row is compared with: the programs that say they are no
-# step (number -1, CUB) in their default mode (determinism=run_to_run: the toolkit's, the
-# newest CCCL's run_to_run), the fastest of them, which the table names
+# folder's), each compared with the fastest of the references
 names=()
-reference=""
 for program in "${programs[@]}"; do
     name=$(describe "./$program" name)
     names+=("${name:-$program}")
-    if [ "$(describe "./$program" number)" = -1 ] && [ "$(describe "./$program" determinism)" = run_to_run ]; then
-        reference+="${reference:+,}${names[-1]}"
-    fi
 done
-reference=${reference:--}
+reference=$(references "${programs[@]/#/./}")
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "${names[@]}" ||
     failed=1
 
