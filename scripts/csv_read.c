@@ -16,20 +16,13 @@ int csv_split(char *line, char **fields, int max)
         char *out = p;
         fields[count++] = out;
         if (*p == '"') {
-            p++;
-            for (;;) {
+            for (p++; *p != '"' || p[1] == '"'; p++) {   /* up to the closing quote */
                 if (*p == '\0')
                     return -1;                 /* unterminated quote */
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
+                *out++ = *p;
+                p += *p == '"';                /* a doubled quote is one quote */
             }
+            p++;
         } else {
             while (*p && *p != ',' && *p != '\n' && *p != '\r')
                 *out++ = *p++;

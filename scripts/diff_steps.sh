@@ -9,12 +9,8 @@ cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir: the folders of the Makefile's list; usage
 # the steps: 0, 1, ... up to the highest number in the list (a course without the
 # multi-GPU steps has no 12 and 13, and step 14 still follows step 11)
-count=0
-for dir in $(program_dirs); do
-    if [[ $dir =~ ^step([0-9]+)_[^/]*$ ]] && [ "${BASH_REMATCH[1]}" -ge "$count" ]; then
-        count=$((BASH_REMATCH[1] + 1))
-    fi
-done
+last=$(program_dirs | sed -n 's:^step\([0-9][0-9]*\)_[^/]*$:\1:p' | sort -n | tail -1)
+count=$((${last:--1} + 1))
 
 # kernel file of step k, or nothing
 kernel_of() {
