@@ -72,7 +72,9 @@ ptxas_figures() {
 
 errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
-names=() threads=() registers=() shared=() blocks=() occupancy=() limits=() library=()
+# the table's rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last
+# three on a GPU only), or "NAME" alone for a program whose kernels are a library's
+rows=()
 mode=""      # gpu or compiler, from the first program that has a kernel of its own
 header=""
 status=0
@@ -86,24 +88,19 @@ for dir in "$@"; do
         echo "make resources: $program --describe failed; is it built (make TYPE=$type)?" >&2
         exit 1
     fi
-    names+=("$(field name "$described")")
-    threads+=("$(field threads "$described")")
+    row="$(field name "$described")|$(field threads "$described")"
     if [ "$(field kernel "$described")" = library ]; then
-        library+=(yes); registers+=(""); shared+=(""); blocks+=(""); occupancy+=(""); limits+=("")
+        rows+=("${row%|*}")
         continue
     fi
-    library+=(no)
     if [ "$mode" != compiler ]; then
         code=0
         answer=$("$program" --resources --device "$device" 2> "$errors") || code=$?
         if [ "$code" -eq 0 ]; then
             mode=gpu
-            registers+=("$(field registers "$answer")")
-            shared+=("$(field shared_bytes "$answer")")
-            blocks+=("$(field blocks_per_sm "$answer")")
-            occupancy+=("$(field occupancy_pct "$answer")%")
             limit=$(field limited_by "$answer")
-            limits+=("${limit//,/, }")
+            rows+=("$row|$(field registers "$answer")|$(field shared_bytes "$answer")|$(field blocks_per_sm "$answer")|$(
+                field occupancy_pct "$answer")%|${limit//,/, }")
             [ -n "$header" ] || header="GPU $device: $(field device "$answer") ($(field arch "$answer"),\
  $(field sm_count "$answer") SMs; per SM at most $(field max_threads_per_sm "$answer") threads,\
  $(field max_blocks_per_sm "$answer") blocks, $(field registers_per_sm "$answer") registers,\
@@ -117,30 +114,29 @@ for dir in "$@"; do
     fi
     if ! figures=$(ptxas_figures "$dir"); then
         status=1
-        registers+=("?"); shared+=("?"); blocks+=(""); occupancy+=(""); limits+=("")
+        rows+=("$row|?|?")
         continue
     fi
     read -r arch reg smem <<< "$figures"
     [ -n "$header" ] || header="no GPU: compiler figures (ptxas, $arch), TYPE=$type"
-    registers+=("$reg"); shared+=("$smem"); blocks+=(""); occupancy+=(""); limits+=("")
+    rows+=("$row|$reg|$smem")
 done
 
 width=7
-for name in "${names[@]}"; do [ "${#name}" -gt "$width" ] && width=${#name}; done
+for row in "${rows[@]}"; do name=${row%%|*}; [ "${#name}" -gt "$width" ] && width=${#name}; done
+# line NAME THREADS REGISTERS SHARED [BLOCKS/SM OCCUPANCY LIMITED-BY]: a line of the table
+line() {
+    if [ "$mode" = gpu ]; then printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" "$@"
+    else printf "%-${width}s  %7s  %9s  %14s\n" "${@:1:4}"; fi
+}
 echo "${header:-no program with a kernel of its own among: $*}"
-if [ "$mode" = gpu ]; then
-    printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
-else
-    printf "%-${width}s  %7s  %9s  %14s\n" program threads registers "shared (bytes)"
-fi
-for i in "${!names[@]}"; do
-    if [ "${library[$i]}" = yes ]; then
-        printf "%-${width}s  %s\n" "${names[$i]}" "its kernels are the library's: not reported"
-    elif [ "$mode" = gpu ]; then
-        printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" \
-            "${shared[$i]}" "${blocks[$i]}" "${occupancy[$i]}" "${limits[$i]}"
+line program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
+for row in "${rows[@]}"; do
+    IFS='|' read -r name threads reg smem blocks occupancy limits <<< "$row"
+    if [ "$name" = "$row" ]; then
+        printf "%-${width}s  %s\n" "$name" "its kernels are the library's: not reported"
     else
-        printf "%-${width}s  %7s  %9s  %14s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" "${shared[$i]}"
+        line "$name" "$threads" "$reg" "$smem" "$blocks" "$occupancy" "$limits"
     fi
 done
 if [ "$mode" = gpu ]; then
