@@ -7,8 +7,7 @@
 #      `pip install --upgrade` fetches the newest nvidia-cuda-nvcc, nvidia-cuda-runtime and
 #      nvidia-cuda-cccl wheels (pip's output goes to build/toolkit/pip.log);
 #   2. CUDA_PATH: the complete toolkit tree the wheels install (site-packages/nvidia/cu13 for
-#      CUDA 13: bin/nvcc, nvvm, include, lib), or, when they install parts in several
-#      folders, a tree of symlinks assembled from them in build/toolkit/cuda;
+#      CUDA 13: bin/nvcc, nvvm, include, lib; every nvidia-cuda-nvcc on PyPI is a 13.x);
 #   3. a copy of the work tree in build/toolkit/tree (tracked files as they are now, edits
 #      included, and untracked files git does not ignore), where `make all` runs for each of
 #      TYPES with that toolkit and the oldest architecture it supports, and each type's unit
@@ -25,7 +24,6 @@
 # last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
 #   TYPES="int"             build and unit-test fewer types (default: int float double)
-#   CHECK_TOOLKIT_ASSEMBLE=1 use the symlink tree even when the wheels give a complete one
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
@@ -103,39 +101,15 @@ complete() {
         [ -n "$(find -L "$1/include" -path '*/cub/cub.cuh' -print -quit 2>/dev/null)" ]
 }
 
-# Links every entry of the parts' bin, include and lib into one tree, and their nvvm. nvcc
-# reads nvcc.profile next to the path it was started by, so it finds the rest through it.
-assemble() {
-    local dest=$1 part sub entry
-    rm -rf "$dest"
-    mkdir -p "$dest/bin" "$dest/include" "$dest/lib" || return 1
-    for part in "$site"/nvidia/*/; do
-        for sub in bin include lib; do
-            [ -d "$part$sub" ] || continue
-            for entry in "$part$sub"/*; do
-                [ -e "$dest/$sub/${entry##*/}" ] || ln -s "$root/$entry" "$dest/$sub/${entry##*/}" || return 1
-            done
-        done
-        if [ -d "${part}nvvm" ] && [ ! -e "$dest/nvvm" ]; then
-            ln -s "$root/${part}nvvm" "$dest/nvvm" || return 1
-        fi
-    done
-}
-
 site=$("$venv/bin/python" -c 'import os, sysconfig; print(os.path.relpath(sysconfig.get_paths()["purelib"]))') ||
     fail "$pip_log" "the virtual environment has no site-packages"
 cuda=""
-if [ "${CHECK_TOOLKIT_ASSEMBLE:-0}" != 1 ]; then
-    # nvidia/cu13 today, nvidia/cu14 for the next major version: the newest complete one
-    for candidate in $(printf '%s\n' "$site"/nvidia/*/ | sort -V); do
-        complete "$candidate" && cuda=${candidate%/}
-    done
-fi
-if [ -z "$cuda" ]; then
-    cuda=$out/cuda
-    { assemble "$cuda" && complete "$cuda"; } ||
-        fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a), and none could be assembled in $cuda"
-fi
+# nvidia/cu13 today, nvidia/cu14 for the next major version: the newest complete one
+for candidate in $(printf '%s\n' "$site"/nvidia/*/ | sort -V); do
+    complete "$candidate" && cuda=${candidate%/}
+done
+[ -n "$cuda" ] ||
+    fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a)"
 nvcc=$root/$cuda/bin/nvcc
 release=$(NVCC=$nvcc nvcc_release)
 [ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
