@@ -60,13 +60,17 @@ static void text(FILE *f, double x, double y, const char *attrs, const char *fmt
     fputs("</text>\n", f);
 }
 
-/** Copies `label` cut to LABEL_MAX characters, so that one long label cannot eat the chart. */
-static void short_label(char *out, size_t size, const char *label)
+/**
+ * `label` cut to LABEL_MAX characters, so that one long label cannot eat the chart (a cut
+ * one is in a buffer that the next call reuses).
+ */
+static const char *short_label(const char *label)
 {
+    static char cut[LABEL_MAX + 1];
     if (strlen(label) <= LABEL_MAX)
-        snprintf(out, size, "%s", label);
-    else
-        snprintf(out, size, "%.*s...", LABEL_MAX - 3, label);
+        return label;
+    snprintf(cut, sizeof cut, "%.*s...", LABEL_MAX - 3, label);
+    return cut;
 }
 
 /**
@@ -191,11 +195,9 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     format_count(n_text, sizeof n_text, h->n);
     format_bytes(bytes_text, sizeof bytes_text, h->bytes);
     snprintf(title, sizeof title, "Sum of %s %s (%s) on %s", n_text, h->type, bytes_text, h->device);
-    char first[LABEL_MAX + 1];
-    short_label(first, sizeof first, rows[0].label);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per program, median of %d runs, %s; %s%s", h->reps,
              h->flushed ? "L2 flushed" : "L2 warm", row_passed(&rows[0]) ? "above each bar: speedup over " :
-             "no speedups: the first program failed", row_passed(&rows[0]) ? first : "");
+             "no speedups: the first program failed", row_passed(&rows[0]) ? short_label(rows[0].label) : "");
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;
@@ -231,11 +233,10 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
             text(f, cx, base - 8, "font-size=\"11\" font-weight=\"bold\" fill=\"" FAILED_COLOUR
                  "\" text-anchor=\"middle\"", "FAILED");
         }
-        char label[LABEL_MAX + 1], attrs[128];
-        short_label(label, sizeof label, r->label);
+        char attrs[128];
         snprintf(attrs, sizeof attrs, "font-size=\"11\" text-anchor=\"end\" transform=\"rotate(%.0f %.1f %.1f)\"",
                  -LABEL_ANGLE, cx, base + 14);
-        text(f, cx, base + 14, attrs, "%s", label);
+        text(f, cx, base + 14, attrs, "%s", short_label(r->label));
     }
     draw_peak(f, &p, h->peak_gbs);
     return finish(f);
@@ -325,9 +326,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n"
                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
                 lx, ly, lx + 22, ly, colour, lx + 11, ly, colour);
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        text(f, lx + 28, ly + 4, "font-size=\"12\"", "%s", label);
+        text(f, lx + 28, ly + 4, "font-size=\"12\"", "%s", short_label(rows[i].label));
         designs++;
     }
 #undef X_OF

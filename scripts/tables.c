@@ -5,7 +5,6 @@
  */
 #include "tables.h"
 
-#include <math.h>
 #include <string.h>
 
 int first_passed(const result_row *rows, int count)
