@@ -25,10 +25,7 @@ int csv_parse_row(const char *line, result_row *row);
 /** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
 int csv_read_all(const char *path, result_row *rows, int max);
 
-/**
- * The rows a tool needs at least one of: csv_read_all()'s count, or 0 after
- * "TOOL: no rows in 'PATH'" on stderr when the file is unreadable or holds none.
- */
+/** csv_read_all() for a tool that needs a row: the count, or 0 after "TOOL: no rows in 'PATH'". */
 int csv_read_some(const char *tool, const char *path, result_row *rows, int max);
 
 /** 1 if any row failed: a tool then exits 1, so make stops on a wrong sum. */

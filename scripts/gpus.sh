@@ -39,10 +39,9 @@ step_dir() {
 # kernel ...: common/harness.c lists them), or nothing: the scripts ask a program what
 # it is, never its source or a list of steps
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
-# references PROGRAM...: what run-all's and sweep's "vs CUB" divides by: the names of the
-# programs that say they are no step (number -1, CUB) in their default mode
-# (determinism=run_to_run: the toolkit's, the newest CCCL's run_to_run), comma-separated,
-# or "-" for none; the report takes the fastest of them (at each size) and says which
+# references PROGRAM...: what run-all's and sweep's "vs CUB" divides by (the report takes the
+# fastest, at each size, and says which): the names of the programs that say they are no step
+# (number -1, CUB) in their default mode (determinism=run_to_run), comma-separated, or "-"
 references() {
     local program list=""
     for program in "$@"; do

@@ -55,8 +55,7 @@ reference=$(references "${programs[@]/#/./}")
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "${names[@]}" ||
     failed=1
 
-# the extensions' tables after the core's (RUN_ALL_EXTRAS, from their .mk files: a script
-# each, given the rows above, e.g. a multi-GPU table)
+# the extensions' tables after the core's (RUN_ALL_EXTRAS: a script each, from its .mk file)
 for extra in $(make_var RUN_ALL_EXTRAS); do
     "$extra" "$raw" || failed=1
 done

@@ -60,10 +60,7 @@ static void text(FILE *f, double x, double y, const char *attrs, const char *fmt
     fputs("</text>\n", f);
 }
 
-/**
- * `label` cut to LABEL_MAX characters, so that one long label cannot eat the chart (a cut
- * one is in a buffer that the next call reuses).
- */
+/** `label` cut to LABEL_MAX characters, lest one long label eat the chart (the next call reuses the buffer). */
 static const char *short_label(const char *label)
 {
     static char cut[LABEL_MAX + 1];
@@ -73,10 +70,7 @@ static const char *short_label(const char *label)
     return cut;
 }
 
-/**
- * Estimated width in pixels of `label` at `font_px`, as short_label() cuts it: SVG has no
- * text metrics before rendering.
- */
+/** Estimated width in pixels of short_label(label) at `font_px`: SVG has no text metrics before rendering. */
 static double label_width(const char *label, double font_px)
 {
     size_t length = strlen(label);
@@ -209,9 +203,8 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
             max = fmax(max, rows[i].gbs);
     }
     double bottom = fmin(longest * sin(RADIANS(LABEL_ANGLE)) + 22.0, HEIGHT / 2);
-    plot p = { bar_left_margin(rows, count, 30.0), 70.0, 0.0, 0.0, 0.0 };
-    p.width = WIDTH - p.left - 30.0;
-    p.height = HEIGHT - p.top - bottom;
+    double left = bar_left_margin(rows, count, 30.0);
+    plot p = { left, 70.0, WIDTH - left - 30.0, HEIGHT - 70.0 - bottom, 0.0 };
     double step = set_y_range(&p, max);
     draw_y_axis(f, &p, step);
 
