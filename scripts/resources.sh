@@ -1,15 +1,7 @@
 #!/usr/bin/env bash
 # make resources: per step, what its kernel takes from an SM and how many of its blocks
 # fit there, so that every register count, shared-memory size and occupancy the READMEs
-# quote is a number anyone can regenerate:
-#
-#   threads    threads per block (the step's STEP.threads, from --describe)
-#   registers  registers per thread         } on a GPU: cudaFuncGetAttributes();
-#   shared     static shared memory, bytes  } without: ptxas (make -C DIR resource-usage)
-#   blocks/SM  resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor()
-#   occupancy  blocks/SM x threads / the SM's most threads (cudaDevAttrMaxThreadsPerMultiProcessor)
-#   limited by every limit the block count reaches (the toolkit's occupancy calculator)
-#
+# quote is a number anyone can regenerate (the lines under the table say what each column is).
 # On a GPU every figure comes from the program itself (--resources, key=value lines:
 # common/resources.h), for this binary on this GPU. Without one, registers and shared
 # memory come from the compiler, for the architecture the programs are built for (SM=90
