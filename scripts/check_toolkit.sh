@@ -40,6 +40,8 @@ dirs=("$@")
 mkdir -p "$out" || exit 2
 
 say() { echo "check-toolkit: $*"; }
+# stop WHY: the toolkit cannot be installed: says why in one line and exits 2
+stop() { say "$*"; exit 2; }
 
 # log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1, on fd 3)
 if [ "${V:-0}" = 1 ]; then exec 3>&1; else exec 3> /dev/null; fi
@@ -67,10 +69,8 @@ pip_log=$out/pip.log
 : > "$pip_log"
 if ! "$venv/bin/python" -c '' > /dev/null 2>&1; then
     rm -rf "$venv"
-    if ! log "$pip_log" python3 -m venv "$venv"; then
-        say "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
-        exit 2
-    fi
+    log "$pip_log" python3 -m venv "$venv" ||
+        stop "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
 fi
 wheels=(nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cuda-cccl)
 # venv_pip ARG...: the venv's pip, logged; when it fails and its log says that PyPI is out of
@@ -79,8 +79,7 @@ venv_pip() {
     log "$pip_log" "$venv/bin/python" -m pip --disable-pip-version-check "$@" && return 0
     grep -qiE 'No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError' "$pip_log" ||
         return 1
-    say "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
-    exit 2
+    stop "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
 }
 say "asking PyPI for the newest ${wheels[*]} (into $venv; log: $pip_log)"
 # With the index out of reach, `pip install --upgrade` keeps what is installed and exits 0,

@@ -92,8 +92,7 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
     format_bytes(bytes_text, sizeof bytes_text, head->bytes);
     int floats = strcmp(rows[0].type, "int") != 0;   /* float or double: a relative error column */
     fprintf(out, "Sum of %s %s (%s), %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type,
-            bytes_text, head->device, head->peak_gbs, head->reps,
-            cache_state(head));
+            bytes_text, head->device, head->peak_gbs, head->reps, cache_state(head));
     fprintf(out, "%-42s %9s %17s %7s %13s %11s %7s", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak",
             "Step speedup", "Cumulative", "vs CUB");
     fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
