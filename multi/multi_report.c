@@ -18,26 +18,6 @@
 
 #define MAX_ROWS 1024
 
-/** Reads the rows a table needs at least one of; says so and returns 0 when there are none. */
-static int read_rows(const char *path, result_row *rows)
-{
-    int count = csv_read_all(path, rows, MAX_ROWS);
-    if (count <= 0) {
-        fprintf(stderr, "multi_report: no rows in '%s'\n", path);
-        return 0;
-    }
-    return count;
-}
-
-/** 1 if any row failed: the tool then exits 1, so make stops on a wrong sum. */
-static int any_failed(const result_row *rows, int count)
-{
-    int failed = 0;
-    for (int i = 0; i < count; i++)
-        failed |= !row_passed(&rows[i]);
-    return failed;
-}
-
 /**
  * `scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the table, its
  * CSV, and the sweep chart with one line per step, setup and G (bandwidth in all against n).
@@ -45,7 +25,7 @@ static int any_failed(const result_row *rows, int count)
 static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
 {
     static result_row rows[MAX_ROWS], lines[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
+    int count = csv_read_some("multi_report", rows_path, rows, MAX_ROWS);
     if (count == 0)
         return 1;
     print_scaling_table(stdout, rows, count);
@@ -72,7 +52,7 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
 static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
 {
     static result_row rows[MAX_ROWS], run[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
+    int count = csv_read_some("multi_report", rows_path, rows, MAX_ROWS);
     if (count == 0)
         return 1;
     int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);

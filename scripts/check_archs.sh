@@ -9,13 +9,10 @@
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # nvcc_path, nvcc_archs
+. scripts/gpus.sh   # nvcc_path, nvcc_archs, usage
 ##= TYPES="int float double": the types make check-archs compiles
 types=${TYPES:-int float double}
-if [ $# -eq 0 ]; then
-    echo "usage: scripts/check_archs.sh PROGRAM_DIR... (or: make check-archs)" >&2
-    exit 2
-fi
+[ $# -gt 0 ] || usage "scripts/check_archs.sh PROGRAM_DIR... (or: make check-archs)"
 archs=$(nvcc_archs | paste -sd' ')
 if [ -z "$archs" ]; then
     echo "check-archs: '$(nvcc_path) --list-gpu-code' listed no architectures" >&2
@@ -34,11 +31,6 @@ for dir in "$@"; do
             status=1
     done
 done
-builds=$(grep -c '^ok ' "$out" || true)
-skipped=$(grep -c ': skipped, ' "$out" || true)
-if [ "$status" -eq 0 ]; then
-    echo "check-archs: $builds builds (folder, type, architecture), no warnings; $skipped skipped, each said why above"
-else
-    echo "check-archs: FAILED"
-    exit 1
-fi
+if [ "$status" -ne 0 ]; then echo "check-archs: FAILED"; exit 1; fi
+echo "check-archs: $(grep -c '^ok ' "$out" || true) builds (folder, type, architecture), no warnings;" \
+    "$(grep -c ': skipped, ' "$out" || true) skipped, each said why above"

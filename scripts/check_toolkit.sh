@@ -7,8 +7,7 @@
 #      `pip install --upgrade` fetches the newest nvidia-cuda-nvcc, nvidia-cuda-runtime and
 #      nvidia-cuda-cccl wheels (pip's output goes to build/toolkit/pip.log);
 #   2. CUDA_PATH: the complete toolkit tree the wheels install (site-packages/nvidia/cu13 for
-#      CUDA 13: bin/nvcc, nvvm, include, lib), or, when they install parts in several
-#      folders, a tree of symlinks assembled from them in build/toolkit/cuda;
+#      CUDA 13: bin/nvcc, nvvm, include, lib; every nvidia-cuda-nvcc on PyPI is a 13.x);
 #   3. a copy of the work tree in build/toolkit/tree (tracked files as they are now, edits
 #      included, and untracked files git does not ignore), where `make all` runs for each of
 #      TYPES with that toolkit and the oldest architecture it supports, and each type's unit
@@ -16,21 +15,19 @@
 #   4. scripts/check_archs.sh in the copy: every program folder's own build (make -C DIR
 #      check-archs) compiles it for every architecture this nvcc lists (int), warnings as
 #      errors; a folder that cannot be built here says why. CUDA_PATH stays the system's,
-#      so that step 12 finds its nccl.h there (the wheels bring none; multi/multi.mk
-#      gives nvcc that header alone). Skipped, and said so, when
-#      neither the toolkit nor any file changed since it last passed (rm
-#      build/toolkit/archs.pass to force it).
+#      so that step 12 finds its nccl.h there (the wheels bring none; multi/multi.mk gives
+#      nvcc that header alone). Skipped, and said so, when neither the toolkit nor any file
+#      changed since it last passed (rm build/toolkit/archs.pass to force it).
 #
 # One line per phase; the compilers' output goes to build/toolkit/*.log (V=1 shows it too).
 # Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
 # last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
 #   TYPES="int"             build and unit-test fewer types (default: int float double)
-#   CHECK_TOOLKIT_ASSEMBLE=1 use the symlink tree even when the wheels give a complete one
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
-. scripts/gpus.sh   # nvcc_release, nvcc_archs
+. scripts/gpus.sh   # nvcc_release, nvcc_archs, usage
 # This script's builds are its own: no job server, variables or level from a calling make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
@@ -38,26 +35,21 @@ out=build/toolkit
 venv=$out/venv
 tree=$out/tree
 types=${TYPES:-int float double}
-verbose=${V:-0}
 dirs=("$@")
-if [ ${#dirs[@]} -eq 0 ]; then
-    echo "usage: scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)" >&2
-    exit 2
-fi
-started=$SECONDS
+[ ${#dirs[@]} -gt 0 ] || usage "scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)"
 mkdir -p "$out" || exit 2
 
 say() { echo "check-toolkit: $*"; }
+# stop WHY: the toolkit cannot be installed: says why in one line and exits 2
+stop() { say "$*"; exit 2; }
 
-# log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1)
+# log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1, on fd 3)
+if [ "${V:-0}" = 1 ]; then exec 3>&1; else exec 3> /dev/null; fi
 log() {
     local file=$1
     shift
-    if [ "$verbose" = 1 ]; then
-        "$@" 2>&1 | tee -a "$file"
-        return "${PIPESTATUS[0]}"
-    fi
-    "$@" >> "$file" 2>&1
+    "$@" 2>&1 | tee -a "$file" >&3
+    return "${PIPESTATUS[0]}"
 }
 
 # fail LOG WHAT: says what failed, shows the end of LOG and exits 1
@@ -68,7 +60,7 @@ fail() {
 }
 
 elapsed() {
-    local s=$((SECONDS - started))
+    local s=$SECONDS
     if [ "$s" -ge 60 ]; then echo "$((s / 60)) min $((s % 60)) s"; else echo "$s s"; fi
 }
 
@@ -77,28 +69,24 @@ pip_log=$out/pip.log
 : > "$pip_log"
 if ! "$venv/bin/python" -c '' > /dev/null 2>&1; then
     rm -rf "$venv"
-    if ! log "$pip_log" python3 -m venv "$venv"; then
-        say "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
-        exit 2
-    fi
+    log "$pip_log" python3 -m venv "$venv" ||
+        stop "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
 fi
 wheels=(nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cuda-cccl)
-unreachable='No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError'
-no_pypi() {
-    say "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
-    exit 2
+# venv_pip ARG...: the venv's pip, logged; when it fails and its log says that PyPI is out of
+# reach (or its index has no nvcc wheel), one line says so and the script exits 2
+venv_pip() {
+    log "$pip_log" "$venv/bin/python" -m pip --disable-pip-version-check "$@" && return 0
+    grep -qiE 'No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError' "$pip_log" ||
+        return 1
+    stop "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
 }
 say "asking PyPI for the newest ${wheels[*]} (into $venv; log: $pip_log)"
 # With the index out of reach, `pip install --upgrade` keeps what is installed and exits 0,
 # so ask the index first. (An error of another kind, such as a pip without `index`, is no
 # verdict: the install below still has to succeed.)
-if ! log "$pip_log" "$venv/bin/python" -m pip index versions --disable-pip-version-check "${wheels[0]}"; then
-    grep -qiE "$unreachable" "$pip_log" && no_pypi
-fi
-if ! log "$pip_log" "$venv/bin/python" -m pip install --upgrade --disable-pip-version-check "${wheels[@]}"; then
-    grep -qiE "$unreachable" "$pip_log" && no_pypi
-    fail "$pip_log" "pip could not install ${wheels[*]}"
-fi
+venv_pip index versions "${wheels[0]}" || true
+venv_pip install --upgrade "${wheels[@]}" || fail "$pip_log" "pip could not install ${wheels[*]}"
 versions=$("$venv/bin/python" -c 'import sys
 from importlib.metadata import version
 print(", ".join(p + " " + version(p) for p in sys.argv[1:]))' "${wheels[@]}") ||
@@ -112,40 +100,15 @@ complete() {
         [ -n "$(find -L "$1/include" -path '*/cub/cub.cuh' -print -quit 2>/dev/null)" ]
 }
 
-# Links every entry of the parts' bin, include and lib into one tree, and their nvvm. nvcc
-# reads nvcc.profile next to the path it was started by, so it finds the rest through it.
-assemble() {
-    local dest=$1 part sub entry
-    rm -rf "$dest"
-    mkdir -p "$dest/bin" "$dest/include" "$dest/lib" || return 1
-    for part in "$site"/nvidia/*/; do
-        for sub in bin include lib; do
-            [ -d "$part$sub" ] || continue
-            for entry in "$part$sub"/*; do
-                [ -e "$dest/$sub/${entry##*/}" ] || ln -s "$root/$entry" "$dest/$sub/${entry##*/}" || return 1
-            done
-        done
-        if [ -d "${part}nvvm" ] && [ ! -e "$dest/nvvm" ]; then
-            ln -s "$root/${part}nvvm" "$dest/nvvm" || return 1
-        fi
-    done
-}
-
 site=$("$venv/bin/python" -c 'import os, sysconfig; print(os.path.relpath(sysconfig.get_paths()["purelib"]))') ||
     fail "$pip_log" "the virtual environment has no site-packages"
 cuda=""
-if [ "${CHECK_TOOLKIT_ASSEMBLE:-0}" != 1 ]; then
-    # nvidia/cu13 today, nvidia/cu14 for the next major version: the newest complete one
-    for candidate in $(printf '%s\n' "$site"/nvidia/*/ | sort -V); do
-        complete "$candidate" && cuda=${candidate%/}
-    done
-fi
-if [ -z "$cuda" ]; then
-    cuda=$out/cuda
-    if ! { assemble "$cuda" && complete "$cuda"; }; then
-        fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a), and none could be assembled in $cuda"
-    fi
-fi
+# nvidia/cu13 today, nvidia/cu14 for the next major version: the newest complete one
+for candidate in $(printf '%s\n' "$site"/nvidia/*/ | sort -V); do
+    complete "$candidate" && cuda=${candidate%/}
+done
+[ -n "$cuda" ] ||
+    fail "$pip_log" "the wheels in $site/nvidia hold no complete toolkit (bin/nvcc, nvvm, include with CUB, lib/libcudart_static.a)"
 nvcc=$root/$cuda/bin/nvcc
 release=$(NVCC=$nvcc nvcc_release)
 [ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
@@ -159,7 +122,6 @@ arch=$(echo "$archs" | head -1)
 
 # ---------------------------------------------------------------- 3. every program
 build_log=$out/build.log
-: > "$build_log"
 files=$out/files
 git ls-files -z --cached --others --exclude-standard > "$files.all" 2> "$build_log" ||
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
@@ -182,14 +144,11 @@ fi
 echo "$stamp" > "$out/tree.stamp"
 
 say "building every program for $arch ($types) in a copy of the work tree, $tree (log: $build_log)"
+counts=""
 for type in $types; do
     log "$build_log" make --no-print-directory -C "$tree" -j"$(nproc)" all TYPE="$type" \
         CUDA_PATH="$root/$cuda" NVCC="$nvcc" NVCC_ARCH="$arch" ||
         fail "$build_log" "the $type build with CUDA $release"
-done
-
-counts=""
-for type in $types; do
     unit_log=$out/unit-$type.log
     (cd "$tree" && "build/$type/unit_tests") > "$unit_log" 2>&1 ||
         fail "$unit_log" "the $type unit tests built with CUDA $release"

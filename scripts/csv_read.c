@@ -16,20 +16,13 @@ int csv_split(char *line, char **fields, int max)
         char *out = p;
         fields[count++] = out;
         if (*p == '"') {
-            p++;
-            for (;;) {
+            for (p++; *p != '"' || p[1] == '"'; p++) {   /* up to the closing quote */
                 if (*p == '\0')
                     return -1;                 /* unterminated quote */
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
+                *out++ = *p;
+                p += *p == '"';                /* a doubled quote is one quote */
             }
+            p++;
         } else {
             while (*p && *p != ',' && *p != '\n' && *p != '\r')
                 *out++ = *p++;
@@ -113,4 +106,29 @@ int csv_read_all(const char *path, result_row *rows, int max)
             count++;
     fclose(f);
     return count;
+}
+
+int csv_read_some(const char *tool, const char *path, result_row *rows, int max)
+{
+    int count = csv_read_all(path, rows, max);
+    if (count > 0)
+        return count;
+    fprintf(stderr, "%s: no rows in '%s'\n", tool, path);
+    return 0;
+}
+
+int any_failed(const result_row *rows, int count)
+{
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= !row_passed(&rows[i]);
+    return failed;
+}
+
+void missing_row(result_row *row, const char *program)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->step, sizeof row->step, "%s", program);
+    snprintf(row->label, sizeof row->label, "%s", program);
+    snprintf(row->status, sizeof row->status, "FAILED");
 }

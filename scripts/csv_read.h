@@ -25,4 +25,13 @@ int csv_parse_row(const char *line, result_row *row);
 /** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
 int csv_read_all(const char *path, result_row *rows, int max);
 
+/** csv_read_all() for a tool that needs a row: the count, or 0 after "TOOL: no rows in 'PATH'". */
+int csv_read_some(const char *tool, const char *path, result_row *rows, int max);
+
+/** 1 if any row failed: a tool then exits 1, so make stops on a wrong sum. */
+int any_failed(const result_row *rows, int count);
+
+/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
+void missing_row(result_row *row, const char *program);
+
 #endif

@@ -6,15 +6,11 @@
 # file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # step_dir: the folders of the Makefile's list
+. scripts/gpus.sh   # step_dir: the folders of the Makefile's list; usage
 # the steps: 0, 1, ... up to the highest number in the list (a course without the
 # multi-GPU steps has no 12 and 13, and step 14 still follows step 11)
-count=0
-for dir in $(program_dirs); do
-    if [[ $dir =~ ^step([0-9]+)_[^/]*$ ]] && [ "${BASH_REMATCH[1]}" -ge "$count" ]; then
-        count=$((BASH_REMATCH[1] + 1))
-    fi
-done
+last=$(program_dirs | sed -n 's:^step\([0-9][0-9]*\)_[^/]*$:\1:p' | sort -n | tail -1)
+count=$((${last:--1} + 1))
 
 # kernel file of step k, or nothing
 kernel_of() {
@@ -59,6 +55,5 @@ all)
         echo "$out: $changed lines changed"
     done ;;
 *)
-    echo "usage: scripts/diff_steps.sh show K | all" >&2
-    exit 2 ;;
+    usage "scripts/diff_steps.sh show K | all" ;;
 esac

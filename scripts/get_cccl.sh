@@ -3,9 +3,8 @@
 # nvidia-cuda-cccl wheel on PyPI (scripts/get_wheel.sh fetches it) into build/cccl/include,
 # so that the CUB reference can be built against them beside the toolkit's
 # (cub_reference/newest: the determinism modes of CCCL 3.1 and later, which the toolkit's
-# CCCL 3.0.1 in CUDA 13.0 lacks). A tool, not
-# the reference's own code: like make check-toolkit's toolkit, it installs into build/
-# what any program may build against. Headers only (about 25 MB): build/cccl travels with
+# CCCL 3.0.1 in CUDA 13.0 lacks). A tool, not the reference's own code: like make
+# check-toolkit's toolkit, it installs into build/ what any program may build against. Headers only (about 25 MB): build/cccl travels with
 # the tree to a GPU machine that reaches no package registry. `make clean` keeps it,
 # `make distclean` removes it.
 #

@@ -39,6 +39,20 @@ step_dir() {
 # kernel ...: common/harness.c lists them), or nothing: the scripts ask a program what
 # it is, never its source or a list of steps
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
+# references PROGRAM...: what run-all's and sweep's "vs CUB" divides by (the report takes the
+# fastest, at each size, and says which): the names of the programs that say they are no step
+# (number -1, CUB) in their default mode (determinism=run_to_run), comma-separated, or "-"
+references() {
+    local program list=""
+    for program in "$@"; do
+        if [ "$(describe "$program" number)" = -1 ] && [ "$(describe "$program" determinism)" = run_to_run ]; then
+            list+="${list:+,}$(describe "$program" name)"
+        fi
+    done
+    echo "${list:--}"
+}
+# usage TEXT: says "usage: TEXT" on stderr and exits 2
+usage() { echo "usage: $*" >&2; exit 2; }
 
 # nvcc_path: the nvcc that builds (NVCC, else CUDA_PATH's, as common/config.mk says; a
 # script asks about another with NVCC=PATH nvcc_release)
@@ -119,16 +133,35 @@ gpu_missing() {
     fi
 }
 
+# find_tool VAR NAME [PLACE...]: prints the tool to run: $VAR when set (and only it), else
+# NAME on PATH, the toolkit's (CUDA_PATH/bin) or the one at a PLACE; returns 1 when there is none
+find_tool() {
+    local candidate
+    if [ -n "${!1:-}" ]; then command -v "${!1}"; return; fi
+    for candidate in "$2" "${CUDA_PATH:-/usr/local/cuda}/bin/$2" "${@:3}"; do
+        command -v "$candidate" 2> /dev/null && return 0
+    done
+    return 1
+}
+# need_tool compute-sanitizer|ncu CALLER: prints the tool to run (find_sanitizer, find_ncu), or
+# says on stderr what to do without it ("CALLER: ...", the line below) and exits 2
+need_tool() {
+    if [ "$1" = ncu ]; then
+        find_ncu && return 0
+        echo "$2: $NCU_MISSING" >&2
+    else
+        find_sanitizer && return 0
+        echo "$2: $SANITIZER_MISSING" >&2
+    fi
+    exit 2
+}
+
 # What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
-# find_sanitizer: prints the compute-sanitizer to run: $SANITIZER when set (and only it),
-# else the one on PATH, else the toolkit's; returns 1 when there is none
-find_sanitizer() {
-    if [ -n "${SANITIZER:-}" ]; then command -v "$SANITIZER"; return; fi
-    command -v compute-sanitizer || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer"
-}
+# find_sanitizer: the compute-sanitizer to run (find_tool)
+find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
 # sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
 # (memcheck, racecheck, synccheck, initcheck), with the tool's OPTIONs, on ARG (its size and
 # runs: -n N -r R ...), untimed and quiet (no warm-up, no gate, the data made on the GPU).
@@ -149,13 +182,5 @@ sanitizer_run() {
 # shellcheck disable=SC2034  # read by the scripts that source this file
 NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
-# find_ncu: prints the ncu to run: $NCU when set (and only it), else PATH's, the toolkit's
-# or Nsight Compute's own; returns 1 when there is none
-find_ncu() {
-    local candidate
-    if [ -n "${NCU:-}" ]; then command -v "$NCU"; return; fi
-    for candidate in ncu "${CUDA_PATH:-/usr/local/cuda}/bin/ncu" /opt/nvidia/nsight-compute/*/ncu; do
-        command -v "$candidate" 2> /dev/null && return 0
-    done
-    return 1
-}
+# find_ncu: the ncu to run (find_tool), Nsight Compute's own too
+find_ncu() { find_tool NCU ncu /opt/nvidia/nsight-compute/*/ncu; }

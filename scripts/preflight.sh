@@ -7,12 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/gpus.sh"
 target=$1 tool=${2:-}
-case $tool in
-    compute-sanitizer)
-        find_sanitizer > /dev/null || { echo "make $target: $SANITIZER_MISSING" >&2; exit 2; } ;;
-    ncu)
-        find_ncu > /dev/null || { echo "make $target: $NCU_MISSING" >&2; exit 2; } ;;
-esac
+[ -z "$tool" ] || need_tool "$tool" "make $target" > /dev/null
 missing=$(gpu_missing)
 if [ -n "$missing" ]; then
     echo "make $target: not run, $missing" >&2

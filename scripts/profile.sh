@@ -14,10 +14,7 @@ n=${PROFILE_N:-2^24}
 . scripts/gpus.sh
 caller=${PROFILE_CALLER:-make profile}
 device=${DEVICE:-0}
-if ! ncu=$(find_ncu); then
-    echo "$caller: $NCU_MISSING" >&2
-    exit 2
-fi
+ncu=$(need_tool ncu "$caller")
 
 # column title | metric (names checked against `ncu --query-metrics` on an H100):
 # threads per executed instruction (32: every lane busy; predicated-off lanes count),

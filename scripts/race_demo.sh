@@ -6,10 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/gpus.sh"
 legacy=$1 safe=$2
-if ! find_sanitizer > /dev/null; then
-    echo "make race-demo: $SANITIZER_MISSING" >&2
-    exit 2
-fi
+need_tool compute-sanitizer "make race-demo" > /dev/null
 run() { sanitizer_run racecheck -- "$1" -n 1000 -r 1 2>&1; }
 echo "== racecheck on $legacy (volatile, no __syncwarp: Harris 2007) =="
 legacy_status=0

@@ -15,7 +15,6 @@
  * these programs from what the programs say (--describe); this tool knows no step by name.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "csv_read.h"
@@ -30,35 +29,6 @@ static int cannot_write(const char *path)
 {
     fprintf(stderr, "report: cannot write '%s'\n", path);
     return 2;
-}
-
-/** Reads the rows a report needs at least one of; says so and returns 0 when there are none. */
-static int read_rows(const char *path, result_row *rows)
-{
-    int count = csv_read_all(path, rows, MAX_ROWS);
-    if (count <= 0) {
-        fprintf(stderr, "report: no rows in '%s'\n", path);
-        return 0;
-    }
-    return count;
-}
-
-/** The row of a program that left none (it crashed before writing one): FAILED, named after it. */
-static void failed_row(result_row *row, const char *program)
-{
-    memset(row, 0, sizeof *row);
-    snprintf(row->step, sizeof row->step, "%s", program);
-    snprintf(row->label, sizeof row->label, "%s", program);
-    snprintf(row->status, sizeof row->status, "FAILED");
-}
-
-/** 1 if any row failed: the report then exits 1, so make stops on a wrong sum. */
-static int any_failed(const result_row *rows, int count)
-{
-    int failed = 0;
-    for (int i = 0; i < count; i++)
-        failed |= !row_passed(&rows[i]);
-    return failed;
 }
 
 /** The exit code once the CSV is written and the chart tried (svg_status: its writer's). */
@@ -88,7 +58,7 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
         if (found)
             *row = *found;
         else
-            failed_row(row, programs[p]);
+            missing_row(row, programs[p]);
     }
     /* the fastest of the reference programs (the CUBs in their default mode) */
     reference_index = fastest_reference(rows, count, reference, 0);
@@ -104,7 +74,7 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
                         const char *reference)
 {
     static result_row rows[MAX_ROWS];
-    int count = read_rows(rows_path, rows);
+    int count = csv_read_some("report", rows_path, rows, MAX_ROWS);
     if (count == 0)
         return 1;
     print_sweep_table(stdout, rows, count, reference);

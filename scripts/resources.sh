@@ -1,15 +1,7 @@
 #!/usr/bin/env bash
 # make resources: per step, what its kernel takes from an SM and how many of its blocks
 # fit there, so that every register count, shared-memory size and occupancy the READMEs
-# quote is a number anyone can regenerate:
-#
-#   threads    threads per block (the step's STEP.threads, from --describe)
-#   registers  registers per thread         } on a GPU: cudaFuncGetAttributes();
-#   shared     static shared memory, bytes  } without: ptxas (make -C DIR resource-usage)
-#   blocks/SM  resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor()
-#   occupancy  blocks/SM x threads / the SM's most threads (cudaDevAttrMaxThreadsPerMultiProcessor)
-#   limited by every limit the block count reaches (the toolkit's occupancy calculator)
-#
+# quote is a number anyone can regenerate (the lines under the table say what each column is).
 # On a GPU every figure comes from the program itself (--resources, key=value lines:
 # common/resources.h), for this binary on this GPU. Without one, registers and shared
 # memory come from the compiler, for the architecture the programs are built for (SM=90
@@ -19,13 +11,11 @@
 # Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/gpus.sh   # usage
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 device=${DEVICE:-0}
-if [ $# -eq 0 ]; then
-    echo "usage: scripts/resources.sh PROGRAM_DIR... (or: make resources)" >&2
-    exit 2
-fi
+[ $# -gt 0 ] || usage "scripts/resources.sh PROGRAM_DIR... (or: make resources)"
 
 # field KEY TEXT: the value of the first KEY=value line of TEXT
 field() { awk -v key="$1" 'index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }' <<< "$2"; }
@@ -74,7 +64,9 @@ ptxas_figures() {
 
 errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
-names=() threads=() registers=() shared=() blocks=() occupancy=() limits=() library=()
+# the table's rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last
+# three on a GPU only), or "NAME" alone for a program whose kernels are a library's
+rows=()
 mode=""      # gpu or compiler, from the first program that has a kernel of its own
 header=""
 status=0
@@ -88,24 +80,19 @@ for dir in "$@"; do
         echo "make resources: $program --describe failed; is it built (make TYPE=$type)?" >&2
         exit 1
     fi
-    names+=("$(field name "$described")")
-    threads+=("$(field threads "$described")")
+    row="$(field name "$described")|$(field threads "$described")"
     if [ "$(field kernel "$described")" = library ]; then
-        library+=(yes); registers+=(""); shared+=(""); blocks+=(""); occupancy+=(""); limits+=("")
+        rows+=("${row%|*}")
         continue
     fi
-    library+=(no)
     if [ "$mode" != compiler ]; then
         code=0
         answer=$("$program" --resources --device "$device" 2> "$errors") || code=$?
         if [ "$code" -eq 0 ]; then
             mode=gpu
-            registers+=("$(field registers "$answer")")
-            shared+=("$(field shared_bytes "$answer")")
-            blocks+=("$(field blocks_per_sm "$answer")")
-            occupancy+=("$(field occupancy_pct "$answer")%")
             limit=$(field limited_by "$answer")
-            limits+=("${limit//,/, }")
+            rows+=("$row|$(field registers "$answer")|$(field shared_bytes "$answer")|$(field blocks_per_sm "$answer")|$(
+                field occupancy_pct "$answer")%|${limit//,/, }")
             [ -n "$header" ] || header="GPU $device: $(field device "$answer") ($(field arch "$answer"),\
  $(field sm_count "$answer") SMs; per SM at most $(field max_threads_per_sm "$answer") threads,\
  $(field max_blocks_per_sm "$answer") blocks, $(field registers_per_sm "$answer") registers,\
@@ -119,30 +106,29 @@ for dir in "$@"; do
     fi
     if ! figures=$(ptxas_figures "$dir"); then
         status=1
-        registers+=("?"); shared+=("?"); blocks+=(""); occupancy+=(""); limits+=("")
+        rows+=("$row|?|?")
         continue
     fi
     read -r arch reg smem <<< "$figures"
     [ -n "$header" ] || header="no GPU: compiler figures (ptxas, $arch), TYPE=$type"
-    registers+=("$reg"); shared+=("$smem"); blocks+=(""); occupancy+=(""); limits+=("")
+    rows+=("$row|$reg|$smem")
 done
 
 width=7
-for name in "${names[@]}"; do [ "${#name}" -gt "$width" ] && width=${#name}; done
+for row in "${rows[@]}"; do name=${row%%|*}; [ "${#name}" -gt "$width" ] && width=${#name}; done
+# line NAME THREADS REGISTERS SHARED [BLOCKS/SM OCCUPANCY LIMITED-BY]: a line of the table
+line() {
+    if [ "$mode" = gpu ]; then printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" "$@"
+    else printf "%-${width}s  %7s  %9s  %14s\n" "${@:1:4}"; fi
+}
 echo "${header:-no program with a kernel of its own among: $*}"
-if [ "$mode" = gpu ]; then
-    printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
-else
-    printf "%-${width}s  %7s  %9s  %14s\n" program threads registers "shared (bytes)"
-fi
-for i in "${!names[@]}"; do
-    if [ "${library[$i]}" = yes ]; then
-        printf "%-${width}s  %s\n" "${names[$i]}" "its kernels are the library's: not reported"
-    elif [ "$mode" = gpu ]; then
-        printf "%-${width}s  %7s  %9s  %14s  %9s  %9s  %s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" \
-            "${shared[$i]}" "${blocks[$i]}" "${occupancy[$i]}" "${limits[$i]}"
+line program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
+for row in "${rows[@]}"; do
+    IFS='|' read -r name threads reg smem blocks occupancy limits <<< "$row"
+    if [ "$name" = "$row" ]; then
+        printf "%-${width}s  %s\n" "$name" "its kernels are the library's: not reported"
     else
-        printf "%-${width}s  %7s  %9s  %14s\n" "${names[$i]}" "${threads[$i]}" "${registers[$i]}" "${shared[$i]}"
+        line "$name" "$threads" "$reg" "$smem" "$blocks" "$occupancy" "$limits"
     fi
 done
 if [ "$mode" = gpu ]; then

@@ -45,24 +45,17 @@ for program in "${programs[@]}"; do
 done
 echo
 # the rows, in order, by the names the programs give them (--describe: a step's is its
-# folder's); the reference every row is compared with: the programs that say they are no
-# step (number -1, CUB) in their default mode (determinism=run_to_run: the toolkit's, the
-# newest CCCL's run_to_run), the fastest of them, which the table names
+# folder's), each compared with the fastest of the references
 names=()
-reference=""
 for program in "${programs[@]}"; do
     name=$(describe "./$program" name)
     names+=("${name:-$program}")
-    if [ "$(describe "./$program" number)" = -1 ] && [ "$(describe "./$program" determinism)" = run_to_run ]; then
-        reference+="${reference:+,}${names[-1]}"
-    fi
 done
-reference=${reference:--}
+reference=$(references "${programs[@]/#/./}")
 build/tools/report run "$raw" "results/run-all${suffix}.csv" "results/run-all${suffix}.svg" "$reference" "${names[@]}" ||
     failed=1
 
-# the extensions' tables after the core's (RUN_ALL_EXTRAS, from their .mk files: a script
-# each, given the rows above, e.g. a multi-GPU table)
+# the extensions' tables after the core's (RUN_ALL_EXTRAS: a script each, from its .mk file)
 for extra in $(make_var RUN_ALL_EXTRAS); do
     "$extra" "$raw" || failed=1
 done

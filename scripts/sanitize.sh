@@ -10,10 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
-if ! find_sanitizer > /dev/null; then
-    echo "make sanitize: $SANITIZER_MISSING" >&2
-    exit 2
-fi
+need_tool compute-sanitizer "make sanitize" > /dev/null
 mkdir -p results/sanitize
 failed=0 runs=0
 for dir in "$@"; do

@@ -60,19 +60,21 @@ static void text(FILE *f, double x, double y, const char *attrs, const char *fmt
     fputs("</text>\n", f);
 }
 
-/** Copies `label` cut to LABEL_MAX characters, so that one long label cannot eat the chart. */
-static void short_label(char *out, size_t size, const char *label)
+/** `label` cut to LABEL_MAX characters, lest one long label eat the chart (the next call reuses the buffer). */
+static const char *short_label(const char *label)
 {
+    static char cut[LABEL_MAX + 1];
     if (strlen(label) <= LABEL_MAX)
-        snprintf(out, size, "%s", label);
-    else
-        snprintf(out, size, "%.*s...", LABEL_MAX - 3, label);
+        return label;
+    snprintf(cut, sizeof cut, "%.*s...", LABEL_MAX - 3, label);
+    return cut;
 }
 
-/** Estimated width in pixels of `s` at `font_px`: SVG has no text metrics before rendering. */
-static double text_width(const char *s, double font_px)
+/** Estimated width in pixels of short_label(label) at `font_px`: SVG has no text metrics before rendering. */
+static double label_width(const char *label, double font_px)
 {
-    return (double)strlen(s) * CHAR_WIDTH * font_px;
+    size_t length = strlen(label);
+    return (double)(length <= LABEL_MAX ? length : LABEL_MAX) * CHAR_WIDTH * font_px;
 }
 
 /** Opens the file and writes the header, white background, title and subtitle. */
@@ -110,24 +112,22 @@ static int write_empty(const char *path, const char *title)
     return finish(f);
 }
 
-/** Tick step 1, 2, 2.5 or 5 x 10^k giving at most 6 intervals up to `max`: round labels. */
-static double nice_step(double max)
-{
-    static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
-    double magnitude = pow(10.0, floor(log10(max / 6.0)));
-    for (int i = 0; i < 5; i++)
-        if (max / (factors[i] * magnitude) <= 6.0)
-            return factors[i] * magnitude;
-    return 10.0 * magnitude;
-}
-
-/** Sets p->ymax to a round value a little above `max` and returns the tick step. */
+/**
+ * Sets p->ymax to a round value a little above `max` and returns the tick step: 1, 2, 2.5
+ * or 5 x 10^k, the smallest giving at most 6 intervals, so that the labels are round.
+ */
 static double set_y_range(plot *p, double max)
 {
+    static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
     if (!(max > 0.0))
         max = 1.0;
-    double step = nice_step(max * 1.05);
-    p->ymax = ceil(max * 1.05 / step) * step;
+    max *= 1.05;
+    double magnitude = pow(10.0, floor(log10(max / 6.0)));
+    int i = 0;
+    while (i < 4 && max / (factors[i] * magnitude) > 6.0)
+        i++;
+    double step = factors[i] * magnitude;
+    p->ymax = ceil(max / step) * step;
     return step;
 }
 
@@ -172,9 +172,7 @@ static double bar_left_margin(const result_row *rows, int count, double right)
     for (int pass = 0; pass < 3; pass++) {
         double slot = (WIDTH - left - right) / count, need = 0.0;
         for (int i = 0; i < count; i++) {
-            char label[LABEL_MAX + 1];
-            short_label(label, sizeof label, rows[i].label);
-            double over = text_width(label, 11) * c - (i + 0.5) * slot + 10.0;
+            double over = label_width(rows[i].label, 11) * c - (i + 0.5) * slot + 10.0;
             need = over > need ? over : need;
         }
         left = fmin(fmax(need, 70.0), WIDTH / 3);
@@ -191,27 +189,22 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     format_count(n_text, sizeof n_text, h->n);
     format_bytes(bytes_text, sizeof bytes_text, h->bytes);
     snprintf(title, sizeof title, "Sum of %s %s (%s) on %s", n_text, h->type, bytes_text, h->device);
-    char first[LABEL_MAX + 1];
-    short_label(first, sizeof first, rows[0].label);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per program, median of %d runs, %s; %s%s", h->reps,
              h->flushed ? "L2 flushed" : "L2 warm", row_passed(&rows[0]) ? "above each bar: speedup over " :
-             "no speedups: the first program failed", row_passed(&rows[0]) ? first : "");
+             "no speedups: the first program failed", row_passed(&rows[0]) ? short_label(rows[0].label) : "");
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;
 
     double max = h->peak_gbs, longest = 0.0;
     for (int i = 0; i < count; i++) {
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        longest = fmax(longest, text_width(label, 11));
+        longest = fmax(longest, label_width(rows[i].label, 11));
         if (row_passed(&rows[i]))
             max = fmax(max, rows[i].gbs);
     }
     double bottom = fmin(longest * sin(RADIANS(LABEL_ANGLE)) + 22.0, HEIGHT / 2);
-    plot p = { bar_left_margin(rows, count, 30.0), 70.0, 0.0, 0.0, 0.0 };
-    p.width = WIDTH - p.left - 30.0;
-    p.height = HEIGHT - p.top - bottom;
+    double left = bar_left_margin(rows, count, 30.0);
+    plot p = { left, 70.0, WIDTH - left - 30.0, HEIGHT - 70.0 - bottom, 0.0 };
     double step = set_y_range(&p, max);
     draw_y_axis(f, &p, step);
 
@@ -233,11 +226,10 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
             text(f, cx, base - 8, "font-size=\"11\" font-weight=\"bold\" fill=\"" FAILED_COLOUR
                  "\" text-anchor=\"middle\"", "FAILED");
         }
-        char label[LABEL_MAX + 1], attrs[128];
-        short_label(label, sizeof label, r->label);
+        char attrs[128];
         snprintf(attrs, sizeof attrs, "font-size=\"11\" text-anchor=\"end\" transform=\"rotate(%.0f %.1f %.1f)\"",
                  -LABEL_ANGLE, cx, base + 14);
-        text(f, cx, base + 14, attrs, "%s", label);
+        text(f, cx, base + 14, attrs, "%s", short_label(r->label));
     }
     draw_peak(f, &p, h->peak_gbs);
     return finish(f);
@@ -278,9 +270,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
 
     double max = h->peak_gbs, lo = 1e9, hi = -1e9, legend = 0.0;
     for (int i = 0; i < count; i++) {
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        legend = fmax(legend, text_width(label, 12));
+        legend = fmax(legend, label_width(rows[i].label, 12));
         if (row_passed(&rows[i]) && rows[i].n > 0) {
             max = fmax(max, rows[i].gbs);
             lo = fmin(lo, floor(log2((double)rows[i].n)));
@@ -316,22 +306,20 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
             continue;
         const char *colour = PALETTE[designs % PALETTE_SIZE];
         int first = next_point(rows, count, rows[i].step, 0);
-        if (first >= 0)
+        if (first >= 0) {
             fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
-        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
-            fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
-        if (first >= 0)
+            for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+                fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
             fputs("\"/>\n", f);
-        for (int j = next_point(rows, count, rows[i].step, 0); j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+        }
+        for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X_OF(log2((double)rows[j].n)),
                     y_of(&p, rows[j].gbs), colour);
         double lx = p.left + p.width + 20.0, ly = p.top + 10.0 + 20.0 * designs;
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n"
                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
                 lx, ly, lx + 22, ly, colour, lx + 11, ly, colour);
-        char label[LABEL_MAX + 1];
-        short_label(label, sizeof label, rows[i].label);
-        text(f, lx + 28, ly + 4, "font-size=\"12\"", "%s", label);
+        text(f, lx + 28, ly + 4, "font-size=\"12\"", "%s", short_label(rows[i].label));
         designs++;
     }
 #undef X_OF

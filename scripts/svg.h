@@ -10,10 +10,6 @@
 
 #include "tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Writes the bar chart of one `make run-all` to `path`: one bar per row, in row order,
  * of its bandwidth in GB/s, under a dashed line at the card's theoretical peak. Bandwidth
@@ -36,9 +32,5 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
  * Returns 0, or -1 if the file cannot be written.
  */
 int svg_write_sweep_chart(const char *path, const result_row *rows, int count);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -5,18 +5,14 @@
 # Usage: scripts/sweep.sh PROGRAM...   (paths of the int build; SUFFIX picks the type)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
-. scripts/gpus.sh   # describe
+. scripts/gpus.sh   # references, usage
 suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
 sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
 programs=("$@")
-if [ ${#programs[@]} -eq 0 ]; then
-    echo "usage: scripts/sweep.sh PROGRAM... (or: make sweep)" >&2
-    exit 2
-fi
-# a program that is not built here (the newest CUB's, where make cccl has not fetched its
-# headers) is skipped by name, in one line; the others are swept
+[ ${#programs[@]} -gt 0 ] || usage "scripts/sweep.sh PROGRAM... (or: make sweep)"
+# a program that is not built here is skipped by name, in one line; the others are swept
 present=()
 for program in "${programs[@]}"; do
     if [ -x "./$program$suffix" ]; then present+=("$program")
@@ -43,16 +39,7 @@ for n in $sizes; do
     echo
 done
 echo
-# the reference: the programs that say they are no step (--describe: number -1, CUB) in
-# their default mode (determinism=run_to_run: the toolkit's, the newest CCCL's
-# run_to_run); vs CUB divides by the fastest of them at each size, and the table says which
-reference=""
-for program in "${programs[@]}"; do
-    if [ "$(describe "./$program$suffix" number)" = -1 ] &&
-       [ "$(describe "./$program$suffix" determinism)" = run_to_run ]; then
-        reference+="${reference:+,}$(describe "./$program$suffix" name)"
-    fi
-done
-reference=${reference:--}
+paths=("${programs[@]/#/./}")
+reference=$(references "${paths[@]/%/$suffix}")   # vs CUB: the fastest of these at each size
 build/tools/report sweep "$raw" "results/sweep${suffix}.csv" "results/sweep${suffix}.svg" "$reference" || failed=1
 exit "$failed"

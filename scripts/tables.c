@@ -5,7 +5,6 @@
  */
 #include "tables.h"
 
-#include <math.h>
 #include <string.h>
 
 int first_passed(const result_row *rows, int count)
@@ -56,13 +55,9 @@ speedups compute_speedups(const result_row *rows, int count, int i, int referenc
 static int name_in_list(const char *name, const char *list)
 {
     size_t length = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t item = end ? (size_t)(end - p) : strlen(p);
-        if (item == length && strncmp(p, name, length) == 0)
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, length) == 0 && (p[length] == ',' || p[length] == '\0'))
             return 1;
-        p = end ? end + 1 : NULL;
-    }
     return 0;
 }
 
@@ -74,12 +69,6 @@ int fastest_reference(const result_row *rows, int count, const char *candidates,
             (best < 0 || rows[i].gbs > rows[best].gbs))
             best = i;
     return best;
-}
-
-/** 1 if the rows are float or double (the table then shows the relative error). */
-static int rows_are_float(const result_row *rows, int count)
-{
-    return count > 0 && strcmp(rows[0].type, "int") != 0;
 }
 
 /** Writes a speedup as "2.33x", or blanks when there is none. */
@@ -101,10 +90,9 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
     char n_text[32], bytes_text[32];
     format_count(n_text, sizeof n_text, head->n);
     format_bytes(bytes_text, sizeof bytes_text, head->bytes);
-    int floats = rows_are_float(rows, count);
+    int floats = strcmp(rows[0].type, "int") != 0;   /* float or double: a relative error column */
     fprintf(out, "Sum of %s %s (%s), %s, peak %.0f GB/s, median of %d runs, %s\n", n_text, head->type,
-            bytes_text, head->device, head->peak_gbs, head->reps,
-            cache_state(head));
+            bytes_text, head->device, head->peak_gbs, head->reps, cache_state(head));
     fprintf(out, "%-42s %9s %17s %7s %13s %11s %7s", "Step", "Time (ms)", "Bandwidth (GB/s)", "% peak",
             "Step speedup", "Cumulative", "vs CUB");
     fprintf(out, floats ? " %10s\n" : "\n", "Rel. error");
@@ -146,7 +134,6 @@ int write_run_csv(const char *path, const result_row *rows, int count, int refer
     return close_csv(out);
 }
 
-/** Writes n as "2^K" when it is a power of two, else with separators. */
 void format_size(char *buf, size_t size, unsigned long long n)
 {
     if (n && (n & (n - 1)) == 0) {
@@ -159,7 +146,6 @@ void format_size(char *buf, size_t size, unsigned long long n)
     }
 }
 
-/** Row i's size for a table's first column, blank when it repeats the row above (one size, several rows). */
 void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
 {
     buf[0] = '\0';
@@ -175,6 +161,12 @@ static const result_row *reference_at(const result_row *rows, int count, const c
     return i < 0 ? NULL : &rows[i];
 }
 
+/** 1 if row j is the reference at its size, and is labelled `label`. */
+static int reference_labelled(const result_row *rows, int count, const char *steps, int j, const char *label)
+{
+    return reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, label) == 0;
+}
+
 /**
  * Under the sweep: which row "vs CUB" divided by, at which sizes, one line per reference
  * row ("vs CUB: against X at 2^16 2^18"), so that a table of several CUBs says which it used.
@@ -182,19 +174,15 @@ static const result_row *reference_at(const result_row *rows, int count, const c
 static void print_sweep_references(FILE *out, const result_row *rows, int count, const char *steps)
 {
     for (int i = 0; i < count; i++) {
-        const result_row *ref = reference_at(rows, count, steps, rows[i].n);
-        if (ref != &rows[i])
-            continue;   /* row i is no size's reference */
-        /* the first size this label is the reference of prints every size it is */
-        int first = 1;
-        for (int j = 0; j < i; j++)
-            if (reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, ref->label) == 0)
-                first = 0;
+        /* row i's line: the first row that is its size's reference, with its label, names every size it is */
+        int first = reference_labelled(rows, count, steps, i, rows[i].label);
+        for (int j = 0; j < i && first; j++)
+            first = !reference_labelled(rows, count, steps, j, rows[i].label);
         if (!first)
             continue;
-        fprintf(out, "vs CUB: against %s at", ref->label);
+        fprintf(out, "vs CUB: against %s at", rows[i].label);
         for (int j = i; j < count; j++)
-            if (reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, ref->label) == 0) {
+            if (reference_labelled(rows, count, steps, j, rows[i].label)) {
                 char size_text[32];
                 format_size(size_text, sizeof size_text, rows[j].n);
                 fprintf(out, " %s", size_text);
