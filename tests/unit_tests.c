@@ -246,17 +246,8 @@ static void test_program_flags(void)
         fclose(f);
     }
     char kept[16] = "";
-    f = fopen(fresh, "r");
-    if (f) {
-        csv_check_writable(fresh, error, sizeof error);
-        fclose(f);
-        f = fopen(fresh, "r");
-        if (f && !fgets(kept, sizeof kept, f))
-            kept[0] = '\0';
-        if (f)
-            fclose(f);
-    }
-    TEST("--csv probe: an existing file is kept as it is", strcmp(kept, "kept\n") == 0);
+    csv_check_writable(fresh, error, sizeof error);
+    TEST("--csv probe: an existing file is kept as it is", slurp(fresh, kept, sizeof kept) > 0 && strcmp(kept, "kept\n") == 0);
     remove(fresh);
 }
 
@@ -567,6 +558,24 @@ static void test_format(void)
 
 
 /**
+ * The run table of the rows (sweep NULL), or the sweep table against the CUB steps `sweep`
+ * names, as printed: in memory (fmemopen() is POSIX, not C11), no file left behind.
+ */
+static const char *table_text(const result_row *rows, int count, int reference, const char *sweep)
+{
+    static char text[1 << 16];
+    FILE *f = fmemopen(text, sizeof text - 1, "w");   /* text ends with its '\0' when closed */
+    text[0] = '\0';
+    if (f && sweep)
+        print_sweep_table(f, rows, count, sweep);
+    else if (f)
+        print_run_table(f, rows, count, reference);
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/**
  * "vs CUB" divides by the fastest of several CUBs in their default mode (the toolkit's,
  * the newest CCCL's run_to_run), never by another mode, at each size its own.
  */
@@ -592,27 +601,14 @@ static void test_reference_choice(void)
     TEST("reference: a failed CUB is passed over", fastest_reference(rows, ROWS, both, 67108864) == 1);
     snprintf(rows[2].status, sizeof rows[2].status, "PASSED");
 
-    static char text[1 << 14];
-    const char *path = "build/unit_test_sweep.txt";
-    FILE *f = fopen(path, "w");
-    if (f) {
-        print_sweep_table(f, rows, ROWS, both);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    const char *text = table_text(rows, ROWS, -1, both);
     TEST("sweep says which CUB each size was divided by",
          strstr(text, "vs CUB: against cub_reference_run_to_run label, with comma at 2^26\n") &&
              strstr(text, "vs CUB: against cub_reference label, with comma at 2^16\n"));
     TEST("sweep: vs CUB against the fastest (700 / 900)", strstr(text, "0.78x") != NULL);
-    f = fopen(path, "w");
-    if (f) {
-        print_run_table(f, rows, 4, fastest_reference(rows, 4, both, 0));
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
+    text = table_text(rows, 4, fastest_reference(rows, 4, both, 0), NULL);
     TEST("run-all table says which CUB it divided by",
          strstr(text, "vs CUB: against cub_reference_run_to_run label, with comma\n") != NULL);
-    remove(path);
 }
 
 static void test_tables_and_pictures(void)
@@ -621,23 +617,16 @@ static void test_tables_and_pictures(void)
                            make_row("step2", 2, 400), make_row("cub_reference", 1, 800) };
     rows[2].ci_high_ms = 2.5;  /* the median (2 ms) could be 25% higher: noisy */
     snprintf(rows[1].status, sizeof rows[1].status, "FAILED");
-    static char text[1 << 16];
-    const char *path = "build/unit_test_table.txt";
-    FILE *f = fopen(path, "w");
-    if (f) {
-        print_run_table(f, rows, 4, 3);
-        fclose(f);
-    }
-    slurp(path, text, sizeof text);
-    TEST("table title", strstr(text, "Sum of 67,108,864 int (256 MiB), NVIDIA \"Test\" GPU, 80GB, peak 3352 GB/s, "
-                                     "median of 20 runs, L2 flushed") != NULL);
-    TEST("table header", strstr(text, "Step speedup") && strstr(text, "Cumulative") && strstr(text, "vs CUB"));
-    TEST("table failed row", strstr(text, "FAILED") != NULL);
-    TEST("table noisy row", strstr(text, "noisy: median uncertain by more than 2%") != NULL);
-    TEST("table: one noisy row only", strstr(strstr(text, "noisy") + 1, "noisy") == NULL);
-    TEST("table cumulative", strstr(text, "4.00x") != NULL && strstr(text, "8.00x") != NULL);
-    remove(path);
+    const char *table = table_text(rows, 4, 3, NULL);
+    TEST("table title", strstr(table, "Sum of 67,108,864 int (256 MiB), NVIDIA \"Test\" GPU, 80GB, peak 3352 GB/s, "
+                                      "median of 20 runs, L2 flushed") != NULL);
+    TEST("table header", strstr(table, "Step speedup") && strstr(table, "Cumulative") && strstr(table, "vs CUB"));
+    TEST("table failed row", strstr(table, "FAILED") != NULL);
+    TEST("table noisy row", strstr(table, "noisy: median uncertain by more than 2%") != NULL);
+    TEST("table: one noisy row only", strstr(strstr(table, "noisy") + 1, "noisy") == NULL);
+    TEST("table cumulative", strstr(table, "4.00x") != NULL && strstr(table, "8.00x") != NULL);
 
+    static char text[1 << 16];
     const char *svg = "build/unit_test_chart.svg";
     TEST("run chart written", svg_write_run_chart(svg, rows, 4, 3) == 0 && slurp(svg, text, sizeof text) > 0 &&
                               strstr(text, "<svg") && strstr(text, "</svg>") && strstr(text, "&quot;Test&quot;"));
@@ -649,110 +638,84 @@ static void test_tables_and_pictures(void)
     remove(svg);
 }
 
-/** A check of n elements (blocks of 512, vectors of 4) where nothing failed yet. */
-static check_outcome outcome(uint64_t n)
-{
-    check_outcome o;
-    memset(&o, 0, sizeof o);
-    o.n = n;
-    o.per_block = 512;
-    o.vector_width = 4;
-    o.one_hots_tested = 20;
-    return o;
-}
-
-/** diagnose() gives `expected` and its text contains `label`. */
-static int diagnoses(const check_outcome *o, diagnosis expected, const char *label)
-{
-    char text[768];
-    diagnosis d = diagnose(o, text, sizeof text);
-    return d == expected && strstr(text, label) != NULL && strchr(text, '\n') == NULL;
-}
-
+/**
+ * What diagnose() must say for what a check saw: each case's diagnosis and a text its one
+ * line holds (`also`: a second one; `never`: one it must not hold), or, where `negated` is
+ * set, that it does not give that diagnosis with that text.
+ */
 static void test_diagnose(void)
 {
-    check_outcome o = outcome(513);
-    TEST("diagnose: nothing failed", diagnoses(&o, DIAG_NONE, "no failure"));
-
-    /* step 3 without the tail: the one element of the last, partial block is lost */
-    o = outcome(513);
-    o.random_wrong_call = 1;
-    o.one_hot_wrong_call = 1;
-    o.one_hot_index = 512;
-    o.one_hot_got = 0;
-    TEST("diagnose: one-hot lost in the last partial block is a lost tail",
-         diagnoses(&o, DIAG_LOST_TAIL, "lost tail") && diagnoses(&o, DIAG_LOST_TAIL, "whole block of 512"));
-    /* step 8 without the scalar tail: n = 1027, index 1026 is past the last whole vector */
-    o.n = 1027;
-    o.per_block = 1024;
-    o.one_hot_index = 1026;
-    TEST("diagnose: one-hot lost after the last whole vector is a lost tail",
-         diagnoses(&o, DIAG_LOST_TAIL, "16-byte vector (n % 4 = 3 left over)"));
-    o.one_hot_index = 100;
-    TEST("diagnose: one-hot lost before the tail is a lost element", diagnoses(&o, DIAG_LOST_ELEMENT, "element lost"));
-    o.per_block = 0;
-    o.vector_width = 0;
-    o.one_hot_index = 1026;
-    TEST("diagnose: no tail without block or vector size", diagnoses(&o, DIAG_LOST_ELEMENT, "element lost"));
-
-    o = outcome(1000);
-    o.one_hot_wrong_call = 1;
-    o.one_hot_index = 7;
-    o.one_hot_got = 2;
-    TEST("diagnose: one-hot counted twice", diagnoses(&o, DIAG_COUNTED_TWICE, "counted twice"));
-    o.one_hot_got = -1515870811.0;
-    TEST("diagnose: one-hot garbage", diagnoses(&o, DIAG_GARBAGE, "garbage"));
-    o.got_poison = 1;
-    TEST("diagnose: poison means not written", diagnoses(&o, DIAG_NOT_WRITTEN, "not written"));
-
-    /* step 11 without resetting the ticket: the first call right, the second wrong */
-    o = outcome(1);
-    o.random_wrong_call = 2;
-    o.got_poison = 1;
-    TEST("diagnose: wrong on the second call only is state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
-    o.one_hot_wrong_call = 1;   /* every call after the second is wrong too */
-    o.one_hot_index = 0;
-    TEST("diagnose: random right once, then everything wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
-    o.random_wrong_call = 0;
-    o.one_hot_wrong_call = 2;
-    o.got_poison = 0;
-    TEST("diagnose: a one-hot right once, then wrong: state not reset", diagnoses(&o, DIAG_STATE, "not reset"));
-    o.random_wrong_call = 1;
-    TEST("diagnose: a wrong first call is not a state bug", !diagnoses(&o, DIAG_STATE, "not reset"));
-
-    /* step 6 with an int index: fine below 2^31, wrong above */
-    o = outcome(2147483653ull);
-    o.random_wrong_call = 1;
-    o.one_hot_wrong_call = 1;
-    o.one_hot_index = 2147483652ull;
-    TEST("diagnose: wrong above 2^31 - 1 is a 32-bit index", diagnoses(&o, DIAG_INDEX_32BIT, "32-bit index"));
-    TEST("diagnose: wrong at 2^31+5 blames a signed index, not an unsigned one",
-         diagnoses(&o, DIAG_INDEX_32BIT, "above 2^31 - 1: a signed 32-bit index") &&
-         diagnoses(&o, DIAG_INDEX_32BIT, "an unsigned one would hold until about 2^32") &&
-         !diagnoses(&o, DIAG_INDEX_32BIT, "signed or unsigned"));
-    o.n = 4294967295ull;   /* 2^32 - 1: still a count an unsigned int holds */
-    TEST("diagnose: wrong at 2^32 - 1 still blames a signed index",
-         diagnoses(&o, DIAG_INDEX_32BIT, "a signed 32-bit index"));
-    /* step 0 claiming 64-bit indices (make test's unsigned-index test): passes 2^31+5, wrong at 2^32+5 */
-    o.n = 4294967301ull;
-    o.one_hot_index = 0;
-    o.one_hot_got = 2;   /* block 2^24's unsigned index wrapped around to 0 */
-    TEST("diagnose: wrong above 2^32 - 1 is a 32-bit index, signed or unsigned",
-         diagnoses(&o, DIAG_INDEX_32BIT, "above 2^32 - 1, where every 32-bit index or count wraps, signed or unsigned") &&
-         !diagnoses(&o, DIAG_INDEX_32BIT, "an unsigned one would hold"));
-    o.n = 4294967296ull;   /* 2^32: a count an unsigned int cannot hold */
-    TEST("diagnose: from 2^32 on, an unsigned index is blamed too", diagnoses(&o, DIAG_INDEX_32BIT, "signed or unsigned"));
-    o.n = 2147483647ull;
-    o.one_hot_index = 0;
-    TEST("diagnose: 2^31 - 1 itself fits in 32 bits", !diagnoses(&o, DIAG_INDEX_32BIT, "32-bit"));
-
-    o = outcome(4099);
-    o.random_wrong_call = 1;
-    TEST("diagnose: random wrong, every one-hot right is a race", diagnoses(&o, DIAG_RACE, "racecheck"));
-    o.one_hots_tested = 0;
-    TEST("diagnose: can say no known pattern", diagnoses(&o, DIAG_UNKNOWN, "no known pattern"));
+    const struct {
+        const char *name;
+        check_outcome seen;   /* as diagnose.h orders it: n, per_block, vector_width,
+                                 random_wrong_call, one_hots_tested, one_hot_wrong_call,
+                                 one_hot_index, one_hot_got, got_poison */
+        int negated;
+        diagnosis expected;
+        const char *says, *also, *never;
+    } cases[] = {
+        { "diagnose: nothing failed",
+          { 513, 512, 4, 0, 20, 0, 0, 0, 0 }, 0, DIAG_NONE, "no failure", NULL, NULL },
+        /* step 3 without the tail: the one element of the last, partial block is lost */
+        { "diagnose: one-hot lost in the last partial block is a lost tail",
+          { 513, 512, 4, 1, 20, 1, 512, 0, 0 }, 0, DIAG_LOST_TAIL, "lost tail", "whole block of 512", NULL },
+        /* step 8 without the scalar tail: n = 1027, index 1026 is past the last whole vector */
+        { "diagnose: one-hot lost after the last whole vector is a lost tail",
+          { 1027, 1024, 4, 1, 20, 1, 1026, 0, 0 }, 0, DIAG_LOST_TAIL, "16-byte vector (n % 4 = 3 left over)", NULL, NULL },
+        { "diagnose: one-hot lost before the tail is a lost element",
+          { 1027, 1024, 4, 1, 20, 1, 100, 0, 0 }, 0, DIAG_LOST_ELEMENT, "element lost", NULL, NULL },
+        { "diagnose: no tail without block or vector size",
+          { 1027, 0, 0, 1, 20, 1, 1026, 0, 0 }, 0, DIAG_LOST_ELEMENT, "element lost", NULL, NULL },
+        { "diagnose: one-hot counted twice",
+          { 1000, 512, 4, 0, 20, 1, 7, 2, 0 }, 0, DIAG_COUNTED_TWICE, "counted twice", NULL, NULL },
+        { "diagnose: one-hot garbage",
+          { 1000, 512, 4, 0, 20, 1, 7, -1515870811.0, 0 }, 0, DIAG_GARBAGE, "garbage", NULL, NULL },
+        { "diagnose: poison means not written",
+          { 1000, 512, 4, 0, 20, 1, 7, -1515870811.0, 1 }, 0, DIAG_NOT_WRITTEN, "not written", NULL, NULL },
+        /* step 11 without resetting the ticket: the first call right, the second wrong */
+        { "diagnose: wrong on the second call only is state not reset",
+          { 1, 512, 4, 2, 20, 0, 0, 0, 1 }, 0, DIAG_STATE, "not reset", NULL, NULL },
+        /* every call after the second is wrong too */
+        { "diagnose: random right once, then everything wrong: state not reset",
+          { 1, 512, 4, 2, 20, 1, 0, 0, 1 }, 0, DIAG_STATE, "not reset", NULL, NULL },
+        { "diagnose: a one-hot right once, then wrong: state not reset",
+          { 1, 512, 4, 0, 20, 2, 0, 0, 0 }, 0, DIAG_STATE, "not reset", NULL, NULL },
+        { "diagnose: a wrong first call is not a state bug",
+          { 1, 512, 4, 1, 20, 2, 0, 0, 0 }, 1, DIAG_STATE, "not reset", NULL, NULL },
+        /* step 6 with an int index: fine below 2^31, wrong above */
+        { "diagnose: wrong above 2^31 - 1 is a 32-bit index",
+          { 2147483653ull, 512, 4, 1, 20, 1, 2147483652ull, 0, 0 }, 0, DIAG_INDEX_32BIT, "32-bit index", NULL, NULL },
+        { "diagnose: wrong at 2^31+5 blames a signed index, not an unsigned one",
+          { 2147483653ull, 512, 4, 1, 20, 1, 2147483652ull, 0, 0 }, 0, DIAG_INDEX_32BIT,
+          "above 2^31 - 1: a signed 32-bit index", "an unsigned one would hold until about 2^32", "signed or unsigned" },
+        /* 2^32 - 1: still a count an unsigned int holds */
+        { "diagnose: wrong at 2^32 - 1 still blames a signed index",
+          { 4294967295ull, 512, 4, 1, 20, 1, 2147483652ull, 0, 0 }, 0, DIAG_INDEX_32BIT, "a signed 32-bit index", NULL, NULL },
+        /* step 0 claiming 64-bit indices (make test's unsigned-index test): passes 2^31+5,
+           wrong at 2^32+5, where block 2^24's unsigned index wrapped around to 0 */
+        { "diagnose: wrong above 2^32 - 1 is a 32-bit index, signed or unsigned",
+          { 4294967301ull, 512, 4, 1, 20, 1, 0, 2, 0 }, 0, DIAG_INDEX_32BIT,
+          "above 2^32 - 1, where every 32-bit index or count wraps, signed or unsigned", NULL, "an unsigned one would hold" },
+        /* 2^32: a count an unsigned int cannot hold */
+        { "diagnose: from 2^32 on, an unsigned index is blamed too",
+          { 4294967296ull, 512, 4, 1, 20, 1, 0, 2, 0 }, 0, DIAG_INDEX_32BIT, "signed or unsigned", NULL, NULL },
+        { "diagnose: 2^31 - 1 itself fits in 32 bits",
+          { 2147483647ull, 512, 4, 1, 20, 1, 0, 2, 0 }, 1, DIAG_INDEX_32BIT, "32-bit", NULL, NULL },
+        { "diagnose: random wrong, every one-hot right is a race",
+          { 4099, 512, 4, 1, 20, 0, 0, 0, 0 }, 0, DIAG_RACE, "racecheck", NULL, NULL },
+        { "diagnose: can say no known pattern",
+          { 4099, 512, 4, 1, 0, 0, 0, 0, 0 }, 0, DIAG_UNKNOWN, "no known pattern", NULL, NULL },
+    };
+    enum { CASES = sizeof cases / sizeof cases[0] };
+    char text[768];
+    for (int i = 0; i < CASES; i++) {
+        int says = diagnose(&cases[i].seen, text, sizeof text) == cases[i].expected && strstr(text, cases[i].says) &&
+                   (!cases[i].also || strstr(text, cases[i].also));
+        report(cases[i].name, says != cases[i].negated && (!cases[i].never || !strstr(text, cases[i].never)) &&
+                              !strchr(text, '\n'), text);
+    }
     char small[16];
-    TEST("diagnose: text truncated, never overrun", diagnose(&o, small, sizeof small) == DIAG_UNKNOWN &&
+    TEST("diagnose: text truncated, never overrun", diagnose(&cases[CASES - 1].seen, small, sizeof small) == DIAG_UNKNOWN &&
                                                     strlen(small) == sizeof small - 1);
 }
 
