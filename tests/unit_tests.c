@@ -87,10 +87,6 @@ static void test_options(void)
 {
     options opt;
     char error[512];
-    TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
-                             opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
-                             opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
-                             !opt.check_count && !opt.check_auto);
     TEST("options all flags",
          parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
                "--csv", "out.csv", "--hot", "--no-gate", "--quiet", "--print-sum", NULL) == PARSE_OK &&
@@ -104,12 +100,10 @@ static void test_options(void)
     TEST("options check list", parse(&opt, error, "--check", "1,257,2^20+7", NULL) == PARSE_OK &&
                                opt.check_count == 3 && opt.check_sizes[0] == 1 && opt.check_sizes[1] == 257 &&
                                opt.check_sizes[2] == 1048583);
-    TEST("options help", parse(&opt, error, "-h", NULL) == PARSE_HELP);
-    TEST("options help long", parse(&opt, error, "--help", NULL) == PARSE_HELP);
+    TEST("options help, -h and --help", parse(&opt, error, "-h", NULL) == PARSE_HELP &&
+                                        parse(&opt, error, "--help", NULL) == PARSE_HELP);
     TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
-    TEST("options describe off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.describe);
     TEST("options resources", parse(&opt, error, "--resources", NULL) == PARSE_OK && opt.resources);
-    TEST("options resources off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.resources);
     TEST("options parse twice", parse(&opt, error, "-n", "5", NULL) == PARSE_OK && opt.n == 5 &&
                                 parse(&opt, error, "-n", "6", NULL) == PARSE_OK && opt.n == 6);
 
@@ -152,8 +146,12 @@ static void test_options(void)
     TEST("bad check auto with input", rejects("not both", "--check", "auto", "--input", "f", NULL));
     TEST("options same-bits and verdicts", parse(&opt, error, "--same-bits", "--verdicts", "v.txt", NULL) == PARSE_OK &&
                                           opt.same_bits && strcmp(opt.verdicts_path, "v.txt") == 0);
-    TEST("options same-bits and verdicts off by default", parse(&opt, error, NULL) == PARSE_OK && !opt.same_bits &&
-                                                         !opt.verdicts_path);
+    /* after the flags above, each back to its default when not given */
+    TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
+                             opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
+                             opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
+                             !opt.check_count && !opt.check_auto && !opt.describe && !opt.resources &&
+                             !opt.same_bits && !opt.verdicts_path);
     TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
                                                      rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
                                                      rejects("makes its own data", "--input", "f", "--same-bits", NULL));
