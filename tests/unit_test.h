@@ -35,24 +35,11 @@ static inline void report(const char *name, int ok, const char *why)
 /** A passing row with the given time and bandwidth. */
 static inline result_row make_row(const char *step, double ms, double gbs)
 {
-    result_row r;
-    memset(&r, 0, sizeof r);
+    result_row r = { .type = "int", .device = "NVIDIA \"Test\" GPU, 80GB", .status = "PASSED",
+                     .n = 67108864, .bytes = 268435456, .peak_gbs = 3352.0, .reps = 20, .flushed = 1,
+                     .median_ms = ms, .min_ms = ms, .max_ms = ms, .ci_low_ms = ms, .ci_high_ms = ms, .gbs = gbs };
     snprintf(r.step, sizeof r.step, "%s", step);
     snprintf(r.label, sizeof r.label, "%s label, with comma", step);
-    snprintf(r.type, sizeof r.type, "int");
-    snprintf(r.device, sizeof r.device, "NVIDIA \"Test\" GPU, 80GB");
-    snprintf(r.status, sizeof r.status, "PASSED");
-    r.n = 67108864;
-    r.bytes = 268435456;
-    r.peak_gbs = 3352.0;
-    r.reps = 20;
-    r.flushed = 1;
-    r.median_ms = ms;
-    r.min_ms = ms;
-    r.max_ms = ms;
-    r.ci_low_ms = ms;
-    r.ci_high_ms = ms;
-    r.gbs = gbs;
     return r;
 }
 
