@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# The GPU sections of make test (gpu, same-bits, resources, report), sourced by tests/run.sh
-# after its own with its functions and variables (pass, fail, skip, section, expect,
-# make_expect, programs, programs_64, small, large, newest_cub, type, suffix, log); its
-# header says what each section checks. Without a GPU they list their GPU checks as SKIP.
+# The GPU sections of make test, sourced by tests/run.sh after its own with its functions
+# and variables (pass, fail, skip, result, section, expect, make_expect, programs,
+# programs_64, small, large, newest_cub, type, suffix, log). Without a GPU they list their
+# GPU checks as SKIP, by name. Each section's comment says what it checks:
+#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
+#             program's --check auto (one line each), a 32-bit step's unsigned index
+#             (TYPE=int), each timed path verified 100 times, --input and --print-sum
+#   same-bits the programs that claim the same bits whatever the grid, and the controls
+#   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 
 # ---------------------------------------------------------------- gpu
@@ -13,11 +18,8 @@ section gpu
 probe=$?
 if [ "$probe" -eq 3 ]; then
     gpu=""
-    if [ "$(wc -l < "$log/probe.txt")" -eq 1 ]; then
-        pass "no GPU: one line and exit code 3"
-    else
-        fail "no GPU: one line and exit code 3" "$(cat "$log/probe.txt")"
-    fi
+    [ "$(wc -l < "$log/probe.txt")" -eq 1 ]
+    result "no GPU: one line and exit code 3" $? "$(cat "$log/probe.txt")"
     # without libcuda there is no driver to update: the line says so
     if have_libcuda; then skip "no GPU: without a driver the line says so" "libcuda.so.1 is here"
     elif grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"; then
@@ -39,18 +41,13 @@ fi
 # step FAILED.
 scripts/preflight.sh run-all 2> "$log/preflight.txt"
 preflight=$?
-if { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }; then
-    pass "make run-all's GPU check agrees with the programs (exit $preflight)"
-else
-    fail "make run-all's GPU check agrees with the programs" "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
-fi
+{ [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
+result "make run-all's GPU check agrees with the programs (exit $preflight)" $? \
+       "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
 if [ -z "$gpu" ]; then
     make_expect "make run-all without a GPU: one line, nothing built, no step FAILED" 2 "not run, " run-all NVCC=false
-    if grep -q "FAILED\|NVCC" "$log/lab-out.txt" "$log/lab-err.txt"; then
-        fail "make run-all without a GPU never says FAILED" "$(cat "$log/lab-out.txt" "$log/lab-err.txt" | head -3 | tr '\n' ' ')"
-    else
-        pass "make run-all without a GPU never says FAILED"
-    fi
+    ! grep -q "FAILED\|NVCC" "$log/out.txt" "$log/err.txt"
+    result "make run-all without a GPU never says FAILED" $? "$(cat "$log/out.txt" "$log/err.txt" | head -3 | tr '\n' ' ')"
 else
     skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
     skip "make run-all without a GPU never says FAILED" "a GPU is here"
@@ -65,11 +62,8 @@ missing_says() {
     printf '#!/bin/sh\n%s\n' "$script" > "$fake/nvidia-smi"
     chmod +x "$fake/nvidia-smi"
     out=$(env -u CUDA_VISIBLE_DEVICES NVIDIA_SMI="$fake/nvidia-smi" "$@" bash -c '. scripts/gpus.sh; have_libcuda() { false; }; gpu_missing')
-    if { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }; then
-        pass "$name"
-    else
-        fail "$name" "said '$out', expected '${text:-nothing}'"
-    fi
+    { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }
+    result "$name" $? "said '$out', expected '${text:-nothing}'"
 }
 # (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
 # shellcheck disable=SC2016  # $1 is the stand-in's own argument
@@ -300,8 +294,8 @@ gpu_sum() {
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
     out=$("$(step_dir 8)/reduce$suffix" --input "$2" -r 3 --print-sum --quiet 2>&1)
     status=$?
-    if [ "$status" -eq 0 ] && [ "$out" = "$(printf '%s\n%s\n%s' "$3" "$3" "$3")" ]; then pass "$1"
-    else fail "$1" "exit $status, printed '$(tr '\n' ' ' <<< "$out")', expected $3 three times"; fi
+    [ "$status" -eq 0 ] && [ "$out" = "$(printf '%s\n%s\n%s' "$3" "$3" "$3")" ]
+    result "$1" $? "exit $status, printed '$(tr '\n' ' ' <<< "$out")', expected $3 three times"
 }
 gpu_sum "gpu --input 1000 ones and --print-sum" "$log/ones.bin" 1000
 gpu_sum "gpu --input large values that cancel: $large_sum exactly" "$log/large.bin" "$large_sum"
@@ -319,9 +313,8 @@ for p in "${newest_cub[@]}"; do
         else why="exit $?: $(head -c 200 "$log/err.txt")"; break; fi
     done
     distinct=$(printf '%s\n' "${sums[@]}" | sort -u)
-    if [ -z "$why" ] && [ ${#sums[@]} -eq 10 ] && [ "$(wc -l <<< "$distinct")" -eq 1 ] && [ -n "$distinct" ]; then
-        pass "$name"
-    else fail "$name" "${why:-$(wc -l <<< "$distinct") distinct sums: $(tr '\n' ' ' <<< "$distinct")}"; fi
+    [ -z "$why" ] && [ ${#sums[@]} -eq 10 ] && [ "$(wc -l <<< "$distinct")" -eq 1 ] && [ -n "$distinct" ]
+    result "$name" $? "${why:-$(wc -l <<< "$distinct") distinct sums: $(tr '\n' ' ' <<< "$distinct")}"
 done
 
 # ---------------------------------------------------------------- same bits
@@ -392,10 +385,10 @@ for t in float double; do
     "$mixed" $t 100003 7 "$same_bits_dir/a.bin" && "$mixed" $t 100003 7 "$same_bits_dir/b.bin" &&
         "$mixed" $t 100003 8 "$same_bits_dir/c.bin"
     status=$?
-    if [ "$status" -eq 0 ] && cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/b.bin" &&
-       ! cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/c.bin" &&
-       [ "$(stat -c %s "$same_bits_dir/a.bin")" -eq $((100003 * bytes)) ]; then pass "$name"
-    else fail "$name" "exit $status, $(stat -c %s "$same_bits_dir/a.bin" 2>&1) bytes"; fi
+    [ "$status" -eq 0 ] && cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/b.bin" &&
+        ! cmp -s "$same_bits_dir/a.bin" "$same_bits_dir/c.bin" &&
+        [ "$(stat -c %s "$same_bits_dir/a.bin")" -eq $((100003 * bytes)) ]
+    result "$name" $? "exit $status, $(stat -c %s "$same_bits_dir/a.bin" 2>&1) bytes"
 done
 rm -f "$same_bits_dir"/*.bin
 
@@ -441,13 +434,12 @@ section resources
 # name without one.
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
 status=$?
-if [ "$status" -eq 0 ]; then pass "resources: make resources TYPE=$type runs"
-else fail "resources: make resources TYPE=$type runs" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"; fi
+result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
 if [ -z "$gpu" ]; then
-    name="resources without a GPU: the compiler's figures, and one line says the rest needs a GPU"
-    if grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&
-       grep -qx "resident blocks and occupancy need a GPU" "$log/resources.txt"; then pass "$name"
-    else fail "$name" "$(head -1 "$log/resources.txt"), ... $(tail -1 "$log/resources.txt")"; fi
+    grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&
+        grep -qx "resident blocks and occupancy need a GPU" "$log/resources.txt"
+    result "resources without a GPU: the compiler's figures, and one line says the rest needs a GPU" $? \
+           "$(head -1 "$log/resources.txt"), ... $(tail -1 "$log/resources.txt")"
 fi
 # the SM's limits, from the header: "per SM at most T threads, B blocks, R registers, S KiB shared memory"
 read -r max_threads max_blocks max_registers max_shared_kib < <(sed -n \
@@ -467,9 +459,8 @@ for dir in "${dirs[@]}"; do
     threads="" registers="" shared="" blocks=""
     read -r _ threads registers shared blocks _ <<< "$row"
     name="resources $dir $type: registers > 0, shared memory in bytes"
-    if [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] &&
-       [[ $shared =~ ^[0-9]+$ ]]; then pass "$name"
-    else fail "$name" "row: '$row'"; fi
+    [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] && [[ $shared =~ ^[0-9]+$ ]]
+    result "$name" $? "row: '$row'"
     name="gpu resources $dir $type: the API's blocks per SM fit the SM's blocks, threads, registers and shared memory"
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
     why=""
@@ -489,9 +480,9 @@ row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3
 { build/tools/report header
   row prev_x "prev start" 2.000000; row next_x "next (yours)" 1.500000; row next_x "next ours" 1.000000
 } > "$log/field-rows.csv"
-name="report field reads a column of the rows by its name, and refuses a name it has not"
-if [ "$(build/tools/report field "$log/field-rows.csv" median_ms | paste -sd' ')" = "2.000000 1.500000 1.000000" ] &&
-   [ "$(build/tools/report field "$log/field-rows.csv" label | sed -n 2p)" = "next (yours)" ] &&
-   ! build/tools/report field "$log/field-rows.csv" no_such_column > /dev/null 2>&1; then pass "$name"
-else fail "$name" "$(build/tools/report field "$log/field-rows.csv" median_ms 2>&1 | tr '\n' ' ')"; fi
+[ "$(build/tools/report field "$log/field-rows.csv" median_ms | paste -sd' ')" = "2.000000 1.500000 1.000000" ] &&
+    [ "$(build/tools/report field "$log/field-rows.csv" label | sed -n 2p)" = "next (yours)" ] &&
+    ! build/tools/report field "$log/field-rows.csv" no_such_column > /dev/null 2>&1
+result "report field reads a column of the rows by its name, and refuses a name it has not" $? \
+       "$(build/tools/report field "$log/field-rows.csv" median_ms 2>&1 | tr '\n' ' ')"
 

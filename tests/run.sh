@@ -11,35 +11,13 @@
 #             list's folders; check-archs fails on a warning; a folder skipped here says
 #             why under check-archs too
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections:
-#   gpu       make run-all and the other GPU targets ask for a GPU (and their tool) first,
-#             in one line, before building; what is missing is said as it is;
-#             every program verified exactly on the sizes that break careless code, on
-#             random and one-hot data: one --check auto run and one line per program (the
-#             harness derives the sizes from the step; 2^31+5 for the 64-bit steps), naming
-#             the sizes that fail (a size a library was seen to sum wrong, library_defect,
-#             is expected to fail, on a line of its own); a 32-bit step's unsigned index,
-#             in a copy that claims 64-bit indices, right at 2^31+5 and caught at 2^32+5
-#             (TYPE=int, 16 GiB);
-#             every program's timed path called 100 times, each call verified; --input
-#             and --print-sum; device-memory and device-index errors.
-#   same-bits bad --blocks and --same-bits refused before the GPU, mixed_data's usage and
-#             determinism; on a GPU, float and double: each program whose --describe says
-#             same_bits=1 passes its own --same-bits -r 100 at every size (its verdicts),
-#             and each program with --blocks and no such claim fails it at 2^24+7, one
-#             because its runs differ and one because the grid changes its value
-#   resources make resources: registers and shared memory per step everywhere (the
-#             compiler's without a GPU), on a GPU, blocks per SM that fit the SM's limits;
-#             and the report tool reads a CSV column by its name
-# Then each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
+# Then tests/gpu.sh's sections (gpu, same-bits, resources: its header says what they check),
+# and each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
 # header what it checks (lab/tests.sh, multi/tests.sh) and tests the programs of its
 # folders (SUITE_PROGRAM_DIRS: the build section builds them, and leaves the rest to it).
-# make test-ci (TEST_TIER=ci), what only CI needs, runs instead:
-#   toolkit   nvcc found on PATH, else in CUDA_HOME; without one, a build says so in one line
-#   removable each extension (EXTENSIONS) taken out of a scratch copy: make all and make
-#             test still pass there; make clean and make distclean on that copy (TYPE=int;
-#             skipped outside a git checkout).
-# Each section ends with its time. Without a GPU the GPU checks are listed as SKIP, by name.
+# make test-ci (TEST_TIER=ci) runs instead what only CI needs, the toolkit and removable
+# sections (below: toolkit_checks, removable_checks).
+# Without a GPU the GPU checks are listed as SKIP, by name.
 #
 # Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
 # make lint checks those (tests/lint.sh).
@@ -76,6 +54,9 @@ took() {
 pass() { echo "PASS $1"; passed=$((passed + 1)); took "$1"; }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); took "$1"; }
 skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
+# result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with
+# DETAIL. $? must come before any $(...) of the line: a command substitution resets it.
+result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 # section NAME: starts a section; the one before it ends with a line giving its time, so a
 # slow suite shows where its minutes go (section_times at the end lists them all again)
 section_name="" section_start=$SECONDS section_times=""
@@ -147,14 +128,13 @@ removable_checks() {
             # the scratch copy is a built tree to try make clean on: what make installed into
             # build/ stays, every build goes; make distclean takes build/ away
             read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
-            if [ "$ext" = "${extensions[0]}" ] && ( cd "$scratch" && mkdir -p "${installed[@]}" &&
-                   make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
-                   [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
-                   make --no-print-directory -s distclean && [ ! -e build ] ); then
-                pass "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/"
-            elif [ "$ext" = "${extensions[0]}" ]; then
-                fail "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/" \
-                     "left: $(cd "$scratch" && find build -maxdepth 1 2>&1 | tr '\n' ' ')"
+            if [ "$ext" = "${extensions[0]}" ]; then
+                ( cd "$scratch" && mkdir -p "${installed[@]}" &&
+                  make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
+                  [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
+                  make --no-print-directory -s distclean && [ ! -e build ] )
+                result "make clean keeps what make installed (${installed[*]}) and removes every build; make distclean removes build/" \
+                       $? "left: $(cd "$scratch" && find build -maxdepth 1 2>&1 | tr '\n' ' ')"
             fi
             rm -rf "$scratch"
         else
@@ -178,11 +158,8 @@ toolkit_checks() {
     if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
     else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
     env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
-    if [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"; then
-        pass "toolkit: make all without nvcc says so in one line, exit 2"
-    else
-        fail "toolkit: make all without nvcc says so in one line, exit 2" "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
-    fi
+    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"
+    result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 }
 
 # finish: the counts-equal-lines guard, the section times, the last line; exit 1 if any failed
@@ -266,20 +243,15 @@ if ! stale_make SM=75; then
 else
     sleep 1   # a file system that keeps whole seconds must still see the rebuild as newer
     stale_make SM=80
-    if grep -q "NVCC" "$log/stale.txt" && grep -q "sm_80" "$stale/build/$type/nvcc.cmd" &&
+    grep -q "NVCC" "$log/stale.txt" && grep -q "sm_80" "$stale/build/$type/nvcc.cmd" &&
        [ "$stale/build/$type/step.o" -nt "$stale/build/$type/nvcc.cmd" ] && [ -f "build/$type/harness-sm_80/libharness.a" ] &&
-       { [ -z "$cuobjdump" ] || grep -q sm_80 < <("$cuobjdump" -lelf "$stale/reduce$suffix"); }; then
-        pass "stale builds: make SM=80 after a default build rebuilds for sm_80, with the harness library for sm_80${cuobjdump:+ (cuobjdump -lelf)}"
-    else
-        fail "stale builds: make SM=80 after a default build rebuilds for sm_80" "$(tr '\n' ' ' < "$log/stale.txt")"
-    fi
+       { [ -z "$cuobjdump" ] || grep -q sm_80 < <("$cuobjdump" -lelf "$stale/reduce$suffix"); }
+    result "stale builds: make SM=80 after a default build rebuilds for sm_80, with the harness library for sm_80${cuobjdump:+ (cuobjdump -lelf)}" \
+           $? "$(tr '\n' ' ' < "$log/stale.txt")"
     touch "$log/stale/mark"
     stale_make SM=80
-    if ! grep -q "NVCC" "$log/stale.txt" && [ -z "$(find "$stale" -newer "$log/stale/mark" ! -type d)" ]; then
-        pass "stale builds: make SM=80 again rebuilds nothing"
-    else
-        fail "stale builds: make SM=80 again rebuilds nothing" "$(tr '\n' ' ' < "$log/stale.txt")"
-    fi
+    ! grep -q "NVCC" "$log/stale.txt" && [ -z "$(find "$stale" -newer "$log/stale/mark" ! -type d)" ]
+    result "stale builds: make SM=80 again rebuilds nothing" $? "$(tr '\n' ' ' < "$log/stale.txt")"
 fi
 
 # ---------------------------------------------------------------- diff
@@ -301,23 +273,30 @@ for dir in "${dirs[@]}"; do
     previous=$dir
 done
 
-# make_expect NAME CODE TEXT ARGS...: make ARGS exits CODE and its output holds TEXT (an
-# error: exactly one line from the script, plus make's own "Error" line)
-make_expect() {
+# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and,
+# when CODE is not 0, its stderr is one line (make's own "***" line not counted). The output
+# stays in $log/out.txt and $log/err.txt for a check after it.
+expect() {
     local name=$1 code=$2 text=$3 status lines
     shift 3
-    make --no-print-directory "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
+    "$@" > "$log/out.txt" 2> "$log/err.txt" < /dev/null
     status=$?
-    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/lab-err.txt")
+    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/err.txt")
     if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
+        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/err.txt")"
     elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
         fail "$name" "expected one line on stderr, got $lines"
-    elif ! grep -qF -- "$text" "$log/lab-out.txt" "$log/lab-err.txt"; then
+    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/out.txt" "$log/err.txt"; then
         fail "$name" "no '$text' in the output"
     else
         pass "$name"
     fi
+}
+# make_expect NAME CODE TEXT ARGS...: expect of make ARGS; its output also in
+# $log/lab-out.txt and $log/lab-err.txt, which lab/tests.sh reads after it
+make_expect() {
+    expect "$1" "$2" "$3" make --no-print-directory "${@:4}"
+    cp "$log/out.txt" "$log/lab-out.txt" && cp "$log/err.txt" "$log/lab-err.txt"
 }
 
 # ---------------------------------------------------------------- tools
@@ -332,12 +311,10 @@ for dir in "${dirs[@]}"; do
     [[ $dir == step* && $k =~ ^[0-9]+$ ]] || continue
     if [ "$(step_dir "$k")" = "$dir" ]; then steps_found+=" $k"; else steps_wrong+=" $k ($(step_dir "$k"))"; fi
 done
-if [ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
-   [ "$(PROGRAM_DIRS="" step_dir 0)" = "$(step_dir 0)" ]; then
-    pass "step_dir finds each step of the Makefile's list (steps$steps_found), none for a step it lacks, also when asked outside make"
-else
-    fail "step_dir finds each step of the Makefile's list" "wrong:${steps_wrong:- none}; step 999: '$(step_dir 999)'"
-fi
+[ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
+    [ "$(PROGRAM_DIRS="" step_dir 0)" = "$(step_dir 0)" ]
+result "step_dir finds each step of the Makefile's list (steps$steps_found), none for a step it lacks, also when asked outside make" \
+       $? "wrong:${steps_wrong:- none}; step 999: '$(step_dir 999)'"
 wrong="" not_here=""
 read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
 for program in "${sweep_programs[@]}"; do
@@ -352,11 +329,9 @@ for program in "${sweep_programs[@]}"; do
         wrong+=" $program"
     fi
 done
-if [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]; then
-    pass "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds${not_here:+ (not built here:$not_here)}"
-else
-    fail "make sweep's programs are each a program a folder of the list builds" "not built by any folder:${wrong:- (none listed)}"
-fi
+[ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]
+result "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds${not_here:+ (not built here:$not_here)}" \
+       $? "not built by any folder:${wrong:- (none listed)}"
 # check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
 # it never uses (nvcc's warning 177) stops at the first architecture, naming it
 warn=$log/check-archs-warning/$step0
@@ -365,9 +340,10 @@ rm -rf "${warn%/*}" && mkdir -p "$warn" && cp "$step0/reduce.cu" "$warn/" &&
 echo "include $(pwd)/common/step.mk" > "$warn/Makefile"
 make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
 status=$?
-if [ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
-   grep -q 'never_used' "$log/check-archs-warning.txt"; then pass "check-archs: a warning fails the build, naming the architecture"
-else fail "check-archs: a warning fails the build, naming the architecture" "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"; fi
+[ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
+    grep -q 'never_used' "$log/check-archs-warning.txt"
+result "check-archs: a warning fails the build, naming the architecture" $? \
+       "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"
 # a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
 # the same line as its build, the true reason; nothing is compiled for it
 for dir in "${dirs[@]}"; do
@@ -380,23 +356,6 @@ done
 
 # ---------------------------------------------------------------- bad input
 section input
-# expect NAME CODE TEXT PROGRAM ARGS...: exit CODE, one line on stderr containing TEXT.
-expect() {
-    local name=$1 code=$2 text=$3 program=$4
-    shift 4
-    "$program" "$@" > "$log/out.txt" 2> "$log/err.txt"
-    local status=$? lines
-    lines=$(wc -l < "$log/err.txt")
-    if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(head -c 200 "$log/err.txt")"
-    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
-        fail "$name" "expected one line on stderr, got $lines"
-    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/err.txt" "$log/out.txt"; then
-        fail "$name" "no '$text' in the output"
-    else
-        pass "$name"
-    fi
-}
 case $type in   # the element 1, raw
     int)    one='\x01\x00\x00\x00' ;;
     float)  one='\x00\x00\x80\x3f' ;;
@@ -431,9 +390,8 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
     # and the reason is its own (64-bit indices), not the 32-bit steps' advice to use another
-    if grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"; then
-        pass "input: a 64-bit step's maximum gives its own reason, not the 32-bit one"
-    else fail "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" "$(cat "$log/err.txt")"; fi
+    grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"
+    result "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" $? "$(cat "$log/err.txt")"
     # --csv that cannot be written: refused before anything runs
     expect "input: --csv in a folder that does not exist" 2 "--csv" "$small" -n 1000 --csv /nonexistent/dir/x.csv
     # --input whose sum cannot be verified: the data's fault, said before the GPU
