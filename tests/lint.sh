@@ -32,6 +32,8 @@ mkdir -p "$log"
 
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
+# result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with DETAIL
+result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 # ---------------------------------------------------------------- docs
 if command -v doxygen > /dev/null 2>&1; then
@@ -42,12 +44,9 @@ if command -v doxygen > /dev/null 2>&1; then
         dead=$(cd docs/html && grep -ho 'href="[^"]*"' ./*.html | sed 's/^href="//; s/"$//; s/#.*//' |
                grep -vE '^(https?:|mailto:|$)' | sort -u | while read -r target; do
                    [ -e "$target" ] || printf '%s ' "$target"; done)
-        if [ -z "$dead" ] && grep -q 'docs/html' "$log/docs.txt"; then
-            pass "docs: every link of the site leads somewhere, and make docs says where the site is"
-        else
-            fail "docs: every link of the site leads somewhere, and make docs says where the site is" \
-                 "dead: ${dead:-none}; said: $(tail -1 "$log/docs.txt")"
-        fi
+        [ -z "$dead" ] && grep -q 'docs/html' "$log/docs.txt"
+        result "docs: every link of the site leads somewhere, and make docs says where the site is" $? \
+               "dead: ${dead:-none}; said: $(tail -1 "$log/docs.txt")"
     else
         fail "docs build with zero warnings" "see $log/docs.txt"
         tail -5 "$log/docs.txt"
@@ -94,11 +93,8 @@ if [ ${#scripts[@]} -lt 10 ]; then
     fail "shellcheck: every script" "found ${#scripts[@]} scripts only (git ls-files)"
 elif command -v shellcheck > /dev/null 2>&1; then
     for script in "${scripts[@]}"; do
-        if shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1; then
-            pass "shellcheck $script"
-        else
-            fail "shellcheck $script" "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
-        fi
+        shellcheck -f gcc "$script" > "$log/shellcheck.txt" 2>&1
+        result "shellcheck $script" $? "$(wc -l < "$log/shellcheck.txt") findings, the first: $(head -1 "$log/shellcheck.txt")"
     done
 else
     fail "shellcheck: every script" "shellcheck not installed: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
@@ -146,16 +142,11 @@ table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' READM
 helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
 missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
-if [ -n "$table" ] && [ "$(wc -w <<< "$flags")" -ge 17 ] && [ -z "$missing" ]; then
-    pass "README's flags table lists every flag of --help ($(wc -w <<< "$flags"))"
-else
-    fail "README's flags table lists every flag of --help" "missing: ${missing:-the table, or flags in --help}"
-fi
-if grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md; then
-    pass "README says make test TYPE=float, TYPE=double and make clean"
-else
-    fail "README says make test TYPE=float, TYPE=double and make clean" "one of them is not in README.md"
-fi
+count=$(wc -w <<< "$flags")
+[ -n "$table" ] && [ "$count" -ge 17 ] && [ -z "$missing" ]
+result "README's flags table lists every flag of --help ($count)" $? "missing: ${missing:-the table, or flags in --help}"
+grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md
+result "README says make test TYPE=float, TYPE=double and make clean" $? "one of them is not in README.md"
 # README is a newcomer's page: short, and no run log (a commit hash names one; the dated
 # measurements live in docs/)
 hashes=$(grep -oE '\b[0-9a-f]{7,40}\b' README.md | grep '[a-f]' | grep '[0-9]' | paste -sd' ')
