@@ -12,8 +12,6 @@
 
 # ---------------------------------------------------------------- gpu
 section gpu
-# The sizes that break reductions are the harness's (--check auto; --describe says them as
-# check_sizes).
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
 probe=$?
 if [ "$probe" -eq 3 ]; then
@@ -22,10 +20,9 @@ if [ "$probe" -eq 3 ]; then
     result "no GPU: one line and exit code 3" $? "$(cat "$log/probe.txt")"
     # without libcuda there is no driver to update: the line says so
     if have_libcuda; then skip "no GPU: without a driver the line says so" "libcuda.so.1 is here"
-    elif grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"; then
-        pass "no GPU: without a driver the line says so"
     else
-        fail "no GPU: without a driver the line says so" "$(cat "$log/probe.txt")"
+        grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"
+        result "no GPU: without a driver the line says so" $? "$(cat "$log/probe.txt")"
     fi
 elif [ "$probe" -eq 0 ]; then
     gpu=yes budget=240
@@ -35,10 +32,8 @@ else
 fi
 
 # ------------------------------------------------ targets that need a GPU, asked first
-# scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile,
-# sanitize and race-demo: it agrees with the programs, and without a GPU make run-all says
-# so in one line before building anything (NVCC=false: a build would fail) and calls no
-# step FAILED.
+# scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile, sanitize
+# and race-demo (NVCC=false: that nothing is built, a build would fail)
 scripts/preflight.sh run-all 2> "$log/preflight.txt"
 preflight=$?
 { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
@@ -134,11 +129,10 @@ check_jobs() {
     echo $((jobs < 1 ? 1 : jobs))
 }
 
-# check_all PROGRAM: the verdict of PROGRAM's --check auto run, one line: PASS when it
-# exited 0 and said PASS for every size of its check_sizes, in order; else FAIL naming the
-# sizes that failed and the program's first "expected X, got Y" and hint lines (the whole
-# output: $log/check-PROGRAM.out and .err). Where library_defect names a size, the line
-# covers the others, and a second line passes only if that size failed (it comes last)
+# check_all PROGRAM: PROGRAM's --check auto run (the harness's sizes that break reductions,
+# --describe's check_sizes), one line: PASS when it exited 0 and its verdicts pass every size
+# in order; else FAIL naming the sizes that failed and the program's first FAILED and hint
+# lines. A size library_defect names gets a second line, passing only if that size failed.
 check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
     sizes=$(describe "$program" check_sizes)
@@ -161,7 +155,7 @@ check_all() {
     passed_sizes=$(awk -v k="${known:-none}" '$3 == "pass" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     failing_sizes=$(awk -v k="${known:-none}" '$3 == "fail" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     if [ -n "$known" ]; then
-                local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
+        local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
         case $(awk -v k="$known" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null) in
             fail) pass "$what"
                   [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0 ;;  # that failure was the exit's one cause
@@ -202,13 +196,10 @@ for program in "${programs[@]}"; do
     check_all "$program"
 done
 # The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
-# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The kernel is a
-# copy of the first 32-bit step (step.h: those index with unsigned int) whose STEP claims
-# 64-bit indices (MAX_N_64BIT), built in build/; it must pass --check 2^31+5 and fail
-# --check 2^32+5 with the hint that blames unsigned indices too. 2^32+5 ints are 16 GiB,
-# which is why --check auto stops at 2^31+5 and this runs once, here. TYPE=int only (the
-# indices are the same in every type); SKIP by name without a GPU, or when the program says
-# (exit 2, before it runs) that the GPU's free memory or the host's is too small.
+# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. A copy of the
+# first 32-bit step (whose kernel indexes with unsigned int) whose STEP claims 64-bit
+# indices must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too. 2^32+5
+# ints are 16 GiB: --check auto stops at 2^31+5, and this runs once, for TYPE=int.
 unsigned_program=""
 for program in "${programs[@]}"; do
     if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
@@ -237,8 +228,7 @@ else
     if [ -z "$why" ]; then pass "$unsigned_name"; unsigned_built=yes; else fail "$unsigned_name" "$why"; fi
 fi
 # unsigned_check NAME SIZE CODE VERDICT TEXT...: the copy's --check SIZE exits CODE, its
-# --verdicts say VERDICT, and its output holds every TEXT; SKIP when it says, exit 2, that
-# memory is too small for SIZE
+# --verdicts say VERDICT, its output holds every TEXT; SKIP where memory is too small
 unsigned_check() {
     local name=$1 size=$2 code=$3 verdict=$4 status text what out=$log/unsigned-check
     shift 4
@@ -263,10 +253,8 @@ unsigned_check() {
 unsigned_check "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)" 2^31+5 0 pass
 unsigned_check "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices" 2^32+5 1 fail \
     "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
-# --check calls the step hundreds of times in a row, each verified on new data, so state
-# that survives a call is caught there; this is the timed path's test (the gate holding
-# the GPU until a run is queued, the L2 flush, one element changed before each call), as
-# make run-all runs every program
+# --check catches state that survives a call; this is the timed path's test (the gate,
+# the L2 flush, one element changed before each call), as make run-all runs every program
 for program in "${programs[@]}"; do
     gpu_expect "gpu $program: the timed path, 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
@@ -319,21 +307,14 @@ done
 
 # ---------------------------------------------------------------- same bits
 # A program whose --describe says same_bits=1 claims that its float and double results'
-# bits depend on n and the input alone: never on the grid (--blocks B, at most B blocks,
-# so that one GPU runs the grids of others) or the run. The programs hold themselves to it
-# (--same-bits: data of mixed magnitudes, where the order of the additions shows, at their
-# --check auto sizes up to 2^26+1 and 2^20, 2^24+7, 2^26, over --blocks 1, 2, 7, 132, 528,
-# 1024 and their own grid, R runs each, L2 flushed, and hot at the last three; every run
-# verified; one verdict a size, --verdicts); this section reads their verdicts. Any
-# machine: every program whose --describe says most_blocks= refuses a bad --blocks in one
-# line, exit 2, with no GPU visible (so before it asks for one), and --same-bits where it
-# cannot hold; build/tools/mixed_data (the same data, for --input) refuses bad usage in one
-# line and writes the same bytes for the same seed. On a GPU, for float and double, with
-# -r 100: each same-bits program passes at every size; the controls, every program with
-# --blocks that claims no same bits, must each fail at 2^24+7, and among them one because
-# its own grid's runs differ (make sweep's block-atomic) and one because the grid changes
-# its value (step 11's own finish), or the data shows no order and one value proves
-# nothing. The programs run side by side.
+# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks, so
+# that one GPU runs the grids of others) or the run. Its --same-bits holds it to that (data
+# of mixed magnitudes, where the order of the additions shows; every run verified; one
+# verdict a size, --verdicts), and this section reads the verdicts. The controls, every
+# program with --blocks and no such claim, must fail at 2^24+7, among them one because its
+# own grid's runs differ (make sweep's block-atomic) and one because the grid changes its
+# value (step 11's own finish): else the data shows no order, and one value proves nothing.
+# build/tools/mixed_data writes the same data, for --input.
 section same-bits
 same_bits_programs=() grid_programs=()
 for program in "${programs[@]}"; do
@@ -426,12 +407,9 @@ fi
 
 # ---------------------------------------------------------------- resources
 section resources
-# make resources: a row per step and one for CUB. Everywhere: registers > 0 and shared
-# memory in bytes; without a GPU, the compiler's figures and one line saying the rest
-# needs a GPU; on a GPU, the occupancy API's blocks per SM fit the SM, by the limits the
-# table's header gives: 1 .. its most blocks, and those blocks' threads, registers (the
-# row's registers per thread, at the least) and shared memory within the SM's; SKIP by
-# name without one.
+# make resources: a row per step and one for CUB (the compiler's figures without a GPU);
+# on a GPU, the occupancy API's blocks per SM must fit the SM by the limits the table's
+# header gives (registers: the row's per thread, at the least)
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
 status=$?
 result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
@@ -458,9 +436,8 @@ for dir in "${dirs[@]}"; do
     fi
     threads="" registers="" shared="" blocks=""
     read -r _ threads registers shared blocks _ <<< "$row"
-    name="resources $dir $type: registers > 0, shared memory in bytes"
     [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] && [[ $shared =~ ^[0-9]+$ ]]
-    result "$name" $? "row: '$row'"
+    result "resources $dir $type: registers > 0, shared memory in bytes" $? "row: '$row'"
     name="gpu resources $dir $type: the API's blocks per SM fit the SM's blocks, threads, registers and shared memory"
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; continue; fi
     why=""

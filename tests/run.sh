@@ -7,20 +7,15 @@
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
 #   diff      consecutive steps' kernel files differ by at most 40 lines (60 for a step
 #             that follows an extension's steps: 14 after 11)
-#   tools     step_dir finds the Makefile's steps; make sweep's programs are built by the
-#             list's folders; check-archs fails on a warning; a folder skipped here says
-#             why under check-archs too
+#   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
 # Then tests/gpu.sh's sections (gpu, same-bits, resources: its header says what they check),
-# and each extension's suite (TEST_SUITES, from the top Makefile), which says in its own
-# header what it checks (lab/tests.sh, multi/tests.sh) and tests the programs of its
-# folders (SUITE_PROGRAM_DIRS: the build section builds them, and leaves the rest to it).
-# make test-ci (TEST_TIER=ci) runs instead what only CI needs, the toolkit and removable
-# sections (below: toolkit_checks, removable_checks).
-# Without a GPU the GPU checks are listed as SKIP, by name.
-#
-# Not here: shellcheck, Doxygen and the agreement of make help and README with the code;
-# make lint checks those (tests/lint.sh).
+# and each extension's suite (TEST_SUITES, from the top Makefile: lab/tests.sh,
+# multi/tests.sh), which tests the programs of its folders (SUITE_PROGRAM_DIRS: the build
+# section builds them, and leaves the rest to it). make test-ci (TEST_TIER=ci) runs instead
+# what only CI needs: the toolkit and removable sections (the CI tier, below).
+# Without a GPU the GPU checks are listed as SKIP, by name. make lint (tests/lint.sh) checks
+# the rest: shellcheck, Doxygen, and make help and README against the code.
 # The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
@@ -86,16 +81,12 @@ unit_tests() {
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run calls it; make test leaves it out): what only CI needs, each its own
-# section: how the toolkit is found, and each extension taken out (removable).
-#
+# make test-ci (.ci/run calls it; make test leaves it out).
 # removable: each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can
-# be taken out of a course: in a scratch copy of this tree without its folders and without
-# its one include line in the Makefile, `make all`, `make test` and `make docs` (with
-# doxygen) pass, as on a machine without a GPU (NVCC_ARCH=sm_75, no GPU visible) and
-# without the lab's section (LAB_TESTS=0: the layout is what is tested); TYPE=int only,
-# since no folder depends on the type. The copies are of git's files: outside a git
-# checkout (a source tarball) the section is skipped, by name.
+# be taken out of a course: in a scratch copy of git's files without its folders and its one
+# include line in the Makefile, make all, make test and make docs pass, as on a machine
+# without a GPU and without the lab's section (LAB_TESTS=0: the layout is what is tested);
+# TYPE=int only, since no folder depends on the type.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed
@@ -143,8 +134,8 @@ removable_checks() {
     done
 }
 
-# toolkit_checks (the CI tier): the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME, else
-# /usr/local/cuda), and without one a build says so in one line before anything else.
+# toolkit_checks: the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME,
+# else /usr/local/cuda), and without one a build says so in one line before anything else
 toolkit_checks() {
     local found status
     mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
@@ -262,12 +253,11 @@ for dir in "${dirs[@]}"; do
     suite_owned "$dir" && continue   # an extension's steps: its suite compares them
     if [ -n "$previous" ]; then
         lines=$(diff "$previous/reduce.cu" "$dir/reduce.cu" | grep -c '^[<>]')
-        name="diff ${previous%%_*} -> ${dir%%_*} changes $lines lines"
         # one idea: at most 40 lines from a step to the next; 60 for a step that follows an
         # extension's steps (step 14 after 11): its idea also brings the flag that tests it
-        most=40
-        from=${previous%%_*} to=${dir%%_*}
+        from=${previous%%_*} to=${dir%%_*} most=40
         [ $((${to#step} - ${from#step})) -gt 1 ] && most=60
+        name="diff $from -> $to changes $lines lines"
         if [ "$lines" -le "$most" ]; then pass "$name (at most $most)"; else fail "$name" "more than $most"; fi
     fi
     previous=$dir
