@@ -80,21 +80,19 @@ if [ "${toolkit:-0}" -ge 12 ]; then
 else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
-# a missing compute-sanitizer: one line saying where it comes from, before any build,
-# the same words for step 4's make race-demo as for make sanitize
+# a missing compute-sanitizer: the same words for step 4's make race-demo as for make sanitize
 make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
-# library_defect PROGRAM: a size of its --check auto that a library it calls was seen to
-# sum wrong, with the evidence, as "SIZE REASON"; nothing for every other program. The one
-# today: CCCL 3.5.0's gpu_to_gpu (CUB's binned sum) gave a double sum off by 558, against a
-# bound of 4, at n = 2^31+5 on the H100 (make test TYPE=double, 2026-11-26), where its two
-# other modes, the toolkit's CUB and every 64-bit step pass on the same data (docs/reference.md,
-# One wrong sum). check_all expects that size to fail, on a line of its own, and fails if it
-# passes: then the defect is gone, or was never the library's, and this goes. Matched by
-# version, so that a newer CCCL is held to every size again.
+# library_defect PROGRAM: "SIZE REASON" for a size of its --check auto that a library it
+# calls was seen to sum wrong; nothing for every other program. The one today: CCCL 3.5.0's
+# gpu_to_gpu (CUB's binned sum) summed 2^31+5 doubles 558 off, against a bound of 4, on the
+# H100 (make test TYPE=double, 2026-11-26), where its other modes, the toolkit's CUB and
+# every 64-bit step pass (docs/reference.md, One wrong sum). check_all expects that size to
+# fail, and fails if it passes (the defect is gone, or was never the library's: this goes).
+# Matched by version, so that a newer CCCL is held to every size again.
 library_defect() {
     if [ "$type" = double ] && [ "$(describe "$1" cccl_version)" = 3.5.0 ] &&
        [ "$(describe "$1" determinism)" = gpu_to_gpu ]; then

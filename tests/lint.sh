@@ -8,8 +8,7 @@
 #             passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
 #   readme    README's flags table lists every flag of the programs' --help; README is at
-#             most 350 lines and names no commit; README says
-#             how to test the other types and how to clean
+#             most 350 lines, names no commit, and says how to test the other types and clean
 #
 # Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
 # where they run (make test no longer does). .ci/run runs make lint before make test.
@@ -56,8 +55,6 @@ else
 fi
 
 # ---------------------------------------------------------------- budgets
-# every layer within its line budget (tests/budgets.txt says what is counted), and no shell
-# script over the one for a script
 counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$|^docs/|^(step[0-9]+_[^/]*|cub_reference)/.*\.cu$'; }
 lines_of() { counted "$@" | tr '\n' '\0' | xargs -0 -r cat -- | wc -l; }
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
@@ -82,9 +79,7 @@ else
 fi
 
 # ---------------------------------------------------------------- scripts
-# every script (make's, the tests', CI's, the extensions'), wherever it is, passes
-# the linter: every tracked *.sh and every tracked file that starts with a bash #! line;
-# .shellcheckrc lets it follow the helpers they source
+# (.shellcheckrc lets shellcheck follow the helpers the scripts source)
 scripts=()
 while IFS= read -r -d '' file; do
     if [[ $file == *.sh ]] || head -c 40 "$file" 2> /dev/null | grep -q '^#!.*bash'; then scripts+=("$file"); fi
@@ -101,10 +96,10 @@ else
 fi
 
 # ---------------------------------------------------------------- make help
-# Every target a user runs is in make help (the .PHONY lists of the Makefile's TARGET_FILES,
-# step.mk's and the program folders' own, e.g. step 4's race-demo; but the internal `programs`), and every variable's default that help shows is
-# the one in force: make's own value (print-VAR, from an empty environment) for the
-# makefiles' variables, ${VAR:-default} in the script that documents it.
+# The targets: the .PHONY lists of the Makefile's TARGET_FILES, step.mk's and the program
+# folders' own (step 4's race-demo), but the internal `programs`. A variable's true default:
+# make's own value (print-VAR, from an empty environment) for the makefiles' variables,
+# ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
 makefiles=()
 for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
@@ -135,9 +130,8 @@ if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every vari
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
 # ---------------------------------------------------------------- README
-# README's flags table lists every flag the one-GPU programs' --help names (asked of step
-# 3; an extension's suite checks its own programs' flags), the notations of -n included;
-# and README says how to test the other types and how to clean.
+# the flags: those the one-GPU programs' --help names (asked of step 3; an extension's suite
+# checks its own programs'), the notations of -n included
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
 helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)

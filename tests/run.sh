@@ -188,8 +188,7 @@ programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 t
 # the folder to SUITE_PROGRAM_DIRS): built here, then left to that suite
 SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
 suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
-# the harness library once (common/harness.mk), then every folder at once, one job a core
-# (each folder's log in $log/build-DIR.txt, its exit code beside it)
+# the harness library once, then every folder at once, one job a core (the logs: build-DIR.txt)
 if ! make --no-print-directory -s TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
     fail "build the harness library ($type)" "see $log/build-harness.txt"
     tail -5 "$log/build-harness.txt"
@@ -291,9 +290,6 @@ make_expect() {
 
 # ---------------------------------------------------------------- tools
 section tools
-# The tools take their step folders from the Makefile's list (scripts/gpus.sh: step_dir),
-# make sweep compares the programs the Makefile names (SWEEP_PROGRAMS), and check-archs
-# asks each folder's own build, which says itself why it cannot run here.
 steps_found="" steps_wrong=""
 for dir in "${dirs[@]}"; do
     case $dir in */*) continue ;; esac
@@ -376,13 +372,11 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     name="input: every program's --check auto sizes hold 1, its elements per block and one either side, and 2^31+5 where its indices are 64-bit"
     if [ -z "$wrong" ] && [ ${#programs[@]} -gt 0 ]; then pass "$name"; else fail "$name" "${wrong:-no program}"; fi
     expect "input: --help"               0 "Usage:"              "$small" --help
-    # each program says its own maximum and why
     expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
     # and the reason is its own (64-bit indices), not the 32-bit steps' advice to use another
     grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"
     result "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" $? "$(cat "$log/err.txt")"
-    # --csv that cannot be written: refused before anything runs
     expect "input: --csv in a folder that does not exist" 2 "--csv" "$small" -n 1000 --csv /nonexistent/dir/x.csv
     # --input whose sum cannot be verified: the data's fault, said before the GPU
     case $type in
@@ -401,10 +395,8 @@ if [ -x "$small" ] && [ -x "$large" ]; then
 else
     fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
-# CUB's --determinism (the programs that say number=-1): a value that is no mode is refused
-# by every build; the toolkit's (determinism_modes=none: CCCL 3.0.1 has none) refuses every
-# mode, saying which CCCL it was built with and how to get the newest; the newest CCCL's
-# builds (make cccl) take each mode, and --describe says it
+# CUB's --determinism (the programs that say number=-1): the toolkit's CUB (CCCL 3.0.1 has
+# no modes: determinism_modes=none) refuses each mode; the newest CCCL's (make cccl) takes it
 modes=(run_to_run not_guaranteed gpu_to_gpu)
 cub_programs=() newest_cub=()
 for p in "${programs[@]}"; do
@@ -434,12 +426,10 @@ if [ ${#newest_cub[@]} -eq 0 ]; then
 fi
 make_expect "make cccl CCCL_WHEEL=/nonexistent: exit 2, one line" 2 "no such file" cccl CCCL_WHEEL=/nonexistent
 
-# the GPU sections (gpu, same-bits, resources, report): tests/gpu.sh
 # shellcheck source=tests/gpu.sh
 . tests/gpu.sh
 
-# the extensions' suites (multi-GPU steps, lab): the top Makefile passes their files, each
-# sourced here with the functions above, each its own section
+# the extensions' suites, each sourced here with the functions above, its own section
 for suite in $(make_var TEST_SUITES); do
     section "$suite"
     # shellcheck disable=SC1090  # the suites are named by the Makefile
