@@ -135,14 +135,14 @@ check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
-    name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}, random and one-hot data"
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
     defect=$(library_defect "$program")
-    if [ -n "$defect" ]; then
-        known=${defect%% *}
+    known=${defect%% *}
+    if [ -n "$known" ]; then
         sizes=$(tr ',' '\n' <<< "$sizes" | grep -vx "$known" | paste -sd,)
-        name="gpu $program $type: --check auto, $((count - 1)) sizes from ${sizes%%,*} to ${sizes##*,} (all but n=$known), random and one-hot data"
+        count=$((count - 1))
     fi
+    name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}${known:+ (all but n=$known)}, random and one-hot data"
     if [ -z "$gpu" ]; then
         skip "$name" "no GPU"
         [ -n "$known" ] && skip "gpu $program $type: n=$known fails, a library's known defect" "no GPU"

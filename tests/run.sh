@@ -408,18 +408,16 @@ if [ ${#cub_programs[@]} -eq 0 ]; then fail "input: CUB's --determinism" "no CUB
 for p in "${cub_programs[@]}"; do
     expect "input: $p --determinism fastest refused, the modes listed" 2 \
         "give run_to_run, not_guaranteed or gpu_to_gpu" "$p" --determinism fastest
-    if [ "$(describe "$p" determinism_modes)" = none ]; then
-        for m in "${modes[@]}"; do
+    for m in "${modes[@]}"; do
+        if [ "$(describe "$p" determinism_modes)" = none ]; then
             expect "input: $p (CCCL $(describe "$p" cccl_version)) refuses --determinism $m: CCCL 3.1, make cccl" 2 \
                 "came with CCCL 3.1: make cccl" "$p" --determinism "$m" -n 1000
-        done
-    else
-        for m in "${modes[@]}"; do
+        else
             got=$("$p" --determinism "$m" --describe 2> /dev/null | sed -n 's/^determinism=//p')
             if [ "$got" = "$m" ]; then pass "input: $p takes --determinism $m (--describe says it)"
             else fail "input: $p takes --determinism $m (--describe says it)" "determinism=$got"; fi
-        done
-    fi
+        fi
+    done
 done
 if [ ${#newest_cub[@]} -eq 0 ]; then
     skip "input: the newest CUB's programs take each --determinism mode" "none built: make cccl"
