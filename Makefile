@@ -19,8 +19,7 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
 # toolkit's and the newest CCCL's (make cccl; one program per determinism mode); the
 # extensions add theirs (the multi-GPU steps: multi/multi.mk).
 PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference cub_reference/newest
-# What make sweep compares, at every size: the designs past Harris (steps 6 to 10, several
-# passes; step 11, one kernel and its last block; step 14, the same bits on every GPU),
+# What make sweep compares: the designs past Harris (STEPS' 7th to 13th: steps 6 to 11, 14),
 # step 11's two atomic finishes, and CUB
 SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,13,$(STEPS))) \
                   step11_single_pass/atomic_finish/reduce_block_atomic \
@@ -35,7 +34,7 @@ SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,13,$(STEPS))) \
 # it may add host tools that `all` and `test` build (EXTRA_TOOLS), scripts that
 # `make run-all` runs after its table, given its rows (RUN_ALL_EXTRAS), its pages and
 # sources to the Doxygen site (DOC_INPUTS), and what it installs into build/ (INSTALLED).
-# It adds its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test
+# It adds its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test-ci
 # checks that a copy without them (and without its include line) still builds and passes.
 TARGET_FILES := Makefile
 TEST_SUITES  :=
@@ -96,9 +95,7 @@ $(PROGRAM_DIRS): harness
 ## harness: the harness library of this TYPE (build/TYPE/harness-ARCH/), which every program links
 harness: $(HARNESS_LIB) $(HARNESS_MAIN_OBJ)
 
-# The report tool (scripts/: the tables and charts of run-all and sweep, from the rows the
-# programs write through common/results.c, read back by scripts/csv_read.c) and the unit tests; each depends on its command
-# line too (config.mk's write_if_changed).
+# The report tool and the unit tests; each depends on its command line too (config.mk).
 REPORT_SOURCES := scripts/report_main.c common/results.c scripts/csv_read.c scripts/tables.c scripts/svg.c
 REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts
 UNIT_CFLAGS    := $(HOST_CFLAGS) -Iscripts
@@ -198,7 +195,6 @@ clean:
 distclean: clean
 	@rm -rf build
 
-# The files whose "##= " lines document the variables, each next to where its default is set.
 HELP_FILES += $(wildcard scripts/*.sh)
 
 ## help: this list: every target, then every variable with its default (make VAR=value)

@@ -9,12 +9,10 @@ TYPE_FLAG_int    :=
 TYPE_FLAG_float  := -DELEMENT_FLOAT
 TYPE_FLAG_double := -DELEMENT_DOUBLE
 TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
-# Programs of the int build are plain ./reduce; other types carry the type in the name.
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
-# The toolkit is found where a user expects it: the nvcc on PATH (its folder's parent),
-# else CUDA_HOME, else /usr/local/cuda. NVCC_FOUND is empty when no nvcc answers there: the
-# top Makefile then says so in one line before building anything.
+# NVCC_FOUND is empty when that nvcc does not answer: the top Makefile then says so in one
+# line before building anything.
 ##= CUDA_PATH=(the nvcc on PATH's toolkit, else CUDA_HOME, else /usr/local/cuda): the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
 ifndef CUDA_PATH
 CUDA_PATH := $(or $(patsubst %/bin/nvcc,%,$(filter %/bin/nvcc,$(shell command -v nvcc 2>/dev/null))),$(CUDA_HOME),/usr/local/cuda)
@@ -23,11 +21,9 @@ NVCC       ?= $(CUDA_PATH)/bin/nvcc
 NVCC_FOUND := $(shell command -v $(firstword $(NVCC)) 2>/dev/null)
 CC        := gcc
 
-# -arch: SM=90 means sm_90; NVCC_ARCH takes any value nvcc accepts. Default: the GPU in
-# this machine (native), or sm_75, the oldest the toolkit supports, when there is none
-# (native would warn and pick it anyway). SM wins over an NVCC_ARCH from the environment,
-# which a make above this one exports (`make test` runs make in its tests): only an
-# NVCC_ARCH on the command line is stronger.
+# Without a GPU, sm_75: the oldest the toolkit supports (native would warn and pick it
+# anyway). SM wins over an NVCC_ARCH from the environment, which a make above this one
+# exports (`make test` runs make in its tests); only one on the command line is stronger.
 ##= SM=: the GPU architecture to build for, e.g. SM=90 for sm_90 (a change rebuilds)
 ##= NVCC_ARCH=(native, or sm_75 without a GPU): any -arch value nvcc takes, instead of SM
 ifdef SM
@@ -58,7 +54,6 @@ FORCE:
 # (FORCE is the first rule read: `all` stays what plain `make` builds)
 .DEFAULT_GOAL := all
 
-# V=1 shows every command; by default a build prints one short line per kernel file.
 ##= V=0: V=1 shows every compiler command (by default one line per kernel file)
 V ?= 0
 ifeq ($(V),1)

@@ -3,18 +3,7 @@
 # A step's Makefile is one line, `include ../common/step.mk`: it builds the step's .cu
 # file with the harness in common/ into ./reduce (./reduce_float, ./reduce_double for
 # TYPE=float/double). Objects go to build/$(TYPE)/, so switching type never mixes them.
-#
-#   make                 build for the GPU in this machine (sm_75 when there is none)
-#   make SM=90           build for sm_90;  NVCC_ARCH=... for any -arch value
-#   make TYPE=float      element type: int (default), float or double
-#   make run             build and run once with the default size (ARGS=... for flags)
-#   make profile         Nsight Compute metrics of this step (see ../scripts/profile.sh)
-#   make resource-usage  what ptxas reports of this step's kernel: registers, shared memory
-#   make check-archs     compile the kernel file for every architecture nvcc supports
-#   CUDA_PATH=/opt/cuda  where the toolkit lives (default /usr/local/cuda)
-#
-# Objects and programs depend on the command lines they are built with (build/TYPE/*.cmd,
-# see config.mk): after a change of SM, NVCC_ARCH, CUDA_PATH or flags, make rebuilds them.
+# Its targets and variables: make help ("-C DIR ...", and SM, NVCC_ARCH, TYPE, CUDA_PATH).
 
 # No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
 MAKEFLAGS += --no-builtin-rules
@@ -53,13 +42,11 @@ PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),redu
 .PHONY: all run profile resource-usage clean programs check-archs sanitize-flags
 all: $(PROGRAMS)
 
-# Quiet by default: one line per kernel file compiled (what takes the time), nothing for
-# the harness objects and the link; V=1 shows every command instead.
+# Quiet by default (V=0): one line per kernel file compiled, what takes the time.
 WHERE := $(patsubst $(abspath $(COMMON)/..)/%,%,$(CURDIR))
 say = $(if $(Q),@echo "  $(1)")
 
-# The command lines, one stamp each (config.mk): nvcc's for the .cu objects (with every
-# variant's flags), gcc's for the harness's .c objects, the link's for the programs.
+# The command lines' stamps (config.mk); nvcc's holds every variant's flags too.
 $(BUILD)/nvcc.cmd: FORCE
 	@$(call write_if_changed,$(NVCC) $(NVCC_FLAGS) $(foreach v,$(VARIANTS),$(v): $(VARIANT_FLAGS_$(v))))
 $(BUILD)/cc.cmd: FORCE
@@ -110,14 +97,12 @@ $(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
-# check-archs: the kernel file compiled for every real architecture this nvcc lists (nvcc
-# --list-gpu-code), for this TYPE, once for the program and once for each variant whose
-# flags the step's Makefile sets (VARIANT_FLAGS_x: step 4's legacy build too), warnings as
-# errors. One line per architecture; compile only, no GPU needed: nothing arch-specific
-# may slip in without a fallback. Device code alone (-cubin, a second per file and
-# architecture), and for the oldest architecture the host code as well (-c).
-# The architectures are asked for only when check-archs is a goal; CHECK_ARCHS="sm_75 sm_121"
-# picks some of them (scripts/check_archs.sh: the oldest and the newest, for float and double).
+# check-archs: for this TYPE, the program and each variant whose flags the step's Makefile
+# sets (VARIANT_FLAGS_x: step 4's legacy build too), warnings as errors: nothing
+# arch-specific may slip in without a fallback. Device code alone (-cubin, a second per file
+# and architecture), and for the oldest architecture the host code as well (-c). The
+# architectures are asked for only when check-archs is a goal; CHECK_ARCHS="sm_75 sm_121"
+# picks some (scripts/check_archs.sh: the oldest and the newest, for float and double).
 ifneq ($(filter check-archs,$(MAKECMDGOALS)),)
 REAL_ARCHS := $(or $(CHECK_ARCHS),$(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V))
 endif
