@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
-# make check-archs: every program folder compiled for every real GPU architecture this nvcc
-# supports for int, and for the oldest and the newest for float and double (the type changes
-# the element, not what an architecture offers), with warnings as errors. Compile only.
-# Proves nothing arch-specific slipped in without a fallback. Each folder's own build does
-# it (`make -C DIR check-archs`, common/step.mk: its kernel file, its variants, its flags),
-# one line per architecture; a folder whose build cannot run here says so itself, with the
-# reason (steps 12 and 13 without NCCL, or MPI).
+# make check-archs (its help line says what): float and double only at the oldest and the
+# newest architecture, since the type changes the element, not what an architecture offers.
+# Each folder's own build does it (`make -C DIR check-archs`, common/step.mk); a folder whose
+# build cannot run here says so itself, with the reason (steps 12 and 13 without NCCL, or MPI).
 # Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit

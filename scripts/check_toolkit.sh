@@ -1,25 +1,9 @@
 #!/usr/bin/env bash
 # make check-toolkit: builds every program with the newest CUDA toolkit that PyPI serves, so a
 # toolkit release that breaks the code shows up here (and in CI) before it reaches a lab.
-# No GPU needed, nothing outside build/toolkit/ is written:
-#
-#   1. a Python virtual environment in build/toolkit/venv (kept for the next run), where
-#      `pip install --upgrade` fetches the newest nvidia-cuda-nvcc, nvidia-cuda-runtime and
-#      nvidia-cuda-cccl wheels (pip's output goes to build/toolkit/pip.log);
-#   2. CUDA_PATH: the complete toolkit tree the wheels install (site-packages/nvidia/cu13 for
-#      CUDA 13: bin/nvcc, nvvm, include, lib; every nvidia-cuda-nvcc on PyPI is a 13.x);
-#   3. a copy of the work tree in build/toolkit/tree (tracked files as they are now, edits
-#      included, and untracked files git does not ignore), where `make all` runs for each of
-#      TYPES with that toolkit and the oldest architecture it supports, and each type's unit
-#      tests must pass; the work tree's own build (stepN_x/reduce, stepN_x/build) is untouched;
-#   4. scripts/check_archs.sh in the copy: every program folder's own build (make -C DIR
-#      check-archs) compiles it for every architecture this nvcc lists (int), warnings as
-#      errors; a folder that cannot be built here says why. CUDA_PATH stays the system's,
-#      so that step 12 finds its nccl.h there (the wheels bring none; multi/multi.mk gives
-#      nvcc that header alone). Skipped, and said so, when neither the toolkit nor any file
-#      changed since it last passed (rm build/toolkit/archs.pass to force it).
-#
-# One line per phase; the compilers' output goes to build/toolkit/*.log (V=1 shows it too).
+# No GPU needed, nothing outside build/toolkit/ is written. Its four phases are marked below
+# (docs/reference.md, "Toolkits", says what each builds); one line each, the compilers'
+# output in build/toolkit/*.log (V=1 shows it too).
 # Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
 # last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
@@ -159,6 +143,8 @@ done
 say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
 
 # ---------------------------------------------------------------- 4. every architecture
+# CUDA_PATH stays the system's, so that step 12 finds its nccl.h there (the wheels bring none;
+# multi/multi.mk gives nvcc that header alone). rm build/toolkit/archs.pass forces a rerun.
 archs_log=$out/archs.log
 count=$(echo "$archs" | wc -l)
 # (a file that cannot be read changes the fingerprint too: no error of its own here)

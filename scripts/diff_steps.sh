@@ -1,9 +1,6 @@
 #!/usr/bin/env bash
-# make diff STEP=k: the diff of step k-1's kernel file against step k's (what step k
-# changed; step 14's is against step 11's, see before_of), in colour on a terminal.
-# make diffs: every consecutive diff into results/diffs/stepK.diff. A step whose kernel file includes its predecessor's instead
-# of changing a copy (step 12 includes step 11's reduce.cu) shows as a new file: that
-# file is its whole diff. Step 13 changes a copy of step 12's multi_gpu.cu.
+# make diff STEP=k (in colour on a terminal) and make diffs (results/diffs/stepK.diff): what
+# step k changed, against the file before_of names.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir: the folders of the Makefile's list; usage
@@ -21,7 +18,8 @@ kernel_of() {
 }
 # what step k's file is compared with: the file of the nearest step below k with the
 # same name (a changed copy: reduce.cu, step 13's multi_gpu.cu of step 12's, step 14's
-# reduce.cu of step 11's past the multi-GPU steps), or nothing for an including step
+# reduce.cu of step 11's past the multi-GPU steps), or /dev/null for a step that includes
+# its predecessor's file (step 12 includes step 11's reduce.cu): its file is its whole diff
 before_of() {
     local mine before j
     mine=$(kernel_of "$1")

@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# make cccl: unpacks the newest CCCL headers (CUB, Thrust, libcu++) from the
-# nvidia-cuda-cccl wheel on PyPI (scripts/get_wheel.sh fetches it) into build/cccl/include,
-# so that the CUB reference can be built against them beside the toolkit's
-# (cub_reference/newest: the determinism modes of CCCL 3.1 and later, which the toolkit's
-# CCCL 3.0.1 in CUDA 13.0 lacks). A tool, not the reference's own code: like make
-# check-toolkit's toolkit, it installs into build/ what any program may build against. Headers only (about 25 MB): build/cccl travels with
-# the tree to a GPU machine that reaches no package registry. `make clean` keeps it,
-# `make distclean` removes it.
-#
-#   CCCL_WHEEL=FILE   install this wheel file, with no network (download it elsewhere with
-#                     python3 -m pip download --no-deps --only-binary=:all: nvidia-cuda-cccl)
-#   without it: a wheel already in build/cccl-wheel/, else pip downloads one there
+# make cccl (its help line says what; scripts/get_wheel.sh fetches the wheel), for
+# cub_reference/newest: the determinism modes of CCCL 3.1 and later, which the toolkit's
+# CCCL 3.0.1 in CUDA 13.0 lacks. A tool, not the reference's own code: like make
+# check-toolkit's toolkit, it installs into build/ what any program may build against.
+# Headers only (about 25 MB): build/cccl travels with the tree to a GPU machine that
+# reaches no package registry. A wheel for CCCL_WHEEL, downloaded elsewhere:
+#   python3 -m pip download --no-deps --only-binary=:all: nvidia-cuda-cccl
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 ##= CCCL_WHEEL=: make cccl installs this wheel file instead of downloading one

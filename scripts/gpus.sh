@@ -1,9 +1,7 @@
 # shellcheck shell=bash
-# The shared library of the tools and tests every step uses, sourced by each of them. Each
-# fact is said here once: where a step's folder is (step_dir, from the top Makefile's list),
-# what a program is (describe), which nvcc builds and what it supports (nvcc_release,
-# nvcc_archs), how compute-sanitizer is run (sanitizer_run), what this machine has, and what
-# to say when something is missing. No `set` here: the sourcing script's options hold.
+# The shared library of the tools and tests every step uses, sourced by each of them: each
+# fact is said here once, each function's above it. No `set` here: the sourcing script's
+# options hold.
 # What nvidia-smi says is read from its CSV and XML, not from the tables it prints for people.
 #
 # NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
@@ -51,7 +49,6 @@ references() {
     done
     echo "${list:--}"
 }
-# usage TEXT: says "usage: TEXT" on stderr and exits 2
 usage() { echo "usage: $*" >&2; exit 2; }
 
 # nvcc_path: the nvcc that builds (NVCC, else CUDA_PATH's, as common/config.mk says; a
@@ -101,11 +98,9 @@ have_libcuda() {
     grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
 }
 
-# gpu_missing: one line saying why no program can use a GPU here (no driver, a driver
-# that does not answer, no GPU, none visible, a driver older than the toolkit that
-# builds), or nothing when nvidia-smi lists a GPU that this toolkit can use. The
-# programs say the same from the CUDA runtime (describe_no_gpu() in common/diagnose.c),
-# exit code 3; this asks before anything is built.
+# gpu_missing: one line saying why no program can use a GPU here, or nothing when nvidia-smi
+# lists a GPU that this toolkit can use: what the programs say from the CUDA runtime
+# (describe_no_gpu(), exit 3), asked before anything is built.
 gpu_missing() {
     local smi driver toolkit
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
@@ -160,7 +155,6 @@ need_tool() {
 # shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
-# find_sanitizer: the compute-sanitizer to run (find_tool)
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
 # sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
 # (memcheck, racecheck, synccheck, initcheck), with the tool's OPTIONs, on ARG (its size and
@@ -182,5 +176,4 @@ sanitizer_run() {
 # shellcheck disable=SC2034  # read by the scripts that source this file
 NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
-# find_ncu: the ncu to run (find_tool), Nsight Compute's own too
 find_ncu() { find_tool NCU ncu /opt/nvidia/nsight-compute/*/ncu; }

@@ -21,12 +21,10 @@ ncu=$(need_tool ncu "$caller")
 # the same counting only lanes whose predicate is on (nvcc turns short divergent `if`s
 # into predication, so divergence shows here rather than as divergent branches),
 # branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
-# and stores, instructions executed, the cycles an average warp spends stalled at a barrier
-# (__syncthreads(): waiting for the other warps of its block) over its whole life, not per
-# instruction (ncu 2025.3 --query-metrics --chip gh100: "average # of warp cycles spent
-# waiting for sibling warps at a CTA [barrier]"; step 7 on an H100: about 1,850), DRAM throughput, achieved occupancy, waves per SM (the grid over what fits at once),
-# and the kernel's time; then "Launches", the kernels of one sum (every one whose name
-# has "educe": a step's passes, CUB's kernels).
+# and stores, instructions executed, barrier stalls per warp (the lines under the table say
+# what; ncu 2025.3 --query-metrics --chip gh100: "average # of warp cycles spent waiting for
+# sibling warps at a CTA [barrier]"; step 7 on an H100: about 1,850), DRAM throughput,
+# achieved occupancy, waves per SM (the grid over what fits at once), the kernel's time.
 columns=(
     "Thr/inst|smsp__average_thread_inst_executed_per_inst_executed.ratio"
     "Pred-on thr|smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"

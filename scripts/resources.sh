@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# make resources: per step, what its kernel takes from an SM and how many of its blocks
-# fit there, so that every register count, shared-memory size and occupancy the READMEs
-# quote is a number anyone can regenerate (the lines under the table say what each column is).
-# On a GPU every figure comes from the program itself (--resources, key=value lines:
-# common/resources.h), for this binary on this GPU. Without one, registers and shared
+# make resources (its help line says what, common/resources.h why; the lines under the
+# table say what each column is). On a GPU every figure comes from the program itself
+# (--resources), for this binary on this GPU. Without one, registers and shared
 # memory come from the compiler, for the architecture the programs are built for (SM=90
 # gives an H100's), and one line says that blocks per SM and occupancy need a GPU.
 # Programs whose kernels are not their own (CUB: --describe says kernel=library) get a row

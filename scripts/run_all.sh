@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# make run-all: runs every program on the same input, one at a time with progress, then
-# prints Harris's table and writes results/run-all.csv and results/run-all.svg
-# (results/run-all_float.* for TYPE=float). Exits 1 if any program failed.
-# Then each script of RUN_ALL_EXTRAS (the extensions' tables), given the rows.
+# make run-all (its help line says what; results/run-all_float.* for TYPE=float): the
+# programs one at a time with progress. Exits 1 if any program failed.
 # Usage: scripts/run_all.sh DIR...   each folder's ./reduce, or, where it has none (a
 # folder of variants: the newest CUB's, one per determinism mode), each program its
 # Makefile builds (make -C DIR programs); a folder that builds none here is skipped by name.

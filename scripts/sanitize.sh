@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # make sanitize: compute-sanitizer's memcheck, racecheck, synccheck and initcheck on every
-# program at small sizes (one of them not a multiple of any block size). Any error, and
-# any racecheck warning (warp-level hazards are warnings), fails: --error-exitcode makes
-# the tool exit non-zero for both.
-# A folder's build may add flags to its programs' command line and to memcheck's (make -C
-# DIR sanitize-flags, two lines: SANITIZE_ARGS and SANITIZE_MEMCHECK_FLAGS in its Makefile),
-# e.g. to run a program of several GPUs on one; a folder that built nothing runs nothing.
+# program, at the runs its --describe names (sanitize_runs); any error or racecheck warning
+# fails (sanitizer_run). A folder's build may add flags (make -C DIR sanitize-flags,
+# common/step.mk); a folder that built nothing runs nothing.
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# make sweep: the programs the top Makefile names (SWEEP_PROGRAMS: the designs past Harris,
-# and CUB) over a range of sizes, to show where each wins.
-# Writes results/sweep.csv and results/sweep.svg.
+# make sweep: the programs the top Makefile names (SWEEP_PROGRAMS) over SIZES, to show where
+# each wins.
 # Usage: scripts/sweep.sh PROGRAM...   (paths of the int build; SUFFIX picks the type)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
