@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
 # make mpich: installs MPICH into build/mpich from its PyPI wheel (mpich 5.x: mpicc,
 # mpiexec, mpi.h, libmpi, 13 MB; scripts/get_wheel.sh fetches it), for a machine with no
-# MPI and no root: step 13 then finds it (multi/multi.mk). Nothing outside build/ changes;
-# `make clean` keeps it, `make distclean` removes it.
-#
-#   MPICH_WHEEL=FILE   install this wheel file, with no network (download it elsewhere with
-#                      python3 -m pip download --no-deps --only-binary=:all: "mpich>=5,<6")
-#   without it: a wheel already in build/mpich-wheel/, else pip downloads one there
+# MPI and no root: step 13 then finds it (multi/multi.mk). Nothing outside build/ changes.
+# A wheel for MPICH_WHEEL, downloaded elsewhere:
+#   python3 -m pip download --no-deps --only-binary=:all: "mpich>=5,<6"
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 ##= MPICH_WHEEL=: make mpich installs this wheel file instead of downloading one

@@ -8,8 +8,6 @@
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 ifeq ($(MULTI_RANKS),)
 
-# The step of one process for every GPU, and the step of one MPI rank per GPU, for the
-# scripts and the suite
 MULTI_ONE_PROCESS_STEP  := step12_multi_gpu
 MULTI_RANK_PER_GPU_STEP := step13_rank_per_gpu
 MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP)
@@ -29,8 +27,8 @@ DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 export SCALING_SIZES
 
-# Host tools: the multi-GPU tables (make scaling, run-all's table of step 12) and the unit
-# tests of the multi-GPU flags and tables; each depends on its command line too (config.mk).
+# Host tools: the multi-GPU tables and their unit tests; each depends on its command line
+# too (config.mk).
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)

@@ -1,8 +1,6 @@
 # shellcheck shell=bash
-# Sourced after scripts/gpus.sh by the multi-GPU scripts and tests (make scaling, run-all's
-# multi-GPU table, multi/tests.sh): where steps 12 and 13 are, what to say when NCCL or MPI
-# kept them from being built, and how to start MPI ranks. No `set` here: the sourcing
-# script's options hold.
+# Sourced after scripts/gpus.sh by the multi-GPU scripts and tests: what they share of steps
+# 12 and 13. No `set` here: the sourcing script's options hold.
 
 # shellcheck disable=SC2034  # read by the scripts that source this file
 {

@@ -528,10 +528,7 @@ static unsigned long long hash_flags(int argc, char **argv)
     return hash;
 }
 
-/**
- * Starts the processes (one, or the MPI ranks), parses and validates the flags, opens the
- * GPUs and runs the benchmark or the checks; every rank exits with the same status.
- */
+/** Every rank exits with the same status (ranks_agree()). */
 int main(int argc, char **argv)
 {
     ranks world;

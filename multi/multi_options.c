@@ -31,11 +31,7 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
     return 0;
 }
 
-/**
- * Refuses, whatever their value, the one-GPU programs' --device, --input and --resources
- * (these use GPUs 0 .. G-1, make their input on each, run `shard_step`'s kernel), and
- * --gpus where the ranks are the GPUs.
- */
+/** The flags multi_driver() refuses (multi_options.h); each error line says why. */
 static int check_flags(const options *opt, char *error, size_t error_size)
 {
     if (program.kind == MULTI_RANK_PER_GPU && program.flags->gpus) {
@@ -74,10 +70,7 @@ static void print_rank_per_gpu_footer(const char *name)
            "--gpus belong to the other programs.\n", name);
 }
 
-/**
- * --describe's multi-GPU lines: multi_gpu=1, the step each GPU runs (shard_step), and
- * processes=one (one process drives every GPU) or one_per_gpu (start it with mpiexec).
- */
+/** --describe's multi-GPU lines (multi_driver()). */
 static void describe(void)
 {
     printf("multi_gpu=1\nshard_step=%s\nprocesses=%s\n", program.shard_step,

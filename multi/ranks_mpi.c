@@ -1,10 +1,6 @@
 /**
  * @file ranks_mpi.c
  * @brief ranks.h for step 13: one MPI rank per GPU, started by mpiexec, mpirun or srun.
- *
- * Each question the ranks must agree on is one MPI collective. A failing rank never leaves
- * the others waiting: before the first NCCL call every failure goes through ranks_agree();
- * after it, a rank that exits takes the whole job down with MPI_Abort, from an exit handler.
  */
 /* on_exit(), dup(), dup2(), fileno(): glibc and POSIX, not C11 */
 #define _DEFAULT_SOURCE

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # make run-all's multi-GPU table (RUN_ALL_EXTRAS, from multi/multi.mk): with 2+ GPUs, step
-# 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), with the speedup over
-# the step each of its GPUs runs, read from run-all's own rows; with one GPU, or without
-# NCCL, one line says why there is no table. Exits 1 if a run failed.
+# 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), its speedup read from
+# run-all's own rows; else one line says why there is no table. Exits 1 if a run failed.
 # Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit

@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
-# make scaling: over SCALING_SIZES (2^20 ... 2^30), step 12 (one process) on G = 1, 2, 4
-# ... all visible GPUs, then, where it was built (MPI), step 13 (one MPI rank per GPU) on
-# the same G, and on G >= 2 over NCCL's network transport (NCCL_P2P_DISABLE=1
-# NCCL_SHM_DISABLE=1: the path between nodes, on one box). A size that does not fit is
-# skipped and said so. Prints time, GB/s in all, speedup and efficiency over one GPU, the
-# all-reduce's own time and the crossover of each setup; writes results/scaling.csv and
-# results/scaling.svg (results/scaling_float.* for floats).
+# make scaling (its help line says what; results/scaling_float.* for floats; the network
+# transport: multi/multi.sh's network_run). A size that does not fit is skipped and said so.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh

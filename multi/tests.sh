@@ -1,12 +1,8 @@
 # shellcheck shell=bash
 # The multi-GPU extension's suite (steps 12 and 13), sourced by tests/run.sh after its own
-# sections (TEST_SUITES, from multi/multi.mk), with its helpers (pass, fail, skip, section,
-# expect, gpu_expect, make_expect, unit_tests, describe) and variables ($log, $type,
-# $suffix, $gpu, $dirs, $large); the core built these folders (SUITE_PROGRAM_DIRS) and left
-# them to this suite. Here: the unit tests of the multi-GPU flags and tables; the programs
-# found by what they say (--describe); the size of steps 12 and 13's diffs; make help and
-# README; then steps 12 and 13 on the GPUs, and their bad input. Without NCCL or MPI, a
-# GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
+# sections (TEST_SUITES, from multi/multi.mk), with its helpers and variables; the core
+# built these folders (SUITE_PROGRAM_DIRS) and left them to this suite. Without NCCL or MPI,
+# a GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
 # shellcheck disable=SC2154  # tests/run.sh sets $type, $log, $suffix, $dirs ... before it sources this
 . multi/multi.sh
 
