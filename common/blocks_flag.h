@@ -2,16 +2,15 @@
  * @file blocks_flag.h
  * @brief `--blocks B`, a flag of the programs whose grid is a full wave of the GPU: B takes
  * the wave's place as the most blocks the grid may have, fewer or more than this GPU fits
- * at once, so that one GPU runs the grid of another (a GPU with fewer or more SMs fits
- * fewer or more blocks at once). Step 14 shows with it that its bits do not depend on
- * the grid; step 11's finishes (step11_single_pass/atomic_finish) that theirs do.
+ * at once, so that one GPU runs the grid of another. Step 14 shows with it that its bits
+ * do not depend on the grid; step 11's finishes (step11_single_pass/atomic_finish) that
+ * theirs do.
  *
  * A program includes this header once, caps its grid with most_blocks in place of the
  * wave, and names blocks_flag as its STEP's own_flags (step.h's step_flags): the core
- * parses the flag, lists it in --help and describes it, and knows nothing of grids.
- * SAME_BITS defined to 1 before the include makes --describe also say same_bits=1: the
- * program's claim that its result's bits do not depend on the grid, which make test holds
- * it to.
+ * knows nothing of grids. SAME_BITS defined to 1 before the include makes --describe also
+ * say same_bits=1: the program's claim that its result's bits do not depend on the grid,
+ * which make test holds it to.
  */
 #ifndef REDUCE_BLOCKS_FLAG_H
 #define REDUCE_BLOCKS_FLAG_H

@@ -54,10 +54,7 @@ static void fill_serial(element_t *a, size_t n, uint64_t seed, uint64_t first)
     }
 }
 
-/**
- * A running sum of elements: exact in 128-bit integers for int (no n the machine can hold
- * overflows them), Neumaier-compensated in long double for floats.
- */
+/** A running sum of elements, as cpu_reference() keeps it (data.h). */
 typedef struct accumulator {
 #if ELEMENT_IS_INTEGER
     __int128 sum, abs_sum;
@@ -193,8 +190,7 @@ static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_
 #else
     ref.sum = total.sum + total.carry;
     ref.abs_sum = total.abs_sum;
-    /* finite elements never overflow a long double (x86-64's 80 bits, aarch64's 128: the
-       assertion at the top): a sum that is not finite has a NaN or an infinity */
+    /* finite elements never overflow a long double (the assertion at the top) */
     for (size_t i = 0; !isfinite(ref.sum) && !ref.nonfinite && i < n; i++)
         if (!isfinite(a[i])) {
             ref.nonfinite = 1;

@@ -62,12 +62,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
                  "changes from run to run (a race: run racecheck)", n);
         return DIAG_STATE;
     }
-    /*
-     * Two ranges, two likely culprits: from 2^31 a signed index or count (int) wraps, while
-     * an unsigned one (and blockIdx.x * blockDim.x, an unsigned product) holds up to about
-     * 2^32; above 2^32 - 1 every 32-bit one wraps, the unsigned ones too (make test's
-     * "unsigned index" tests: a 32-bit step's copy passes 2^31+5 and fails here at 2^32+5).
-     */
+    /* two ranges, two culprits (DIAG_INDEX_32BIT): above 2^32 - 1, unsigned indices too */
     if (n > UINT32_LIMIT) {
         snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^32 - 1, where every 32-bit "
                  "index or count wraps, signed or unsigned (an int or unsigned int index, n passed as "

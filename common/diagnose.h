@@ -37,14 +37,10 @@ typedef enum diagnosis {
     DIAG_NONE,          /**< nothing failed */
     DIAG_STATE,         /**< right on the first call, wrong on the second: state not reset */
     DIAG_INDEX_32BIT,   /**< wrong above 2^31 - 1 elements: a signed 32-bit index or count
-                             overflows. An unsigned one passes a check at 2^31 + 5 and
-                             breaks only from about 2^32 (n >= 2^32, or within a grid
-                             stride of it), which --check auto does not try (16 GiB of
-                             ints a run); make test does, once: its "unsigned index" tests
-                             (tests/run.sh, TYPE=int, 16.2 GiB of free GPU memory) check
-                             that a 32-bit step's copy claiming 64-bit indices passes
-                             2^31 + 5 and fails 2^32 + 5 with this hint, which names
-                             unsigned indices above 2^32 - 1 */
+                             overflows. An unsigned one breaks only from about 2^32 (n >=
+                             2^32, or within a grid stride of it), which --check auto does
+                             not try (16 GiB of ints a run); make test does, once
+                             (tests/gpu.sh's "unsigned index" tests) */
     DIAG_NOT_WRITTEN,   /**< the result still holds the poison: nothing wrote it */
     DIAG_LOST_TAIL,     /**< a one-hot in the leftover after the whole blocks/vectors was lost */
     DIAG_LOST_ELEMENT,  /**< a one-hot elsewhere was lost: a gap in the ranges or the tree */
@@ -77,11 +73,9 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
  * `elements_per_block` squared (the first pass leaves one block of partial sums for the
  * second, or one more: a third pass; only up to 2^27, memory a test can afford); one
  * either side of `vector_width`; and 2^31 + 5 where `index_bits` is 64 (above every
- * signed 32-bit index, and no multiple of a vector; an unsigned one wraps only from about
- * 2^32, left to make test's "unsigned index" tests, see DIAG_INDEX_32BIT, as it would cost
- * every check run 16 GiB). A 0 (CUB: the library decides its grid)
- * adds nothing of its own. Sorted, without repeats: at most 45, so --check's list
- * (MAX_CHECK_SIZES) holds them all. Writes at most `capacity` sizes (the smallest) to
+ * signed 32-bit index, and no multiple of a vector; 2^32: see DIAG_INDEX_32BIT). A 0
+ * (CUB: the library decides its grid) adds nothing of its own. Sorted, without repeats: at
+ * most 45, so --check's list (MAX_CHECK_SIZES) holds them all. Writes at most `capacity` sizes (the smallest) to
  * `sizes` and returns how many.
  */
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,

@@ -35,11 +35,9 @@ typedef int element_t;
  */
 #if defined(ELEMENT_DOUBLE)
 typedef double2 element_vec_t;
-/** Adds the lanes of one 16-byte load. */
 __device__ __forceinline__ element_t vec_sum(element_vec_t v) { return v.x + v.y; }
 #elif defined(ELEMENT_FLOAT)
 typedef float4 element_vec_t;
-/** Adds the lanes of one 16-byte load. */
 __device__ __forceinline__ element_t vec_sum(element_vec_t v) { return (v.x + v.y) + (v.z + v.w); }
 #else
 typedef int4 element_vec_t;

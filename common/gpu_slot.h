@@ -5,12 +5,10 @@
  *
  * The one-GPU driver (main.c) has one slot; a driver of several GPUs has one per GPU and
  * puts its part of the input in each. A driver adds only what is its own: main.c the
- * step and its checks. A run on slots goes: slot_begin() on each (flush, poison, ready
- * event, gate closed, start event), the driver queues the timed work, slot_end() on each
- * (stop event), slots_go() (every gate open at once), slot_wait() on each (its time). A
- * driver whose run spans GPUs first waits for each gated slot's `ready` event
- * (multi_main.c's run_once(): a GPU let go before the others reach their gates would
- * time its wait for them).
+ * step and its checks. A run on slots goes: slot_begin() on each, the driver queues the
+ * timed work, slot_end() on each, slots_go() (every gate open at once), slot_wait() on
+ * each (its time); a driver whose run spans GPUs first waits for each gated slot's `ready`
+ * event (multi_main.c's run_once() says why).
  */
 #ifndef REDUCE_GPU_SLOT_H
 #define REDUCE_GPU_SLOT_H

@@ -373,10 +373,9 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
  * same_bits_sizes(), each grid (the program's own first, then other_grids): R runs with
  * the L2 flushed, and at 2^20, 2^24+7 and 2^26 R more without the flush, which starts and
  * finishes the blocks at other times (the order a ticket or an atomicAdd finish adds in);
- * every result verified. One line a size: PASS with its value, or FAIL with what differs;
- * and --verdicts' "same-bits N pass", or "fail runs" (the own grid's runs differ), "fail
- * grid" (another grid gives another value) or "fail wrong" (a wrong sum, which stops it:
- * exit 1). Untimed: no gate.
+ * every result verified; --verdicts' "same-bits N pass", or "fail runs" (the own grid's
+ * runs differ), "fail grid" or "fail wrong" (a wrong sum, which stops it: exit 1).
+ * Untimed: no gate.
  */
 static int run_same_bits(const options *opt, const gpu_info *gpu)
 {
@@ -456,7 +455,6 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-/** Parses, validates, opens the GPU and runs the benchmark or the checks. */
 int main(int argc, char **argv)
 {
     options opt;

@@ -60,10 +60,9 @@ typedef struct step_info {
     unsigned int threads;  /**< threads per block */
     /**
      * The kernel each pass launches (`(const void *)reduce_pass`), launched with
-     * `threads` threads and no dynamic shared memory: `--resources` asks the runtime for
-     * its registers, shared memory and blocks per SM, so that the occupancy the READMEs
-     * quote is a number anyone can regenerate (`make resources`). NULL when the kernels
-     * are not the step's own (CUB picks its kernels inside the library).
+     * `threads` threads and no dynamic shared memory: what `--resources` reports
+     * (resources.h). NULL when the kernels are not the step's own (CUB picks its kernels
+     * inside the library).
      */
     const void *kernel;
     /**
