@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # The classroom lab: a student turns step k-1 into step k in a copy of their own, and one
 # command says whether it is right, where it fails, and how fast it is next to ours.
-#   lab/lab.sh start|check|grade K, status, clean: make lab, lab-check, lab-grade,
-#       lab-status, lab-clean (lab/lab.mk says what each does; check's stages are in
-#       lab/lab_check.sh); broken PATCH: a copy of the patch's step with it applied; before
-#       K: the folder exercise K starts from; steps: the lab's steps, by number; types
-#       TARGET: LAB_TYPES, checked.
+#   lab/lab.sh COMMAND ...: the usage line at the bottom; make lab, lab-check, lab-grade,
+#       lab-status and lab-clean run it (lab/lab.mk; check's stages: lab/lab_check.sh).
 # One source for each text, so they cannot drift apart: the exercise is step k's README's;
 # the TODOs come from the diff of our two kernels (lab/lab_todos.awk); what a program is,
 # from its --describe; the steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
@@ -48,7 +45,6 @@ mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
 lab_steps=()
 for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
 
-# bad_input TARGET WHY: "make TARGET: WHY", one line on stderr, and exit 2 (bad input)
 bad_input() { echo "make $1: $2" >&2; exit 2; }
 
 # valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
@@ -317,7 +313,6 @@ grade() {
         2) echo "make lab-grade: the checks refused to start: $(tail -1 "$dir/check.txt")" >&2; exit 2 ;;
     esac
     "$grader" note "$record" elapsed "" "" "$((SECONDS - start))"
-    # lab_grade grade: 0 graded, 3 graded but no GPU answered (the GPU checks did not run)
     status=0
     "$grader" grade "$record" "$weights" "$dest/results.json" ${LAB_STUDENT:+"$LAB_STUDENT" "${LAB_GRADES:?}"} ||
         status=$?

@@ -20,12 +20,10 @@ steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its lin
 read -ra steps <<< "$steps_text"
 
 # ---------------------------------------------------------------- --demo
-# make lab-grade-demo: made-up students in build/lab-demo/submissions, graded in about
-# five minutes on one GPU (the night before marks are due, and the proof that every
-# shortcut of lab/broken is caught): our step 3 (full marks), our steps 8 and 9, make
-# lab's starting copy of step 3 (correct, no performance points), a build error, and
-# each lab/broken/NAME.patch whose header does not say "demo: no". Quick settings, each
-# can be overridden: LAB_TYPES=int LAB_HUGE=0 LAB_TIMEOUT=60, n = 2^24 (DEMO_N).
+# make lab-grade-demo: made-up students (the puts below; lab/broken/NAME.patch unless its
+# header says "demo: no") graded in about five minutes on one GPU, with quick settings that
+# can be overridden: the night before marks are due, and the proof that every shortcut of
+# lab/broken is caught.
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 demo=""
 if [ "${1:-}" = --demo ]; then

@@ -133,7 +133,6 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
     return record.no_gpu ? 3 : 0;
 }
 
-/** `lab_grade weights`: checks the weights file and prints the points of each part. */
 static int lab_weights(const char *path)
 {
     grade_weights w;
@@ -147,7 +146,6 @@ static int lab_weights(const char *path)
     return 0;
 }
 
-/** `lab_grade class`: the class table of results/grades.csv. */
 static int lab_class(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -158,7 +156,6 @@ static int lab_class(const char *path)
     return rows < 0 ? say("'%s' is not a grades file of make lab-grade-all", path) : 0;
 }
 
-/** `lab_grade missing`: appends the 0-point row of a submission that was not graded. */
 static int lab_missing(const char *csv_path, const char *weights_path, const char *student, const char *step,
                        const char *why)
 {
@@ -173,10 +170,7 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 
-/**
- * `lab_grade note`: one row of the record (lab/lab_check.sh's note and note_item); `detail`
- * (text NULL): each line on stdin as a detail row of test `id` (its note_detail).
- */
+/** `note`, and `detail` with text NULL (lab/lab_check.sh's note, note_item, note_detail). */
 static int lab_note(const char *path, const char *item, const char *id, const char *status, const char *text)
 {
     static char line[GRADE_DETAIL];
@@ -210,7 +204,6 @@ static int lab_size(int count, char **texts)
     return 0;
 }
 
-/** Dispatches `table`, `grade`, `weights`, `class`, `missing`, `note`, `detail` and `size`. */
 int main(int argc, char **argv)
 {
     if (argc == 8 && strcmp(argv[1], "table") == 0)

@@ -1,11 +1,6 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
-# The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk), with its pass,
-# fail, skip, section, make_expect, unit_tests, describe, $log, $type and $gpu.
-#   lab       every starting copy (make lab) and broken copy (lab/broken/*.patch) builds;
-#             on a GPU, lab-check passes the starting copies and our kernels, asserts the
-#             timing verdict where our step's gain can be told from noise (SKIP by name
-#             where not), and rejects each broken copy as its header says
-#   lab-grade lab-grade and lab-grade-all, with a GPU or without
+# The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk) with its helpers
+# and variables: section lab (make lab, lab-check, the broken copies), then lab-grade.
 # What does not depend on the element type runs in the TYPE=int run only (one SKIP line in
 # the others); a broken copy whose header sets LAB_TYPES=T, in TYPE=T's run alone. Every
 # copy is made in a folder under build/ (LAB_DIR), never in lab/work.

@@ -307,11 +307,7 @@ static void test_lab_grade(void)
          strstr(text, "2 graded, 1 correct; mean score 50.00 of 100.00"));
 }
 
-/**
- * grades.csv is opened in spreadsheets, and a student's name or a compiler's message is
- * text the student controls: a cell that begins with =, +, - or @ must not become a
- * formula. It gets a ' inside its quotes; the class table shows the text without it.
- */
+/** grades.csv's cells that would be formulas (lab_grade.c's csv_text() says why). */
 static void test_grades_csv_formulas(void)
 {
     static grade_record r;
@@ -336,7 +332,6 @@ static void test_grades_csv_formulas(void)
          !strstr(text, "'@") && !strstr(text, "'-"));
 }
 
-/** Runs every group and exits non-zero if any test failed. */
 int main(void)
 {
     test_lab_verdict();

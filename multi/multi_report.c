@@ -64,7 +64,6 @@ static int report_multi(const char *rows_path, const char *run_rows_path, const 
     return any_failed(rows, count);
 }
 
-/** Dispatches `scaling` and `multi`. */
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "scaling") == 0)
