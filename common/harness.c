@@ -42,11 +42,8 @@ int check_max_n(const step_info *info, size_t n, const char *what)
     return EXIT_USAGE;
 }
 
-/**
- * The sizes --check auto verifies for the kernel that runs (STEP: in a multi-GPU program,
- * the step each GPU runs) up to `info`'s largest n, written to `sizes`
- * (MAX_CHECK_SIZES of room); returns how many.
- */
+/** adversarial_sizes() of the kernel that runs, STEP (in a multi-GPU program, the step each
+ * GPU runs), up to `info`'s largest n, into `sizes` (MAX_CHECK_SIZES); returns how many. */
 static int auto_check_sizes(const step_info *info, size_t *sizes)
 {
     return adversarial_sizes(STEP.threads, STEP.elements_per_block, VECTOR_BYTES / sizeof(element_t),
@@ -56,10 +53,7 @@ static int auto_check_sizes(const step_info *info, size_t *sizes)
 /**
  * --describe: the step's metadata as key=value lines, for the scripts, which ask the
  * program rather than read its source: every field of step_info but the functions, and
- * what follows from them. index_bits: 32 or 64, the width of the kernel's indices (its
- * max_n). kernel=own: --resources can report the step's kernel; library: its kernels are
- * CUB's. check_sizes: what --check auto verifies, comma-separated. Another driver's lines
- * follow (harness_driver's describe).
+ * what follows from them; then another driver's lines (harness_driver's describe).
  */
 static void describe(const step_info *info, const harness_driver *driver)
 {

@@ -98,7 +98,6 @@ static void chomp(char *line)
         line[--length] = '\0';
 }
 
-/** Copies at most size - 1 bytes, always terminated. */
 static void copy_text(char *to, size_t size, const char *from)
 {
     snprintf(to, size, "%s", from);

@@ -1,15 +1,13 @@
 /**
  * @file multi_main.c
  * @brief The multi-GPU steps' program: G GPUs each hold a shard of the input, reduce it
- * with step 11, and NCCL adds the G partial sums on every GPU. Step 12 links it with
- * ranks_one.c (one process drives every GPU), step 13 with ranks_mpi.c (one MPI rank per
- * GPU): what the processes must agree on goes through ranks.h, the rest is the same.
+ * with step 11, and NCCL adds the G partial sums on every GPU; steps 12 and 13 differ in
+ * their processes alone (ranks.h).
  *
  * main.c's method on every GPU at once: each GPU is a slot (gpu_slot.h) and makes its own
- * shard, and the runs are the core's (time_runs(): each on new data, flushed, gated and
- * verified). Events on each process's first GPU time from the start of the shard reductions
- * until that GPU holds the combined sum (an all-reduce: its stop waits for every GPU's
- * shard); with several processes, each run's time is the slowest process's.
+ * shard, and the runs are the core's (time_runs()). Events on each process's first GPU
+ * time from the start of the shard reductions until that GPU holds the combined sum (an
+ * all-reduce: its stop waits for every GPU's shard).
  */
 #include <math.h>
 #include <stdio.h>

@@ -5,8 +5,7 @@
  *     multi_report scaling ROWS.csv OUT.csv OUT.svg           (make scaling: steps 12, 13 over n and G)
  *     multi_report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE   (make run-all's table of step 12)
  *
- * `multi`: step 12's speedup over BASELINE's run-all row (the step each GPU runs, from step
- * 12's --describe). Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
+ * Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +47,7 @@ static int report_scaling(const char *rows_path, const char *csv_path, const cha
     return any_failed(rows, count);
 }
 
-/** `multi`: run-all's step 12 rows, against `baseline`'s row of the run-all rows. */
+/** `multi`: run-all's step 12 rows, against `baseline`'s run-all row (the step each GPU runs). */
 static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
 {
     static result_row rows[MAX_ROWS], run[MAX_ROWS];

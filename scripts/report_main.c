@@ -8,11 +8,9 @@
  *     report header                                       (the CSV header the programs write)
  *     report field CSV COLUMN                             (a column of a CSV file, by its name)
  *
- * `run` prints Harris's table in the order of the PROGRAM list, with the ratio of each
- * row to REFERENCE's (CUB's; "-" for none; several, comma-separated: the fastest of them,
- * each size's own in a sweep, and the table says which); a program that left no row (it crashed
- * before writing one) is shown as FAILED. It exits 1 if any row failed. The scripts name
- * these programs from what the programs say (--describe); this tool knows no step by name.
+ * REFERENCE: what "vs CUB" divides by ("-" for none; several, comma-separated: the
+ * fastest, fastest_reference()). Exits 1 if any row failed. The scripts name these
+ * programs from what the programs say (--describe); this tool knows no step by name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +38,7 @@ static int finish_outputs(int svg_status, const char *csv_path, const char *svg_
     return failed ? 1 : 0;
 }
 
-/** `report run`: one row per expected program, in order, then table, CSV and SVG. */
+/** `report run`: one row per PROGRAM, in order (missing_row() for one that left none). */
 static int report_run(const char *rows_path, const char *csv_path, const char *svg_path, const char *reference,
                       char **programs, int program_count)
 {
