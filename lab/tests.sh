@@ -73,7 +73,6 @@ for k in "${lab_steps[@]}"; do
            "missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
 done
 
-# N and REPS are checked before the three builds of lab-check (and lab-grade): one line, exit 2
 if [ "$plumbing" = 1 ]; then
     make_expect "lab-check: N=2^x"  2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=2^x
     make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
@@ -129,7 +128,6 @@ for dir in "${copies[@]}"; do
 done
 
 if [ "$plumbing" = 1 ]; then
-    # a copy that exists is never overwritten without FORCE=1, and the hints keep LAB_DIR
     copy=$lab_root/start/$step3
     echo "// the student's work" >> "$copy/reduce.cu"
     make_expect "lab: refuses to overwrite a copy" 2 "FORCE=1" lab STEP=3 LAB_DIR="$lab_root/start"
@@ -142,7 +140,6 @@ if [ "$plumbing" = 1 ]; then
     ! grep -q "the student's work" "$copy/reduce.cu"
     result "lab: FORCE=1 starts from a fresh copy" $? "old line kept"
 
-    # lab-status: started, checked, changed since the check
     echo "correct, gain reached" > "$copy/.lab-check"
     touch -d '-1 hour' "$copy/reduce.cu"
     make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${#lab_steps[@]} started" lab-status LAB_DIR="$lab_root/start"
@@ -162,8 +159,6 @@ if [ "$plumbing" = 1 ]; then
     grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"
     result "lab-status: the default LAB_DIR is not added to the hints" $? "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 
-    # the lab table takes its three rows in the order lab-check ran them: a student who
-    # pasted our kernel has a copy with our name, and must still see their own time
     row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
     { build/tools/report header
       row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
@@ -172,8 +167,6 @@ if [ "$plumbing" = 1 ]; then
     grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"
     result "lab: the lab table shows your time even when your copy has our step's name" $? "$(tr '\n' ' ' < "$log/lab-table.txt")"
 
-    # the class table (lab-grade-all) and lab-grade's summary: every column as wide as its
-    # widest cell, so a long name shifts nothing and no word is cut ("double", not "doubl")
     long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
     no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
     rm -f "$log/class-long.csv"
@@ -190,7 +183,6 @@ if [ "$plumbing" = 1 ]; then
     printf '%s\n' "item,id,status,text" "step,3,,$step3" "types,,,int float double" "test,includes,pass,only ours" \
         "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
     build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
-    # each test's line whole: its text may wrap between words, never inside one
     summary_ok=0
     for t in int float double memcheck racecheck "timed runs" performance; do
         grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=1
@@ -200,7 +192,6 @@ if [ "$plumbing" = 1 ]; then
     result "lab-grade's summary: the columns in line, no word cut" $? "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
 
     if [ -z "$gpu" ]; then
-        # without a GPU, lab-check builds every type asked for, then says so and exits 3
         LAB_DIR="$lab_root/start" LAB_TYPES="$type" lab/lab.sh check 3 > "$log/lab-check.txt" 2>&1
         status=$?
         [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"
@@ -249,10 +240,7 @@ lab_timing() {
     esac
 }
 
-# every starting copy is correct and has not the gain yet; our kernel is correct and has
-# it. Where our step claims the same bits on every grid (same_bits=1, step 14), the
-# starting copy (step 11's kernel, no --blocks B yet) must fail that check in float and
-# double, saying how to add the flag; an int sum is the same in any order: not checked.
+# same bits (same_bits=1, step 14): float and double only, an int sum is the same in any order
 for k in "${lab_steps[@]}"; do
     if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
         lab_check "gpu lab-check STEP=$k, the starting copy: no --blocks B yet, and lab-check says how to add it" 1 \
@@ -358,8 +346,7 @@ direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab s
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
 step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
-# the starting copy: without a GPU it builds and the GPU checks are "not run"; on one it
-# is correct and gets no performance points (it is step 2, not yet step 3)
+# the starting copy: step 2's kernel, not yet step 3's, so no performance points
 env "${grade_env[@]}" LAB_DIR="$lab_root/start" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
 status=$?
 if [ -z "$gpu" ]; then
@@ -375,7 +362,6 @@ else
     lab_json "gpu lab-grade: the starting copy's results.json: hardly any performance points" "$copy3/results.json" \
         "^ok 7[0-4]\.[0-9]{2} 100\.00$"
 fi
-# the step, the copy and the seed are said once, at the head of the summary
 [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] && [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]
 result "lab-grade: the step, the copy and the seed said once" $? "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
 # our kernel's full marks: alice's below; a broken copy whose header has a grade: line:
@@ -403,8 +389,6 @@ grep -qx '"timeout","","","1"' "$lab_root/limit/$step3/build/lab-grade/record.cs
     grep -q "^TIMED OUT: .* ran out during the build" "$log/lab-grade.txt" && ! grep -q "never ends" "$log/lab-grade.txt"
 result "lab-grade: LAB_TIMEOUT=1 kills the checks in the build, grades what ran, says the build timed out" $? \
        "$(grep -m2 -i 'timed out' "$log/lab-grade.txt" | tr '\n' ' ')"
-# nvcc's temporaries go to the copy, not to the caller's TMPDIR (the test's own): one is seen
-# there while the grading builds, the grading is stopped as a time limit stops it, none is left
 test_name="lab-grade stopped while nvcc runs: its temporaries are in the copy, none in TMPDIR (/tmp)"
 outer_tmp=$lab_root/outer-tmp
 rm -rf "$outer_tmp" "$lab_root/tmpfiles"
