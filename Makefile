@@ -15,9 +15,8 @@ STEPS := step0_interleaved step1_strided step2_sequential step3_add_during_load 
          step4_unroll_warp step5_template_unroll step6_multi_add step7_shuffle \
          step8_vectorized step9_loads_in_flight step10_full_wave step11_single_pass \
          step14_same_bits
-# Programs that are not steps: step 11's atomic finishes (for make sweep) and CUB, the
-# toolkit's and the newest CCCL's (make cccl; one program per determinism mode); the
-# extensions add theirs (the multi-GPU steps: multi/multi.mk).
+# Programs that are not steps: step 11's atomic finishes (for make sweep), CUB (the toolkit's;
+# make cccl's newest, one program per determinism mode) and the extensions' (multi/multi.mk).
 PROGRAM_DIRS := $(STEPS) step11_single_pass/atomic_finish cub_reference cub_reference/newest
 # What make sweep compares: the designs past Harris (STEPS' 7th to 13th: steps 6 to 11, 14),
 # step 11's two atomic finishes, and CUB

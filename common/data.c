@@ -84,7 +84,6 @@ static void neumaier_add(long double *sum, long double *carry, long double x)
 }
 #endif
 
-/** Adds a[0 .. n-1] to acc. */
 static void accumulate(accumulator *acc, const element_t *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -100,7 +99,6 @@ static void accumulate(accumulator *acc, const element_t *a, size_t n)
 
 /** Inputs from this size up are split: below it a thread costs more than it saves. */
 #define PART_MIN_N ((size_t)1 << 22)
-/** At most this many parts. */
 #define MOST_PARTS 64
 
 /**

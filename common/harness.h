@@ -1,9 +1,8 @@
 /**
  * @file harness.h
  * @brief What the one-GPU driver (main.c) shares with any other driver (harness_driver),
- * so that every driver checks, times and reports the same way: start-up, error lines, host
- * memory, the one-hot positions of --check, the result row and the report's timing lines
- * (each GPU's buffers and timed run: gpu_slot.h).
+ * so that every driver checks, times and reports the same way (each GPU's buffers and
+ * timed run: gpu_slot.h).
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H

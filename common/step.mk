@@ -81,12 +81,10 @@ run: reduce$(SUFFIX)
 profile: reduce$(SUFFIX)
 	@../scripts/profile.sh $(notdir $(CURDIR))
 
-# ptxas's report of the step's kernel (registers per thread, shared memory per block):
-# the kernel file compiled again with the program's flags, device code only, with
-# --resource-usage. `make resources` shows it where no GPU can be asked. cuobjdump
-# --dump-resource-usage would read the same from the program, but cuobjdump is not in
-# every toolkit install (nor in the PyPI wheels of make check-toolkit); ptxas always is.
-# One file per architecture, so that SM=90 reports sm_90 even beside an older build.
+# ptxas's report of the step's kernel, which `make resources` shows where no GPU can be
+# asked. cuobjdump --dump-resource-usage would read the same from the program, but
+# cuobjdump is not in every toolkit install (nor in the PyPI wheels of make check-toolkit);
+# ptxas always is. One file per architecture: SM=90 reports sm_90 beside an older build.
 RESOURCE_USAGE := $(BUILD)/resource-usage-$(NVCC_ARCH).txt
 resource-usage: $(RESOURCE_USAGE)
 	@cat $<

@@ -157,7 +157,6 @@ start() {
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
         bad_input lab "$dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy"
     fi
-    # refuse WHY: one line, the work folder removed, exit 1
     refuse() { echo "make lab: $1" >&2; [ -z "$work" ] || rm -rf "$work"; exit 1; }
     # the "## Exercise" section of our step's README (fails if there is none)
     exercise=$([ -f "$cur/README.md" ] && awk -f lab/lab_exercise.awk "$cur/README.md") ||

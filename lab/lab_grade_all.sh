@@ -3,7 +3,6 @@
 # on one GPU, each submission by `lab/lab.sh grade` in a scratch copy of this repository
 # of its own that gets only the student's reduce.cu, so that no submission can change the
 # harness, our steps or another student's files (lab/README.md, "Grading a class").
-# make lab-grade-demo (--demo): a made-up class, graded the same way.
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
 # both failures arrive as 2 (make's own status): an autograder runs this script directly.

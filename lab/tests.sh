@@ -49,7 +49,6 @@ if [ "$plumbing" = 1 ]; then
     result "lab: bad input leaves no folder behind" $? "$lab_root/start exists"
 fi
 
-# every exercise starts: the README's exercise in the header, TODOs; it builds (below)
 copies=()
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k")

@@ -112,7 +112,6 @@ gpu_check() {
 }
 
 # ---------------------------------------------------------------- step 12
-# make mpich with a wheel that is no wheel, or no file: one line, exit 2, nothing installed touched
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl

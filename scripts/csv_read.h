@@ -16,10 +16,7 @@
  */
 int csv_split(char *line, char **fields, int max);
 
-/**
- * Parses one CSV line written by csv_append() (quotes and commas inside quotes
- * handled). Returns 0, or -1 for the header or a malformed line.
- */
+/** Parses one CSV line written by csv_append(): 0, or -1 for the header or a malformed line. */
 int csv_parse_row(const char *line, result_row *row);
 
 /** Reads every row of a CSV file; returns how many (at most max), or -1 if unreadable. */
