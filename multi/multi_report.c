@@ -1,11 +1,7 @@
 /**
  * @file multi_report.c
- * @brief build/tools/multi_report: the multi-GPU steps' tables, from the rows their programs appended.
- *
- *     multi_report scaling ROWS.csv OUT.csv OUT.svg           (make scaling: steps 12, 13 over n and G)
- *     multi_report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE   (make run-all's table of step 12)
- *
- * Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
+ * @brief build/tools/multi_report: the multi-GPU steps' tables, from the rows their programs appended
+ * (usage: main()'s lines). Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,8 +3,6 @@
  * @brief Writes n floats or doubles of mixed magnitudes (common/data.h: mixed_values()) to a
  * file, for --input: data on which the order of a float sum shows in its result (step 14's
  * README). The programs' --same-bits makes the same data itself.
- *
- *     build/tools/mixed_data float|double N SEED FILE
  */
 #include <errno.h>
 #include <stdio.h>

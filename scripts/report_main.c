@@ -1,12 +1,7 @@
 /**
  * @file report_main.c
  * @brief The `report` tool: turns the rows the programs appended into the tables, the
- * CSV files and the pictures of `make run-all` and `make sweep`.
- *
- *     report run   ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...   (PROGRAM: the expected order)
- *     report sweep ROWS.csv OUT.csv OUT.svg REFERENCE
- *     report header                                       (the CSV header the programs write)
- *     report field CSV COLUMN                             (a column of a CSV file, by its name)
+ * CSV files and the pictures of `make run-all` and `make sweep` (usage: main()'s lines).
  *
  * REFERENCE: what "vs CUB" divides by ("-" for none; several, comma-separated: the
  * fastest, fastest_reference()). Exits 1 if any row failed. The scripts name these

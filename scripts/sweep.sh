@@ -11,7 +11,6 @@ device=${DEVICE:-0}
 sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || usage "scripts/sweep.sh PROGRAM... (or: make sweep)"
-# a program that is not built here is skipped by name, in one line; the others are swept
 present=()
 for program in "${programs[@]}"; do
     if [ -x "./$program$suffix" ]; then present+=("$program")
