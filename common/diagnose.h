@@ -40,7 +40,7 @@ typedef enum diagnosis {
                              overflows. An unsigned one breaks only from about 2^32 (n >=
                              2^32, or within a grid stride of it), which --check auto does
                              not try (16 GiB of ints a run); make test does, once
-                             (tests/gpu.sh's "unsigned index" tests) */
+                             (tests/gpu.sh's "unsigned index" tests, 16.2 GiB of GPU memory free) */
     DIAG_NOT_WRITTEN,   /**< the result still holds the poison: nothing wrote it */
     DIAG_LOST_TAIL,     /**< a one-hot in the leftover after the whole blocks/vectors was lost */
     DIAG_LOST_ELEMENT,  /**< a one-hot elsewhere was lost: a gap in the ranges or the tree */
