@@ -16,8 +16,6 @@ else
     skip "lab and lab-grade: the unit tests, make help, bad input, the copies' texts, lab-status, the tables, lab-grade and lab-grade-all" \
          "TYPE=int only: they do not depend on the type"
 fi
-# result NAME STATUS DETAIL: pass NAME when STATUS is 0, else fail it with DETAIL
-result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 read -ra lab_steps <<< "$(lab/lab.sh steps)"
 declare -A lab_before=()
@@ -133,17 +131,17 @@ if [ "$plumbing" = 1 ]; then
     grep -q "the student's work" "$copy/reduce.cu"
     result "lab: the refused copy is untouched" $? "the student's line is gone"
     make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$lab_root/start" FORCE=1
-    grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/lab-out.txt" &&
+    grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$lab_root/start" "$log/out.txt" &&
         grep -qF "make lab-check STEP=3 LAB_DIR=$lab_root/start " "$copy/reduce.cu"
-    result "lab: the next: hint and the copy's header keep LAB_DIR" $? "$(grep '^next:' "$log/lab-out.txt")"
+    result "lab: the next: hint and the copy's header keep LAB_DIR" $? "$(grep '^next:' "$log/out.txt")"
     ! grep -q "the student's work" "$copy/reduce.cu"
     result "lab: FORCE=1 starts from a fresh copy" $? "old line kept"
 
     echo "correct, gain reached" > "$copy/.lab-check"
     touch -d '-1 hour' "$copy/reduce.cu"
     make_expect "lab-status: every started step listed" 0 "${#lab_steps[@]} of ${#lab_steps[@]} started" lab-status LAB_DIR="$lab_root/start"
-    grep -qE "^3 .*checked: correct, gain reached" "$log/lab-out.txt"
-    result "lab-status: a checked copy shows its verdict" $? "$(grep '^3 ' "$log/lab-out.txt")"
+    grep -qE "^3 .*checked: correct, gain reached" "$log/out.txt"
+    result "lab-status: a checked copy shows its verdict" $? "$(grep '^3 ' "$log/out.txt")"
     touch "$copy/reduce.cu"
     touch -d '-1 hour' "$copy/.lab-check"
     make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1

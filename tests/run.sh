@@ -281,12 +281,8 @@ expect() {
         pass "$name"
     fi
 }
-# make_expect NAME CODE TEXT ARGS...: expect of make ARGS; its output also in
-# $log/lab-out.txt and $log/lab-err.txt, which lab/tests.sh reads after it
-make_expect() {
-    expect "$1" "$2" "$3" make --no-print-directory "${@:4}"
-    cp "$log/out.txt" "$log/lab-out.txt" && cp "$log/err.txt" "$log/lab-err.txt"
-}
+# make_expect NAME CODE TEXT ARGS...: expect of make ARGS
+make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 
 # ---------------------------------------------------------------- tools
 section tools
