@@ -187,6 +187,11 @@ int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigne
     add_derived(all, &count, v, v + 1);
     if (index_bits == 64)
         all[count++] = ((size_t)1 << 31) + 5;
+    return sorted_sizes(all, count, sizes, capacity);
+}
+
+int sorted_sizes(size_t *all, int count, size_t *sizes, int capacity)
+{
     qsort(all, (size_t)count, sizeof all[0], compare_sizes);
     int kept = 0;
     for (int i = 0; i < count && kept < capacity; i++)

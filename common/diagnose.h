@@ -81,6 +81,12 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
                       int index_bits, size_t *sizes, int capacity);
 
+/**
+ * Sorts the `count` sizes of `all` (in place) and writes each once, smallest first, to
+ * `sizes`, at most `capacity` of them; returns how many (adversarial_sizes(), --same-bits).
+ */
+int sorted_sizes(size_t *all, int count, size_t *sizes, int capacity);
+
 /** What the CUDA runtime said when it found no GPU to use: the input of describe_no_gpu(). */
 typedef struct gpu_absence {
     int driver_version;    /**< cudaDriverGetVersion(): 0 when no driver (libcuda.so.1) was found */

@@ -80,22 +80,13 @@ static void describe(const step_info *info, const harness_driver *driver)
 int same_bits_sizes(const step_info *info, size_t *sizes)
 {
     size_t all[MAX_CHECK_SIZES + 3];
-    int count = 0, total = auto_check_sizes(info, all);
-    all[total++] = (size_t)1 << 20;
-    all[total++] = ((size_t)1 << 24) + 7;
-    all[total++] = (size_t)1 << 26;
-    for (int i = 0; i < total; i++) {   /* insertion sort: each size once, none above SAME_BITS_MOST_N */
-        size_t n = all[i];
-        int at = count;
-        while (at > 0 && sizes[at - 1] > n)
-            at--;
-        if (n > SAME_BITS_MOST_N || (at > 0 && sizes[at - 1] == n) || count == MAX_CHECK_SIZES)
-            continue;
-        memmove(sizes + at + 1, sizes + at, (size_t)(count - at) * sizeof *sizes);
-        sizes[at] = n;
-        count++;
-    }
-    return count;
+    int count = auto_check_sizes(info, all);
+    while (count > 0 && all[count - 1] > SAME_BITS_MOST_N)   /* sorted: the largest last */
+        count--;
+    all[count++] = (size_t)1 << 20;
+    all[count++] = ((size_t)1 << 24) + 7;
+    all[count++] = (size_t)1 << 26;
+    return sorted_sizes(all, count, sizes, MAX_CHECK_SIZES);
 }
 
 /**
