@@ -91,7 +91,7 @@ static void test_options(void)
          parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
                "--csv", "out.csv", "--hot", "--no-gate", "--quiet", "--print-sum", NULL) == PARSE_OK &&
              opt.n == 1000 && opt.n_given && opt.reps == 5 && opt.warmup == 0 && opt.seed == 7 &&
-             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.hot && opt.no_gate && opt.quiet &&
+             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.flush == FLUSH_NONE && opt.no_gate && opt.quiet &&
              opt.print_sum);
     TEST("options long size", parse(&opt, error, "--size=2^20", "--reps=3", NULL) == PARSE_OK &&
                               opt.n == 1048576 && opt.reps == 3);
@@ -149,13 +149,20 @@ static void test_options(void)
     /* after the flags above, each back to its default when not given */
     TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
                              opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
-                             opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
+                             opt.device == 0 && opt.flush == DEFAULT_FLUSH && !opt.no_gate && !opt.quiet && !opt.csv_path &&
                              !opt.check_count && !opt.check_auto && !opt.describe && !opt.resources &&
                              !opt.same_bits && !opt.verdicts_path);
     TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
                                                      rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
                                                      rejects("makes its own data", "--input", "f", "--same-bits", NULL));
     TEST("bad verdicts without its file", rejects("needs a value", "--verdicts", NULL));
+    TEST("options flush read and write", parse(&opt, error, "--flush", "read", NULL) == PARSE_OK &&
+                                         opt.flush == FLUSH_READ && parse(&opt, error, "--flush=write", NULL) == PARSE_OK &&
+                                         opt.flush == FLUSH_WRITE);
+    TEST("bad flush mode", rejects("--flush: 'clean' is not a flush; give read", "--flush", "clean", NULL) &&
+                           rejects("needs a value", "--flush", NULL));
+    TEST("bad flush with hot", rejects("not both", "--hot", "--flush", "read", NULL) &&
+                               rejects("not both", "--flush", "write", "--hot", NULL));
 }
 
 /** 1 if `n` is among the `count` sizes. */
