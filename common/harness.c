@@ -14,7 +14,6 @@
 #include "data.h"
 #include "diagnose.h"
 
-const char *harness_program = "reduce";
 int harness_writes_files = 1;
 
 void say_error(const char *message)

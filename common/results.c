@@ -156,6 +156,11 @@ void format_bytes(char *buf, size_t size, unsigned long long bytes)
         snprintf(buf, size, "%.1f %s", value, units[unit]);
 }
 
+const char *flush_name(int flushed)
+{
+    return flushed == FLUSH_READ ? "read" : flushed == FLUSH_WRITE ? "write" : flushed == FLUSH_NONE ? "hot" : "?";
+}
+
 const char *cache_state(const result_row *r)
 {
     return r->flushed == FLUSH_READ ? "L2 flushed by reading (--flush read)"

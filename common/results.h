@@ -103,6 +103,9 @@ void format_count(char *buf, size_t size, unsigned long long n);
 /** Writes a byte count in the largest binary unit that keeps it >= 1 ("256 MiB"). */
 void format_bytes(char *buf, size_t size, unsigned long long bytes);
 
+/** A flush (enum l2_flush, a row's `flushed`) as the flags name it: "hot", "write" or "read". */
+const char *flush_name(int flushed);
+
 /** How a row's runs met the L2 cache ("L2 flushed by reading (--flush read)", "L2 warm (--hot)" ...), for reports' titles. */
 const char *cache_state(const result_row *r);
 
