@@ -11,7 +11,7 @@
 #   fit.csv        t = c + bytes / b per program, type and flush, least squares over the sizes
 #   method.csv     the method alone with each flush (build/tools/method, scripts/method.cu):
 #                  nothing and an empty kernel between the events (the floor), and a
-#                  device-to-device copy (the practical bandwidth limit)
+#                  device-to-device copy (the practical bandwidth limit), and the flush itself
 #   study.txt      all of it as tables for people; logs/ the raw output of every command
 # Usage: OUT=DIR scripts/flush_study.sh   (DEVICE=0, STUDY_REPS=50; about 5 minutes on an H100)
 set -euo pipefail

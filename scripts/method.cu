@@ -3,8 +3,9 @@
  * @brief The `method` tool of scripts/flush_study.sh: what the timing method itself costs
  * and allows, timed as the harness times a step (one gpu_slot: its flush, gate and events,
  * the median of the runs), with each flush (--hot, --flush write, --flush read): nothing
- * between the events (the method's floor), an empty kernel, and a device-to-device copy
- * of the first half of the buffer onto its second half (the practical bandwidth limit).
+ * between the events (the method's floor), an empty kernel, a device-to-device copy of the
+ * first half of the buffer onto its second half (the practical bandwidth limit), and the
+ * flush itself, once more after the slot's own.
  *
  * Usage: method [-n N] [-r R] [--warmup W] [--device D]   (a buffer of N ints, 2^26 by default)
  * Prints CSV: what,flush,bytes,median_us,gbs, where gbs counts the bytes read and the bytes
@@ -22,8 +23,8 @@
 __global__ void empty_kernel(void) {}
 
 /** What runs between the events. */
-enum timed_work { NOTHING, EMPTY_KERNEL, COPY, WORKS };
-static const char *const work_names[WORKS] = { "nothing", "empty_kernel", "copy_d2d" };
+enum timed_work { NOTHING, EMPTY_KERNEL, COPY, FLUSH, WORKS };
+static const char *const work_names[WORKS] = { "nothing", "empty_kernel", "copy_d2d", "the_flush" };
 
 /** The median in us of `reps` runs of `work` after `warmup` ones; `times` holds reps values. */
 static double median_us(gpu_slot *slot, int work, size_t half_bytes, int warmup, int reps, double *times)
@@ -32,6 +33,8 @@ static double median_us(gpu_slot *slot, int work, size_t half_bytes, int warmup,
         slot_begin(slot, r);
         if (work == EMPTY_KERNEL)
             empty_kernel<<<1, 1, 0, slot->stream>>>();
+        if (work == FLUSH)
+            flush_l2(slot->flush, slot->flush_bytes, slot->flush_mode, r, slot->stream);
         if (work == COPY)
             CUDA_CHECK(cudaMemcpyAsync((char *)slot->in + half_bytes, slot->in, half_bytes, cudaMemcpyDeviceToDevice,
                                        slot->stream));
@@ -69,7 +72,7 @@ int main(int argc, char **argv)
     for (int flush = FLUSH_NONE; flush <= FLUSH_READ; flush++) {
         gpu_slot slot;
         slot_allocate(&slot, opt.device, opt.n, 1, flush, 1, &gpu);
-        for (int work = NOTHING; work < WORKS; work++) {
+        for (int work = NOTHING; work < (flush == FLUSH_NONE ? FLUSH : WORKS); work++) {
             double us = median_us(&slot, work, half_bytes, opt.warmup, opt.reps, times);
             size_t bytes = work == COPY ? half_bytes : 0;
             printf("%s,%s,%zu,%.2f,%.1f\n", work_names[work], flush_name(flush), bytes, us,
