@@ -23,13 +23,14 @@ reps=${STUDY_REPS:-50}
 sizes=(2^20 2^24 2^26 2^28 2^30)
 ncu_sizes=(2^26 2^28)
 flushes=(write read hot)
-mkdir -p "$out/logs"
-exec > >(tee "$out/study.txt") 2>&1
 missing=$(gpu_missing)
-[ -z "$missing" ] || { echo "flush_study: not run, $missing"; exit 3; }
+[ -z "$missing" ] || { echo "flush_study: not run, $missing" >&2; exit 3; }
+mkdir -p "$out/logs"
 table() { column -s, -t "$1" 2> /dev/null || cat "$1"; }
 flag() { if [ "$1" = hot ]; then echo --hot; else echo "--flush=$1"; fi; }
 
+# the whole study; its output goes to study.txt too
+study() {
 echo "== build: step 11, CUB (int, float), the report tool, the method tool"
 {
     make --no-print-directory -j"$(nproc)" harness step11_single_pass cub_reference build/tools/report &&
@@ -69,7 +70,9 @@ else
                     NR == 3 { k = split(m, names, ","); line = substr(t, 2) "," n "," f
                               for (j = 1; j <= k; j++) { i = col[names[j]]; v = $i; gsub(/[",]/, "", v)
                                                          line = line "," v "," unit[i] }
-                              print line }' >> "$out/ncu.csv"
+                              print line }' >> "$out/ncu.csv" || true
+                grep -q "^${suffix:-_int},$n,$flush," <(sed 's/^/_/' "$out/ncu.csv") ||
+                    echo "ncu profiled no reduce_pass for ${suffix:-_int} $n $flush: see $log"
             done
         done
     done
@@ -121,3 +124,6 @@ else
 fi
 echo
 echo "wrote $out: study.txt, ncu.csv, rows.csv, fit.csv, method.csv, logs/"
+}
+study 2>&1 | tee "$out/study.txt"
+exit "${PIPESTATUS[0]}"
