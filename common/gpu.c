@@ -59,8 +59,3 @@ int gpu_open(int device, gpu_info *info, char *error, size_t error_size)
     CUDA_CHECK(cudaMemGetInfo(&info->free_bytes, &total));
     return 0;
 }
-
-void flush_l2(void *buffer, size_t bytes, int pass, cudaStream_t stream)
-{
-    CUDA_CHECK(cudaMemsetAsync(buffer, pass & 0xff, bytes, stream));
-}

@@ -39,11 +39,26 @@ void cuda_check(cudaError_t err, const char *call, const char *file, int line);
 int gpu_open(int device, gpu_info *info, char *error, size_t error_size);
 
 /**
- * Evicts the input from L2 before a timed run by writing a buffer of 4 x L2 size
- * (queued on `stream`, so it finishes before the run's start event). Without it, a second
- * run over an input that fits in L2 measures the cache, not DRAM.
+ * Evicts the input from L2 before a timed run, by `mode` (enum l2_flush), over a buffer of
+ * 4 x L2 size (queued on `stream`, so it is done before the run's start event). Without a
+ * flush, a second run over an input that fits in L2 measures the cache, not DRAM.
+ *
+ * FLUSH_WRITE is a memset of the buffer (`pass` varies the byte), as nvbench's flush and
+ * Triton's do_bench zero theirs. It leaves L2 full of lines written and not yet written back:
+ * up to an L2's worth of dirty lines (50 MiB on an H100), which the timed kernel's loads evict,
+ * and so write back to DRAM, inside the timed region. The ncu run of scripts/flush_study.sh
+ * counts them: @@GPU:dram__bytes_write.sum of step 11 after --flush write, 2^26 and 2^28@@
+ * written during step 11's kernel.
+ *
+ * FLUSH_READ is a kernel that only reads the buffer (zeroed when it was allocated; it writes
+ * nothing unless it finds a byte that is not zero, which cannot happen). It leaves L2 full
+ * of clean lines, which the kernel's loads evict for free: @@GPU:dram__bytes_write.sum after
+ * --flush read@@ written. Reading rather than writing then reading a second buffer: one buffer
+ * and one pass, and the write-back of whatever was dirty before (the one element
+ * changed before each run, the previous run's partial sums) happens during the flush,
+ * before the start event.
  */
-void flush_l2(void *buffer, size_t bytes, int pass, cudaStream_t stream);
+void flush_l2(void *buffer, size_t bytes, int mode, int pass, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

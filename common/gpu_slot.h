@@ -31,8 +31,9 @@ typedef struct gpu_slot {
     element_t *out;          /**< the step's result, one element */
     element_t *scratch[2];   /**< the step's two scratch buffers */
     size_t scratch_count;    /**< elements each scratch buffer holds (at least 1) */
-    void *flush;             /**< written before each timed run to evict L2; NULL with --hot */
+    void *flush;             /**< read or written before each timed run to evict L2; NULL with --hot */
     size_t flush_bytes;      /**< its size: FLUSH_L2_MULTIPLE x the GPU's L2 */
+    int flush_mode;          /**< how: enum l2_flush (gpu.h's flush_l2()) */
     gpu_gate gate;           /**< holds the GPU until a run is queued (gate.h) */
     int gated;               /**< 0 with --no-gate, and in --check */
     cudaStream_t stream;     /**< everything of this GPU is queued here */
@@ -43,7 +44,7 @@ typedef struct gpu_slot {
 /**
  * Device bytes slot_allocate() takes on `gpu` for up to max_n input elements and
  * `scratch` elements in each scratch buffer, plus `extra_bytes` the driver allocates
- * beside them (e.g. a sum of its own), with an L2 flush buffer when `flush`.
+ * beside them (e.g. a sum of its own), with an L2 flush buffer when `flush` (enum l2_flush) is not FLUSH_NONE.
  */
 size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, const gpu_info *gpu);
 
@@ -54,8 +55,9 @@ size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, c
 int slot_fits(size_t max_n, size_t need, size_t slack, const gpu_info *gpu);
 
 /**
- * Makes `device` current and allocates the slot there: the buffers of slot_bytes(), a
- * stream, the events, and the gate when `gated`. Every call is checked (exit 4).
+ * Makes `device` current and allocates the slot there: the buffers of slot_bytes() (the
+ * flush buffer zeroed, as flush_l2() by reading needs), a stream, the events, and the gate
+ * when `gated`. Every call is checked (exit 4).
  */
 void slot_allocate(gpu_slot *s, int device, size_t max_n, size_t scratch, int flush, int gated,
                    const gpu_info *gpu);
@@ -65,7 +67,7 @@ void slot_release(gpu_slot *s);
 
 /**
  * Queues what comes before the timed work on the slot's stream (its device made
- * current): the L2 flush (unless --hot; `pass` varies what it writes), the result
+ * current): the L2 flush of its flush_mode (none with --hot; `pass` varies what a write writes), the result
  * poisoned (POISON_BYTE, so a run that writes nothing fails), the ready event, the gate
  * closed (unless --no-gate), the start event.
  */

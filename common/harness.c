@@ -14,7 +14,6 @@
 #include "data.h"
 #include "diagnose.h"
 
-const char *harness_program = "reduce";
 int harness_writes_files = 1;
 
 void say_error(const char *message)
@@ -256,7 +255,7 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
     snprintf(row->device, sizeof row->device, "%s", gpu->name);
     row->peak_gbs = gpu->peak_gbs;
     row->reps = opt->reps;
-    row->flushed = !opt->hot;
+    row->flushed = opt->flush;
     row->median_ms = t->median_ms;
     row->min_ms = t->min_ms;
     row->max_ms = t->max_ms;

@@ -17,7 +17,7 @@ HARNESS_DIR   := $(abspath $(COMMON)/..)/build/$(TYPE)/harness-$(harness_arch)
 HARNESS_LIB   := $(HARNESS_DIR)/libharness.a
 HARNESS_MAIN_OBJ := $(HARNESS_DIR)/main.o
 HARNESS_C     := harness gpu_slot options data results gpu passes diagnose
-HARNESS_CU    := gate resources
+HARNESS_CU    := gate flush resources
 HARNESS_LIB_OBJ := $(HARNESS_C:%=$(HARNESS_DIR)/%.o) $(HARNESS_CU:%=$(HARNESS_DIR)/%.o)
 
 # The stamps hold the flags without the tree's own path, which differs from copy to copy of

@@ -327,7 +327,7 @@ static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, elem
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
     gpu_slot slot;
-    int status = allocate(&slot, n, scratch_for(n), !opt->hot, !opt->no_gate, gpu);
+    int status = allocate(&slot, n, scratch_for(n), opt->flush, !opt->no_gate, gpu);
     if (status != 0)
         return status;
     element_t *host = input ? input : host_alloc(n);
@@ -383,7 +383,7 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
     int count = same_bits_sizes(&STEP, sizes), failures = 0, wrong = 0;
     size_t max_n = sizes[count - 1];
     gpu_slot slot;
-    int status = allocate(&slot, max_n, scratch_for(max_n), 1, 0, gpu);
+    int status = allocate(&slot, max_n, scratch_for(max_n), opt->flush ? opt->flush : DEFAULT_FLUSH, 0, gpu);
     if (status != 0)
         return status;
     element_t *host = host_alloc(max_n);

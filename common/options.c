@@ -122,7 +122,7 @@ static int parse_check_list(const char *text, options *opt, char *error, size_t 
 enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
                                        char *error, size_t error_size)
 {
-    enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
+    enum { OPT_WARMUP = 1000, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_HOT, OPT_FLUSH, OPT_NO_GATE, OPT_QUIET, OPT_INPUT,
            OPT_PRINT_SUM, OPT_CHECK, OPT_DESCRIBE, OPT_RESOURCES, OPT_SAME_BITS, OPT_VERDICTS, OPT_DRIVER = 2000 };
     static const struct option core_options[] = {
         { "size", required_argument, NULL, 'n' },
@@ -132,6 +132,7 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         { "device", required_argument, NULL, OPT_DEVICE },
         { "csv", required_argument, NULL, OPT_CSV },
         { "hot", no_argument, NULL, OPT_HOT },
+        { "flush", required_argument, NULL, OPT_FLUSH },
         { "no-gate", no_argument, NULL, OPT_NO_GATE },
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "input", required_argument, NULL, OPT_INPUT },
@@ -155,13 +156,14 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         long_options[CORE_COUNT + i] = (struct option){ driver->flags[i].name,
             driver->flags[i].takes_value ? required_argument : no_argument, NULL, OPT_DRIVER + i };
     long_options[CORE_COUNT + driver_count] = (struct option){ NULL, 0, NULL, 0 };
-    const options defaults = { .n = DEFAULT_N, .reps = DEFAULT_REPS, .warmup = DEFAULT_WARMUP, .seed = 1 };
+    const options defaults = { .n = DEFAULT_N, .reps = DEFAULT_REPS, .warmup = DEFAULT_WARMUP, .seed = 1,
+                              .flush = DEFAULT_FLUSH };
     *opt = defaults;
     error[0] = '\0';
 
     optind = 0;  /* GNU: full reset, so the parser can run more than once (unit tests) */
     opterr = 0;  /* we word the errors ourselves */
-    int c;
+    int c, hot = 0, flush_given = 0;
     while ((c = getopt_long(argc, argv, ":n:r:h", long_options, NULL)) != -1) {
         uint64_t value;
         switch (c) {
@@ -198,7 +200,14 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
             opt->device_given = 1;
             break;
         case OPT_CSV: opt->csv_path = optarg; break;
-        case OPT_HOT: opt->hot = 1; break;
+        case OPT_HOT: hot = 1; opt->flush = FLUSH_NONE; break;
+        case OPT_FLUSH:
+            if (strcmp(optarg, "read") != 0 && strcmp(optarg, "write") != 0)
+                return fail(error, error_size, "--flush: '%s' is not a flush; give read (L2 left clean) or write "
+                                               "(a memset, L2 left dirty), or --hot for none", optarg);
+            flush_given = 1;
+            opt->flush = optarg[0] == 'r' ? FLUSH_READ : FLUSH_WRITE;
+            break;
         case OPT_NO_GATE: opt->no_gate = 1; break;
         case OPT_QUIET: opt->quiet = 1; break;
         case OPT_INPUT: opt->input_path = optarg; break;
@@ -228,6 +237,8 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
     if (optind < argc)
         return fail(error, error_size, "unexpected argument '%s'; sizes go after -n, see --help",
                     argv[optind]);
+    if (hot && flush_given)
+        return fail(error, error_size, "give --hot (no flush) or --flush MODE, not both");
     if (opt->input_path && opt->n_given)
         return fail(error, error_size, "give either --input FILE or -n, not both: "
                                        "the file's size decides n");
@@ -264,9 +275,12 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
     else
         printf("      --device D   CUDA device index (default 0)\n");
     printf("      --csv FILE   append one result row to FILE\n"
+           "      --flush MODE how to flush the L2 cache before each run: read (a kernel reads 4 x L2,\n"
+           "                   which leaves it clean) or write (a memset of 4 x L2, which leaves it\n"
+           "                   dirty); default %s\n"
            "      --hot        do not flush the L2 cache before each run\n"
            "      --no-gate    let the GPU start before the whole run is queued (times host delays)\n"
-           "      --quiet      print only errors (and --print-sum)\n");
+           "      --quiet      print only errors (and --print-sum)\n", DEFAULT_FLUSH == FLUSH_READ ? "read" : "write");
     if (!driver)
         printf("      --input FILE reduce FILE's raw little-endian elements (n = size / element size)\n");
     printf("      --print-sum  print the result alone on a line, for scripts (with --input: each timed\n"

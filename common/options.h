@@ -22,6 +22,18 @@ extern "C" {
 #define MAX_REPS 100000
 #define MAX_CHECK_SIZES 64
 
+/**
+ * How the L2 cache is emptied of the input before each timed run (gpu.h's flush_l2() says
+ * what each leaves in it, and README's "How it measures" what it costs a kernel).
+ */
+enum l2_flush {
+    FLUSH_NONE = 0,   /**< --hot: no flush, the input may still be in L2 */
+    FLUSH_WRITE = 1,  /**< --flush write: a memset of 4 x L2 (nvbench's, Triton's): L2 left full of dirty lines */
+    FLUSH_READ = 2    /**< --flush read: a kernel reads 4 x L2: L2 left full of clean lines */
+};
+/** The flush a run gets without --flush or --hot: switching the method is this one line. */
+#define DEFAULT_FLUSH FLUSH_WRITE
+
 /** Exit codes, so that scripts can tell the failures apart. */
 enum exit_code {
     EXIT_OK = 0,          /**< ran, result verified */
@@ -41,7 +53,7 @@ typedef struct options {
     int device;              /**< CUDA device index */
     int device_given;        /**< 1 if --device was on the command line (a driver may refuse it, any value) */
     const char *csv_path;    /**< append one result row here, or NULL */
-    int hot;                 /**< 1: skip the L2 flush (time a warm cache) */
+    int flush;               /**< enum l2_flush: FLUSH_NONE with --hot (time a warm cache) */
     int no_gate;             /**< 1: do not hold the GPU until a run is queued (gate.h) */
     int quiet;               /**< 1: print nothing but errors and --print-sum */
     const char *input_path;  /**< reduce this file's raw elements, or NULL */

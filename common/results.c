@@ -5,6 +5,7 @@
 /* access() is POSIX, not C11 */
 #define _POSIX_C_SOURCE 200112L
 #include "results.h"
+#include "options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -155,8 +156,14 @@ void format_bytes(char *buf, size_t size, unsigned long long bytes)
         snprintf(buf, size, "%.1f %s", value, units[unit]);
 }
 
+const char *flush_name(int flushed)
+{
+    return flushed == FLUSH_READ ? "read" : flushed == FLUSH_WRITE ? "write" : flushed == FLUSH_NONE ? "hot" : "?";
+}
+
 const char *cache_state(const result_row *r)
 {
-    return r->flushed ? "L2 flushed" : "L2 warm (--hot)";
+    return r->flushed == FLUSH_READ ? "L2 flushed by reading (--flush read)"
+         : r->flushed ? "L2 flushed by writing (--flush write)" : "L2 warm (--hot)";
 }
 

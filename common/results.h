@@ -54,7 +54,7 @@ typedef struct result_row {
     char device[128];         /**< GPU name */
     double peak_gbs;          /**< theoretical DRAM bandwidth of that GPU */
     int reps;                 /**< timed repetitions */
-    int flushed;              /**< 1: L2 flushed before each repetition */
+    int flushed;              /**< how L2 was flushed before each repetition: enum l2_flush (0: --hot) */
     double median_ms, min_ms, max_ms;
     double ci_low_ms, ci_high_ms; /**< the median's 95% confidence interval */
     double gbs;               /**< bytes / median */
@@ -103,7 +103,10 @@ void format_count(char *buf, size_t size, unsigned long long n);
 /** Writes a byte count in the largest binary unit that keeps it >= 1 ("256 MiB"). */
 void format_bytes(char *buf, size_t size, unsigned long long bytes);
 
-/** How a row's runs met the L2 cache ("L2 flushed", "L2 warm (--hot)"), for reports' titles. */
+/** A flush (enum l2_flush, a row's `flushed`) as the flags name it: "hot", "write" or "read". */
+const char *flush_name(int flushed);
+
+/** How a row's runs met the L2 cache ("L2 flushed by reading (--flush read)", "L2 warm (--hot)" ...), for reports' titles. */
 const char *cache_state(const result_row *r);
 
 #ifdef __cplusplus

@@ -472,7 +472,7 @@ static void print_report(const gpu_group *m, const result_row *row, const option
  */
 static int run_benchmark(gpu_group *m, const options *opt)
 {
-    int status = allocate(m, opt->n, !opt->hot, !opt->no_gate);
+    int status = allocate(m, opt->n, opt->flush, !opt->no_gate);
     if (status != 0)
         return status;
     set_sizes(m, opt->n);

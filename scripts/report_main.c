@@ -1,7 +1,8 @@
 /**
  * @file report_main.c
  * @brief The `report` tool: turns the rows the programs appended into the tables, the
- * CSV files and the pictures of `make run-all` and `make sweep` (usage: main()'s lines).
+ * CSV files and the pictures of `make run-all` and `make sweep`, and the fit of each program's
+ * times to t = c + bytes / b (`report fit`, and under the sweep) (usage: main()'s lines).
  *
  * REFERENCE: what "vs CUB" divides by ("-" for none; several, comma-separated: the
  * fastest, fastest_reference()). Exits 1 if any row failed. The scripts name these
@@ -71,6 +72,7 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
     if (count == 0)
         return 1;
     print_sweep_table(stdout, rows, count, reference);
+    print_fit_table(stdout, rows, count, NULL);
     if (write_sweep_csv(csv_path, rows, count, reference) != 0)
         return cannot_write(csv_path);
     return finish_outputs(svg_write_sweep_chart(svg_path, rows, count), csv_path, svg_path,
@@ -115,12 +117,18 @@ int main(int argc, char **argv)
         return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
+    if (argc == 4 && strcmp(argv[1], "fit") == 0) {   /* scripts/flush_study.sh: rows of several types and flushes */
+        static result_row rows[MAX_ROWS];
+        int count = csv_read_some("report", argv[2], rows, MAX_ROWS);
+        return count == 0 ? 1 : print_fit_table(stdout, rows, count, argv[3]) != 0 ? cannot_write(argv[3]) : 0;
+    }
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     if (argc == 4 && strcmp(argv[1], "field") == 0)
         return report_field(argv[2], argv[3]);
     fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
+                    "       report fit ROWS.csv OUT.csv\n"
                     "       report header\n"
                     "       report field CSV COLUMN\n");
     return 2;

@@ -190,7 +190,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     format_bytes(bytes_text, sizeof bytes_text, h->bytes);
     snprintf(title, sizeof title, "Sum of %s %s (%s) on %s", n_text, h->type, bytes_text, h->device);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per program, median of %d runs, %s; %s%s", h->reps,
-             h->flushed ? "L2 flushed" : "L2 warm", row_passed(&rows[0]) ? "above each bar: speedup over " :
+             cache_state(h), row_passed(&rows[0]) ? "above each bar: speedup over " :
              "no speedups: the first program failed", row_passed(&rows[0]) ? short_label(rows[0].label) : "");
     FILE *f = begin(path, title, subtitle);
     if (!f)
@@ -263,7 +263,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
     char title[320], subtitle[160];
     snprintf(title, sizeof title, "Sum of %s against size on %s", h->type, h->device);
     snprintf(subtitle, sizeof subtitle, "Bandwidth per design, median of %d runs, %s", h->reps,
-             h->flushed ? "L2 flushed" : "L2 warm");
+             cache_state(h));
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;

@@ -5,6 +5,7 @@
  */
 #include "tables.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int first_passed(const result_row *rows, int count)
@@ -233,4 +234,71 @@ int write_sweep_csv(const char *path, const result_row *rows, int count, const c
                 r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs, r->status);
     }
     return close_csv(out);
+}
+
+time_fit fit_time(const double *bytes, const double *us, int count)
+{
+    time_fit fit = { 0.0, 0.0, 0 };
+    double mean_x = 0.0, mean_t = 0.0, sxx = 0.0, sxt = 0.0;
+    for (int i = 0; i < count; i++) {
+        mean_x += bytes[i] / count;
+        mean_t += us[i] / count;
+    }
+    for (int i = 0; i < count; i++) {   /* sums about the means: no 10^18-sized cancellations */
+        sxx += (bytes[i] - mean_x) * (bytes[i] - mean_x);
+        sxt += (bytes[i] - mean_x) * (us[i] - mean_t);
+    }
+    if (count < 2 || sxx <= 0.0 || sxt <= 0.0)
+        return fit;
+    double us_per_byte = sxt / sxx;
+    fit.fixed_us = mean_t - us_per_byte * mean_x;
+    fit.gbs = 1e-3 / us_per_byte;   /* a byte per us is 10^6 bytes/s */
+    fit.points = count;
+    return fit;
+}
+
+/** 1 if rows a and b are the same program, type and flush: one line of the fit table. */
+static int same_series(const result_row *a, const result_row *b)
+{
+    return strcmp(a->step, b->step) == 0 && strcmp(a->type, b->type) == 0 && a->flushed == b->flushed;
+}
+
+int print_fit_table(FILE *out, const result_row *rows, int count, const char *csv_path)
+{
+    FILE *csv = csv_path ? create_csv(csv_path, "step,label,type,flush,sizes,fixed_us,gbs,pct_peak") : NULL;
+    if (csv_path && !csv)
+        return -1;
+    fprintf(out, "\nt = c + bytes / b, least squares over each design's sizes above: c, the time of no bytes "
+                 "(launch, gate, finish); b, the streaming rate\n");
+    fprintf(out, "%-42s %-6s %-6s %10s %9s %7s\n", "Design", "Type", "Flush", "c (us)", "b (GB/s)", "% peak");
+    for (int i = 0; i < count; i++) {
+        int first = 1, points = 0;
+        for (int j = 0; j < i && first; j++)
+            first = !same_series(&rows[j], &rows[i]);
+        if (!first)
+            continue;
+        double *bytes = malloc((size_t)count * sizeof *bytes), *us = malloc((size_t)count * sizeof *us);
+        for (int j = i; j < count && bytes && us; j++)
+            if (same_series(&rows[j], &rows[i]) && row_passed(&rows[j])) {
+                bytes[points] = (double)rows[j].bytes;
+                us[points++] = rows[j].median_ms * 1e3;
+            }
+        time_fit fit = bytes && us ? fit_time(bytes, us, points) : (time_fit){ 0.0, 0.0, 0 };
+        free(bytes);
+        free(us);
+        const char *flush = flush_name(rows[i].flushed);
+        double pct = rows[i].peak_gbs > 0 ? 100.0 * fit.gbs / rows[i].peak_gbs : 0.0;
+        if (fit.points)
+            fprintf(out, "%-42s %-6s %-6s %10.2f %9.1f %6.1f%%\n", rows[i].label, rows[i].type, flush,
+                    fit.fixed_us, fit.gbs, pct);
+        else
+            fprintf(out, "%-42s %-6s %-6s %10s (fewer than two sizes passed, or no growth)\n", rows[i].label,
+                    rows[i].type, flush, "-");
+        if (csv) {
+            fprintf(csv, "%s,", rows[i].step);
+            csv_write_field(csv, rows[i].label);
+            fprintf(csv, ",%s,%s,%d,%.3f,%.1f,%.2f\n", rows[i].type, flush, fit.points, fit.fixed_us, fit.gbs, pct);
+        }
+    }
+    return csv ? close_csv(csv) : 0;
 }

@@ -70,6 +70,27 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
 /** Writes the sweep as CSV: step, n, median us, GB/s, % peak, vs CUB. */
 int write_sweep_csv(const char *path, const result_row *rows, int count, const char *reference_step);
 
+/** A straight line t = c + bytes / b through one program's median times over its sizes. */
+typedef struct time_fit {
+    double fixed_us;  /**< c: the time of no bytes at all (launch, gate, finish), in us */
+    double gbs;       /**< b: the rate the time grows with the bytes at, GB/s (10^9 bytes/s) */
+    int points;       /**< sizes it was fit over; 0: no line (fewer than two sizes, or times that do not grow) */
+} time_fit;
+
+/**
+ * Least squares fit of `us` (median times, us) against `bytes` over `count` sizes: c and b
+ * with the sum of squared time errors smallest, every size weighing the same.
+ */
+time_fit fit_time(const double *bytes, const double *us, int count);
+
+/**
+ * Prints, under a table, one line per program, type and flush among the rows (in the
+ * order they first appear) with its passed sizes' fit_time(): c in us, b in GB/s and % of
+ * peak; and writes the same as CSV to `csv_path` unless NULL. Returns 0, or -1 when that
+ * file cannot be written.
+ */
+int print_fit_table(FILE *out, const result_row *rows, int count, const char *csv_path);
+
 /** Writes n as "2^K" when it is a power of two, else with separators. */
 void format_size(char *buf, size_t size, unsigned long long n);
 

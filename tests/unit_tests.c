@@ -91,7 +91,7 @@ static void test_options(void)
          parse(&opt, error, "-n", "1000", "-r", "5", "--warmup", "0", "--seed", "7", "--device", "1",
                "--csv", "out.csv", "--hot", "--no-gate", "--quiet", "--print-sum", NULL) == PARSE_OK &&
              opt.n == 1000 && opt.n_given && opt.reps == 5 && opt.warmup == 0 && opt.seed == 7 &&
-             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.hot && opt.no_gate && opt.quiet &&
+             opt.device == 1 && strcmp(opt.csv_path, "out.csv") == 0 && opt.flush == FLUSH_NONE && opt.no_gate && opt.quiet &&
              opt.print_sum);
     TEST("options long size", parse(&opt, error, "--size=2^20", "--reps=3", NULL) == PARSE_OK &&
                               opt.n == 1048576 && opt.reps == 3);
@@ -149,13 +149,20 @@ static void test_options(void)
     /* after the flags above, each back to its default when not given */
     TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
                              opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
-                             opt.device == 0 && !opt.hot && !opt.no_gate && !opt.quiet && !opt.csv_path &&
+                             opt.device == 0 && opt.flush == DEFAULT_FLUSH && !opt.no_gate && !opt.quiet && !opt.csv_path &&
                              !opt.check_count && !opt.check_auto && !opt.describe && !opt.resources &&
                              !opt.same_bits && !opt.verdicts_path);
     TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
                                                      rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
                                                      rejects("makes its own data", "--input", "f", "--same-bits", NULL));
     TEST("bad verdicts without its file", rejects("needs a value", "--verdicts", NULL));
+    TEST("options flush read and write", parse(&opt, error, "--flush", "read", NULL) == PARSE_OK &&
+                                         opt.flush == FLUSH_READ && parse(&opt, error, "--flush=write", NULL) == PARSE_OK &&
+                                         opt.flush == FLUSH_WRITE);
+    TEST("bad flush mode", rejects("--flush: 'clean' is not a flush; give read", "--flush", "clean", NULL) &&
+                           rejects("needs a value", "--flush", NULL));
+    TEST("bad flush with hot", rejects("not both", "--hot", "--flush", "read", NULL) &&
+                               rejects("not both", "--flush", "write", "--hot", NULL));
 }
 
 /** 1 if `n` is among the `count` sizes. */
@@ -636,6 +643,58 @@ static void test_tables_and_pictures(void)
     remove(svg);
 }
 
+/** A row of `step` at n ints taking 5 us + n x 4 bytes at 3000 GB/s (plus `extra_us`), flushed by `flush`. */
+static result_row fit_row(const char *step, unsigned long long n, double extra_us, int flush)
+{
+    result_row r = make_row(step, 0.0, 0.0);
+    r.n = n;
+    r.bytes = 4 * n;
+    r.median_ms = (5.0 + r.bytes / 3e6 + extra_us) / 1e3;
+    r.flushed = flush;
+    return r;
+}
+
+/** t = c + bytes / b by least squares: the line itself, what cannot be fit, the table under the sweep. */
+static void test_fit(void)
+{
+    double bytes[4] = { 1e6, 2e6, 4e6, 8e6 }, us[4], off[4] = { 1, -1, -1, 1 };
+    for (int i = 0; i < 4; i++)
+        us[i] = 5.0 + bytes[i] / 3e6;
+    time_fit fit = fit_time(bytes, us, 4);
+    TEST("fit: points on a line give its c (us) and b (GB/s)",
+         fit.points == 4 && fabs(fit.fixed_us - 5.0) < 1e-9 && fabs(fit.gbs - 3000.0) < 1e-6);
+    double even[4] = { 1e6, 2e6, 3e6, 4e6 };
+    for (int i = 0; i < 4; i++)
+        us[i] = 5.0 + even[i] / 3e6 + off[i];   /* errors of mean 0 and no slope of their own */
+    fit = fit_time(even, us, 4);
+    TEST("fit: least squares, errors that cancel leave c and b", fabs(fit.fixed_us - 5.0) < 1e-9 &&
+                                                                  fabs(fit.gbs - 3000.0) < 1e-6);
+    double same[2] = { 1e6, 1e6 }, falling[2] = { 9.0, 8.0 };
+    TEST("fit: none from one size, one size twice, or times that fall with the bytes",
+         fit_time(bytes, us, 1).points == 0 && fit_time(same, us, 2).points == 0 &&
+             fit_time(bytes, falling, 2).points == 0);
+
+    result_row rows[7] = { fit_row("step11", 1 << 20, 0, FLUSH_WRITE), fit_row("cub_reference", 1 << 20, 2, FLUSH_WRITE),
+                           fit_row("step11", 1 << 24, 0, FLUSH_WRITE), fit_row("cub_reference", 1 << 24, 2, FLUSH_WRITE),
+                           fit_row("step11", 1 << 26, 900, FLUSH_WRITE), fit_row("step11", 1 << 20, 0, FLUSH_READ),
+                           fit_row("step11", 1 << 24, 0, FLUSH_READ) };
+    snprintf(rows[4].status, sizeof rows[4].status, "FAILED");   /* left out of the fit */
+    static char text[1 << 14];
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    const char *csv = "build/unit_test_fit.csv";
+    int written = f && print_fit_table(f, rows, 7, csv) == 0;
+    if (f)
+        fclose(f);
+    TEST("fit table: one line per program and flush, failed rows left out, c and b and % of peak",
+         written && strstr(text, "step11 label, with comma                   int    write        5.00    3000.0   89.5%") &&
+             strstr(text, "cub_reference label, with comma            int    write        7.00    3000.0") &&
+             strstr(text, "step11 label, with comma                   int    read         5.00"));
+    static char file[4096];
+    TEST("fit table's CSV", slurp(csv, file, sizeof file) > 0 &&
+                            strstr(file, "step11,\"step11 label, with comma\",int,read,2,5.000,3000.0,89.50\n"));
+    remove(csv);
+}
+
 /**
  * What diagnose() must say for what a check saw: each case's diagnosis and a text its one
  * line holds (`also`: a second one; `never`: one it must not hold), or, where `negated` is
@@ -792,6 +851,7 @@ int main(void)
     test_csv();
     test_format();
     test_tables_and_pictures();
+    test_fit();
     test_diagnose();
     test_no_gpu();
     return failures ? 1 : 0;
