@@ -32,7 +32,7 @@ enum l2_flush {
     FLUSH_READ = 2    /**< --flush read: a kernel reads 4 x L2: L2 left full of clean lines */
 };
 /** The flush a run gets without --flush or --hot: switching the method is this one line. */
-#define DEFAULT_FLUSH FLUSH_WRITE
+#define DEFAULT_FLUSH FLUSH_READ
 
 /** Exit codes, so that scripts can tell the failures apart. */
 enum exit_code {

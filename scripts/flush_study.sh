@@ -58,7 +58,7 @@ else
                 if ! "$ncu" --cache-control none --clock-control none --replay-mode application \
                        --kernel-name-base function --kernel-id ::reduce_pass:2 --metrics "$metrics" \
                        --csv --page raw --print-units base \
-                       "./step11_single_pass/reduce$suffix" -n "$n" -r 1 --warmup 1 --device "$device" --quiet \
+                       "./step11_single_pass/reduce$suffix" -n "$n" -r 1 --warmup 1 --no-gate --device "$device" --quiet \
                        "$(flag "$flush")" > "$log" 2>&1; then
                     echo "ncu failed: $(grep -m1 -E 'ERR|rror' "$log" || tail -1 "$log")"
                     continue
