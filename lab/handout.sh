@@ -25,8 +25,9 @@ from=${spec%-*} to=${spec#*-}
     bad "give EXERCISES=k, a range EXERCISES=a-b or EXERCISES=all, e.g. make handout EXERCISES=3 (got '$spec')"
 exercises=()
 for k in "${lab_steps[@]}"; do [ "$k" -lt "$((10#$from))" ] || [ "$k" -gt "$((10#$to))" ] || exercises+=("$k"); done
-[ ${#exercises[@]} -gt 0 ] && { [ "$spec" = all ] || [[ " ${lab_steps[*]} " == *" $((10#$from)) "* ]]; } ||
+if [ ${#exercises[@]} -eq 0 ] || { [ "$spec" != all ] && [[ " ${lab_steps[*]} " != *" $((10#$from)) "* ]]; }; then
     bad "EXERCISES=$spec holds no lab exercise: give k, a-b or all from ${lab_steps[*]}"
+fi
 out=${HANDOUT_DIR:-build/handout}
 out=${out%/}
 [ ! -e "$out" ] || [ -z "$(ls -A "$out" 2> /dev/null)" ] || bad "$out is not empty: give a new or empty HANDOUT_DIR"
@@ -78,7 +79,7 @@ for k in "${exercises[@]}"; do
     sed -e "s# LAB_DIR=$start##g" -e "s#$start/#lab/work/#g" -e "s#the exercise, from $dir/README.md, says#the exercise below says#" \
         -e '/^ \* ### Going further/,/^ \* Check it: make lab-check/{/^ \* Check it/!d}' \
         -e 's#^ \* Afterwards, our answer: .*# * Afterwards, our answer: your course hands it out.#' "$start/$dir/reduce.cu" > "$copy"
-    if [ -z "$(printf '%s\n' "${withheld[@]}" | grep -x "$before")" ]; then
+    if [[ " ${withheld[*]} " != *" $before "* ]]; then
         mkdir -p "$out/lab/work/$dir" && cp "$copy" "$out/lab/work/$dir/reduce.cu" && cp "$start/$dir/Makefile" "$out/lab/work/$dir/"
         continue
     fi
