@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: the students' repository of a course
 # (lab/README.md, "For a course"): a folder to git init and publish, without the answers.
-# It holds git's files less the step folders from the first exercise on (their kernels
-# and READMEs are the answers), the multi-GPU extension (steps 12, 13) where those go,
-# lab/ANSWERS.md and lab/broken/; then, for each exercise, make lab's copy (the exercise
+# It holds git's tracked files (as in the work tree) less the step folders from the first
+# exercise on (their kernels and READMEs are the answers), the multi-GPU extension (steps
+# 12, 13) where those go, lab/ANSWERS.md and lab/broken/; then, for each exercise, make lab's copy (the exercise
 # and the TODOs on step k-1's kernel) in lab/work/ and lab/exercises/. An exercise that
 # starts from another exercise gets no copy (step k-1's kernel is that one's answer): its
 # exercise and TODO lines wait in lab/exercises/, and make lab there puts them on the
@@ -43,7 +43,7 @@ done
 [[ " ${withheld[*]} " != *" $(step_dir 12) "* ]] || multi=multi
 pattern="^($(printf '%s/|' "${withheld[@]}" $multi)lab/ANSWERS\.md$|lab/broken/)"
 mkdir -p "$out" || exit 1
-git ls-files -co --exclude-standard | grep -Ev "$pattern" |
+git ls-files | grep -Ev "$pattern" |
     while IFS= read -r f; do [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$out"
 [ -z "$multi" ] || sed -i '\|^include multi/multi.mk$|d' "$out/Makefile"
 # the students' copies are theirs to commit: only what a build makes there stays out of git
@@ -96,7 +96,7 @@ done
 rm -rf "$start"
 
 # ---------------------------------------------------------------- our times, on a GPU
-mkdir -p "$out/lab/times"
+mkdir -p "$out/lab/times" build
 read -ra types <<< "$(lab/lab.sh types handout)"
 timed=0
 for k in "${exercises[@]}"; do
