@@ -435,7 +435,7 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder), a
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in the lab/work/ of a handout), a
 # build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
 # own first failure) and a browser's "reduce (1).cu" (named, with what to do)
 class=$lab_root/class
@@ -443,6 +443,8 @@ mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3
     "$class/frank/$step3"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
 cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
+# bob's folder is a course's handout (make handout): its step folders are ours, never graded
+mkdir -p "$class/bob/$(step_dir 1)" && touch "$class/bob/lab/handout.txt" && cp "$(step_dir 1)/reduce.cu" "$class/bob/$(step_dir 1)/"
 sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
