@@ -24,6 +24,10 @@ SWEEP_PROGRAMS := $(addsuffix /reduce,$(wordlist 7,13,$(STEPS))) \
                   step11_single_pass/atomic_finish/reduce_block_atomic \
                   step11_single_pass/atomic_finish/reduce_warp_atomic cub_reference/reduce \
                   $(addprefix cub_reference/newest/reduce_,run_to_run not_guaranteed gpu_to_gpu)
+# A course's handout (make handout) has no folder of its exercises and later steps: the lists keep those here
+STEPS := $(foreach d,$(STEPS),$(if $(wildcard $d/Makefile),$d))
+PROGRAM_DIRS := $(foreach d,$(PROGRAM_DIRS),$(if $(wildcard $d/Makefile),$d))
+SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefile),$p))
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to

@@ -17,10 +17,10 @@ EXTENSIONS   += lab
 NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
-HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/tests.sh
+HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/handout.sh lab/tests.sh
 TEST_SUITES  += lab/tests.sh
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
-.PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean
+.PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean handout
 
 ##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu
 SUBMISSIONS ?=
@@ -57,6 +57,10 @@ lab-grade-all: $(LAB_TOOL) build/tools/report
 ## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
 lab-grade-demo: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab_grade_all.sh --demo
+
+## handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository, without the answers (lab/README.md, "For a course"); on the lab GPU, with our times
+handout:
+	@$(LAB_ENV) lab/handout.sh
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:

@@ -28,6 +28,16 @@ lab_dir_arg=""
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 
+# A course's handout (make handout: lab/handout.sh) holds no kernel of its exercises or the
+# later steps: lab/handout.txt says what the lab asks of them ("KEY K VALUE" lines, from
+# facts below): the exercises, the step each starts from, our step's title, includes ...
+handout=""
+[ -f lab/handout.txt ] && handout=lab/handout.txt
+fact() { sed -n "s/^$1 $2 //p" "$handout" | head -1; }
+if [ -n "$handout" ]; then PROGRAM_DIRS=$(fact steps all); export PROGRAM_DIRS; fi   # step_dir's
+# our_kernel K: our step k's kernel file is here (in a handout, not for an exercise)
+our_kernel() { [ -f "$(step_dir "$1")/reduce.cu" ]; }
+
 # The lab's steps: the top Makefile's with a reduce.cu of their own (a program of several
 # kernel files is no exercise), by number; exercise k starts from the one before it (step
 # 14 from step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
@@ -44,6 +54,7 @@ done
 mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
 lab_steps=()
 for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
+[ -z "$handout" ] || read -ra lab_steps <<< "$(fact exercises all)"
 
 bad_input() { echo "make $1: $2" >&2; exit 2; }
 
@@ -59,6 +70,7 @@ valid_step() {
 # before_step K: the step exercise K starts from: the one before K in the list
 before_step() {
     local k before=""
+    [ -z "$handout" ] || { fact start "$1"; return; }
     for k in "${kernel_steps[@]}"; do [ "$k" -lt "$1" ] && before=$k; done
     echo "$before"
 }
@@ -142,13 +154,14 @@ strip_header() { awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip 
 # TYPE): the program says what it is, no script reads its source
 our_field() {
     local dir type=${TYPE:-int}
+    if [ -n "$handout" ] && ! our_kernel "$1"; then fact "$2" "$1"; return; fi
     dir=$(step_dir "$1")
     make -s --no-print-directory -C "$dir" TYPE="$type" > /dev/null 2>&1 || return 1
     describe "$dir/reduce$(suffix_of "$type")" "$2"
 }
 
 start() {
-    local k cur prev dest before exercise title idea work="" todos common
+    local k cur prev dest before exercise title idea work="" todos
     k=$(valid_step lab "${1:-}") || exit 2
     cur=$(step_dir "$k")
     before=$(before_step "$k")
@@ -158,6 +171,7 @@ start() {
         bad_input lab "$dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy"
     fi
     refuse() { echo "make lab: $1" >&2; [ -z "$work" ] || rm -rf "$work"; exit 1; }
+    if [ -n "$handout" ] && ! our_kernel "$k"; then start_handout "$k" "$dest"; return; fi
     # the "## Exercise" section of our step's README (fails if there is none)
     exercise=$([ -f "$cur/README.md" ] && awk -f lab/lab_exercise.awk "$cur/README.md") ||
         refuse "$cur/README.md has no '## Exercise' section to copy into the exercise"
@@ -188,13 +202,54 @@ start() {
     } > "$work/reduce.cu" || refuse "lab/lab_todos.awk could not place the TODOs (its message is above)"
     todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
     [ "$todos" -gt 0 ] || refuse "no code differs between $prev/reduce.cu and $cur/reduce.cu: nothing to do"
-    common=$(realpath -m --relative-to="$dest" common/step.mk)
     rm -rf "$dest"
     { mkdir -p "$dest" && cp "$work/reduce.cu" "$dest/reduce.cu"; } || refuse "cannot write $dest"
-    printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$common" "$common" > "$dest/Makefile"
     rm -rf "$work"
-    echo "make lab: $dest/reduce.cu is step $before's kernel with the exercise at the top and $todos TODO(step $k) comments"
-    echo "next: edit it, then make lab-check STEP=$k$lab_dir_arg"
+    started "$k" "$dest" "step $before's kernel with the exercise at the top and $todos TODO(step $k) comments"
+}
+
+# started K DEST WHAT: the copy's Makefile, and what make lab made
+started() {
+    local common
+    common=$(realpath -m --relative-to="$2" common/step.mk)
+    printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$1" "$common" "$common" > "$2/Makefile"
+    echo "make lab: $2/reduce.cu is $3"
+    echo "next: edit it, then make lab-check STEP=$1$lab_dir_arg"
+}
+
+# start_handout K DEST: in a handout, the copy make handout made (lab/exercises/DIR.cu); or,
+# where exercise k starts from another of its exercises, whose answer the handout does not
+# hold, that file's exercise and TODO lines on top of the student's own copy of that step
+start_handout() {
+    local k=$1 dest=$2 before saved mine
+    before=$(before_step "$k")
+    saved=lab/exercises/$(step_dir "$k").cu
+    mine=$lab_dir/$(step_dir "$before")/reduce.cu
+    [ -f "$saved" ] || bad_input lab "$saved is missing: your course's handout restores it"
+    if our_kernel "$before"; then
+        { rm -rf "$dest" && mkdir -p "$dest" && cp "$saved" "$dest/reduce.cu"; } || exit 1
+        started "$k" "$dest" "step $before's kernel with the exercise at the top and TODO(step $k) comments"
+        return
+    fi
+    [ -f "$mine" ] || bad_input lab "exercise $k starts from your own step $before: make lab STEP=$before$lab_dir_arg first, and finish it"
+    mkdir -p "$dest" && cat "$saved" > "$dest/reduce.cu.new" || exit 1
+    if ! relabel "$mine" "$k" "$(step_dir "$k")" "$(fact title "$k")" "$(fact idea "$k")" > "$dest/label.cu" ||
+       ! strip_header "$dest/label.cu" >> "$dest/reduce.cu.new"; then
+        rm -rf "$dest"
+        bad_input lab "$mine has lost its STEP definition (number, name, title, citation, idea): make lab-check STEP=$before$lab_dir_arg says more"
+    fi
+    mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
+    started "$k" "$dest" "your step $before with exercise $k and its TODO lines at the top"
+}
+
+# facts K: what the lab asks of our step k (the KEY K VALUE lines of lab/handout.txt), for a
+# handout that holds no kernel of it (lab/handout.sh)
+facts() {
+    local k key
+    k=$(valid_step handout "$1") || exit 2
+    echo "start $k $(before_step "$k")"
+    for key in title idea max_n same_bits; do echo "$key $k $(our_field "$k" "$key")"; done
+    echo "includes $k $(our_includes "$k")"
 }
 
 # ------------------------------------------------------------------ what the checks ask of a program
@@ -392,6 +447,7 @@ case ${1:-} in
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) . lab/lab_check.sh; check "${2:-}" ;;
+    facts) . lab/lab_check.sh; facts "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types | facts K" >&2; exit 2 ;;
 esac

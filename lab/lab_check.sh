@@ -97,11 +97,17 @@ include_lines() {
                printf "%d\t%s\n", line, text } }' "$1"
 }
 
+# our_includes K: what our step k's and k-1's files include (a handout: lab/handout.txt's)
+our_includes() {
+    if [ -n "$handout" ] && ! our_kernel "$1"; then fact includes "$1"; return; fi
+    (include_lines "$(step_dir "$1")/reduce.cu"; include_lines "$(step_dir "$(before_step "$1")")/reduce.cu") |
+        cut -f2 | sort -u | paste -sd' '
+}
+
 # check_includes FILE K: PASS or FAIL with the line; notes "includes"; 1 on a failure
 check_includes() {
     local file=$1 k=$2 ours line target bad="" may=()
-    ours=$( (include_lines "$(step_dir "$k")/reduce.cu"; include_lines "$(step_dir "$(before_step "$k")")/reduce.cu") |
-           cut -f2 | sort -u | paste -sd' ')
+    ours=$(our_includes "$k")
     read -ra may <<< "$ours $harmless_includes"   # every target the copy may include
     while IFS=$'\t' read -r line target; do
         [[ " ${may[*]} " == *" $target "* ]] || { bad="line $line: #include $target"; break; }
@@ -214,8 +220,7 @@ check_correct() {
 check_huge() {
     local huge=2147483653 ours_max t status
     [ "${LAB_HUGE:-1}" != 0 ] && [ -n "$passed" ] || return 0
-    make -s --no-print-directory -C "$cur" TYPE="$first_type" || exit 1
-    ours_max=$(describe "$cur/reduce$(suffix_of "$first_type")" max_n)
+    ours_max=$(our_field "$k" max_n)
     if [ "$max_n" -lt "$huge" ] && [ "${ours_max:-0}" -ge "$huge" ]; then
         echo "note: n = 2^31+5 not checked: your STEP.max_n is $max_n (32-bit indices); our step $k takes any n (MAX_N_64BIT)"
         huge_note=" (not n = 2^31+5: STEP.max_n is 32-bit, ours takes any n)"
@@ -238,8 +243,7 @@ check_huge() {
 # float and double (lab/lab.sh's same_bits); then the types right so far are noted
 check_same_bits() {
     local t same
-    make -s --no-print-directory -C "$cur" TYPE="$first_type" || exit 1
-    if [ "$(describe "$cur/reduce$(suffix_of "$first_type")" same_bits)" = 1 ] && [ -n "$passed" ]; then
+    if [ "$(our_field "$k" same_bits)" = 1 ] && [ -n "$passed" ]; then
         echo "== same bits: mixed data, --blocks 1, 2, 7, 132, 528, 1024 and your own grid, 10 runs each: one result (step $k's claim)"
         for t in $passed; do
             case $t in float|double) ;; *) continue ;; esac
@@ -345,7 +349,7 @@ check_sanitizers() {
 time_field() {
     [ -f "$1" ] || return 0
     local report=${LAB_REPORT:-build/tools/report} median
-    if [ "$2" = device ]; then "$report" field "$1" device | sed -n 1p; return 0; fi
+    if [ "$2" != median ]; then "$report" field "$1" "$2" | sed -n 1p; return 0; fi
     median=$("$report" field "$1" median_ms | sed -n 1p)
     if [ "$("$report" field "$1" status | sed -n 1p)" = PASSED ] && awk -v ms="$median" 'BEGIN { exit !(ms + 0 > 0) }'; then
         echo "$median"
@@ -356,11 +360,22 @@ time_field() {
 # data (each program its own CSV first: a row missing, a crash, never shifts the others'),
 # then the table and its verdict (lab_grade table) into the pass marker
 check_timing() {
-    local raw=$log/time.csv dir name names=() role roles=(start yours ours) i=0 ms status timing_failed=0 device="" verdict
+    local raw=$log/time.csv dir name names=() role roles=(start yours ours) i=0 ms status timing_failed=0 device="" verdict \
+          start_dir=$prev ours_csv=""
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
     rm -f "$raw"
-    for dir in "$prev" "$dest" "$cur"; do
+    # a handout (lab/handout.sh) has no kernel of its exercises: an exercise that starts from
+    # another is timed against the student's own copy of that one, and our step k's time is
+    # the course's (lab/times/, which make handout writes on the lab GPU), where it has it
+    our_kernel "$before" || start_dir=$lab_dir/$prev
+    our_kernel "$k" || ours_csv=lab/times/$cur-$first_type.csv
+    for dir in "$start_dir" "$dest" "$cur"; do
         role=${roles[i++]}
+        if [ -n "$ours_csv" ] && [ "$role" = ours ]; then
+            our_time "$ours_csv" "$raw" || { [ "$timing_failed$failed" = 0 ] || exit 1; return 0; }
+            names+=("$(time_field "$ours_csv" step)")
+            continue
+        fi
         [ "$dir" = "$dest" ] || make -s --no-print-directory -C "$dir" TYPE="$first_type" || exit 1
         name=$dir/reduce$(suffix_of "$first_type")
         names+=("$(describe "$name" name)")
@@ -402,6 +417,22 @@ check_timing() {
     verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     [ -z "$failed" ] || exit 1
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
+}
+
+# our_time CSV RAW: in a handout, our step's row of the course's times (CSV) added to RAW,
+# when it was timed at this N; else no verdict, saying how the course supplies it (1)
+our_time() {
+    local n
+    n=$("$grader" size "${N:-2^26}")
+    if [ -f "$1" ] && [ "$(time_field "$1" n)" = "$n" ] && [ -n "$(time_field "$1" median)" ]; then
+        tail -n +2 "$1" >> "$2"
+        echo "ours: the time your course measured on $(time_field "$1" device) ($1)"
+        return 0
+    fi
+    echo "no verdict: our step $k's time at n = ${N:-2^26} $first_type is not in this handout ($1): your course"
+    echo "  writes it on the lab GPU with make handout (lab/README.md, \"For a course\"); the times above are yours"
+    echo "correct, time not compared: no time of ours here" > "$dest/.lab-check"
+    return 1
 }
 
 # check_profile: make profile's table of Nsight Compute metrics for yours and ours (step

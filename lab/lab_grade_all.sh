@@ -93,10 +93,12 @@ list=$work/submissions.txt
 : > "$list"
 while IFS= read -r folder; do
     student=$(basename "$folder")
-    found=0
+    found=0 handout=0
+    [ ! -f "$folder/lab/handout.txt" ] || handout=1   # a handout's steps are ours: its lab/work/ alone
     for k in "${steps[@]}"; do
         name=$(step_dir "$k")
         for file in "$folder/$name/reduce.cu" "$folder/lab/work/$name/reduce.cu" "$folder/lab/$name/reduce.cu"; do
+            [ "$handout" = 0 ] || [ "$file" = "$folder/lab/work/$name/reduce.cu" ] || continue
             [ -f "$file" ] && { printf '%s\x1f%s\x1f%s\x1f\n' "$student" "$k" "$file" >> "$list"; found=1; break; }
         done
     done

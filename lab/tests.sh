@@ -6,6 +6,31 @@
 # copy is made in a folder under build/ (LAB_DIR), never in lab/work.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
+# A course's handout (make handout): each exercise's copy made, built and, on a GPU,
+# checked; what needs our kernels of its exercises or lab/broken is named and skipped
+if [ -f lab/handout.txt ]; then
+    section lab
+    skip "lab: make lab from our kernels, the broken copies, lab-grade and lab-grade-all" \
+         "a course's handout: our kernels of its exercises and lab/broken are not here (make test in the full repository runs them)"
+    lab_root=build/$type/test-lab
+    rm -rf "$lab_root"
+    [ "$type" != int ] || unit_tests lab_unit_tests
+    make_expect "handout: make lab STEP=0 is refused" 2 "give STEP=k" lab STEP=0 LAB_DIR="$lab_root"
+    read -ra lab_steps <<< "$(lab/lab.sh steps)"
+    for k in "${lab_steps[@]}"; do
+        step=$(PROGRAM_DIRS=$(sed -n 's/^steps all //p' lab/handout.txt) step_dir "$k")
+        make_expect "handout: make lab STEP=$k: the exercise and the TODOs" 0 "$step/reduce.cu is" lab STEP="$k" LAB_DIR="$lab_root"
+        grep -q "TODO(step $k, 1 of" "$lab_root/$step/reduce.cu" && make --no-print-directory -s -C "$lab_root/$step" TYPE="$type" > "$log/lab-build.txt" 2>&1
+        result "handout: exercise $k's copy has its TODOs and builds ($type)" $? "$(tail -3 "$log/lab-build.txt" | tr '\n' ' ')"
+    done
+    k=${lab_steps[0]} name="handout: lab-check STEP=${lab_steps[0]} of the starting copy: correct, and our time compared or its absence said"
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; else
+        make_expect "$name" 0 "correct" lab-check STEP="$k" LAB_DIR="$lab_root" LAB_TYPES="$type" LAB_HUGE=0 N=2^22
+        grep -qE "^ours: the time your course measured|^no verdict: our step $k's time" "$log/out.txt"
+        result "handout: lab-check says where our time comes from, or that it is not here" $? "$(tail -3 "$log/out.txt" | tr '\n' ' ')"
+    fi
+    return 0
+fi
 section lab
 lab_root=build/$type/test-lab
 rm -rf "$lab_root"
@@ -410,7 +435,7 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder), a
+# lab-grade-all over a small class: our step 3, the CUB shortcut (in the lab/work/ of a handout), a
 # build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
 # own first failure) and a browser's "reduce (1).cu" (named, with what to do)
 class=$lab_root/class
@@ -418,6 +443,8 @@ mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3
     "$class/frank/$step3"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
 cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
+# bob's folder is a course's handout (make handout): its step folders are ours, never graded
+mkdir -p "$class/bob/$(step_dir 1)" && touch "$class/bob/lab/handout.txt" && cp "$(step_dir 1)/reduce.cu" "$class/bob/$(step_dir 1)/"
 sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
@@ -461,3 +488,46 @@ left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name sub
        -printf '%f ' 2>/dev/null)
 [ -z "$left" ]
 result "lab-grade-all: the scratch copies are gone" $? "$left"
+
+# ---------------------------------------------------------------- make handout
+# (int run) a course's handout for exercise 3, for 7 to 9 and for all: no line of a kernel
+# it withholds (the longest code line each adds to the step before it, its STEP label aside,
+# which make lab rewrites), no lab/ANSWERS.md,
+# no lab/broken; in 7-9, make lab STEP=8 starts from the student's own step 7; the one for
+# 3 builds and its make test passes, without a GPU (its lab section: lab/tests.sh's top)
+if [ "$plumbing" = 1 ]; then
+    section handout
+    handouts=build/$type/test-handout
+    rm -rf "$handouts"
+    for bad in x 12 5-2; do
+        make_expect "handout: EXERCISES=$bad is refused" 2 "EXERCISES" handout EXERCISES="$bad" HANDOUT_DIR="$handouts/bad"
+    done
+    mkdir -p "$handouts/full" && touch "$handouts/full/x"
+    make_expect "handout: a HANDOUT_DIR that is not empty is refused" 2 "not empty" handout EXERCISES=3 HANDOUT_DIR="$handouts/full"
+    for spec in 3 7-9 all; do
+        out=$handouts/$spec first=${spec%%-*} leaks=""
+        [ "$spec" != all ] || first=${lab_steps[0]}
+        make_expect "handout: make handout EXERCISES=$spec" 0 "make handout: wrote $out" handout EXERCISES="$spec" HANDOUT_DIR="$out"
+        for k in "${lab_steps[@]}"; do
+            [ "$k" -ge "$first" ] || continue
+            line=$(diff "$(lab/lab.sh before "$k")/reduce.cu" "$(step_dir "$k")/reduce.cu" | sed -n 's/^> *//p' |
+                   grep -v '^\(//\|/\*\|\*\)\|\.number = \|\.idea = ' | awk '{ print length($0) " " $0 }' | sort -rn | head -1 | cut -d' ' -f2-)
+            [ -n "$line" ] && ! grep -rqF -- "$line" "$out" || leaks+=" step $k: '$line';"
+        done
+        [ -z "$leaks" ] && [ ! -e "$out/lab/ANSWERS.md" ] && [ ! -e "$out/lab/broken" ] && [ ! -e "$out/$(step_dir "$first")" ] &&
+            [ -f "$out/lab/work/$(step_dir "$first")/reduce.cu" ]
+        result "handout EXERCISES=$spec: the first exercise's copy, no line of a kernel withheld, no lab/ANSWERS.md, no lab/broken" $? \
+               "${leaks:- a withheld file is there, or the copy is missing}"
+    done
+    (cd "$handouts/7-9" && make --no-print-directory lab STEP=9 > lab-9.txt 2>&1; [ $? = 2 ] &&
+        grep -q "make lab STEP=8 first" lab-9.txt && make --no-print-directory lab STEP=8 > /dev/null 2>&1 &&
+        grep -q '^ \* TODO(step 8, 1 of' "lab/work/$(step_dir 8)/reduce.cu")
+    result "handout EXERCISES=7-9: make lab STEP=8 puts exercise 8 and its TODO lines on the student's step 7, and only after it" $? \
+           "$(cat "$handouts/7-9/lab-9.txt")"
+    (cd "$handouts/3" && export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
+        make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 && make --no-print-directory test > test.txt 2>&1)
+    status=$? last=$(tail -1 "$handouts/3/test.txt" 2> /dev/null)
+    [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] && grep -q '^SKIP lab: make lab from our kernels' "$handouts/3/test.txt"
+    result "handout EXERCISES=3: make and make test pass in it, naming what they skip ($last)" $? \
+           "exit $status: $(grep -h '^FAIL\|rror' "$handouts/3/build-all.txt" "$handouts/3/test.txt" 2> /dev/null | head -3 | tr '\n' ' ')"
+fi
