@@ -94,13 +94,21 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
-# check_n_reps TARGET: N and REPS as the programs take them, before three builds, or exit 2
-check_n_reps() {
+# check_run_settings TARGET: N and REPS as the programs take them, DEVICE a GPU index, and
+# the 0/1 switches, each refused in one line (exit 2) before three builds
+check_run_settings() {
+    local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
     if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
     fi
+    if ! [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] || [ "$((10#${DEVICE:-0}))" -gt 1023 ]; then
+        bad_input "$1" "DEVICE takes a GPU index, 0, 1, ... (nvidia-smi -L lists them; got '${DEVICE:-}')"
+    fi
+    for flag in LAB_HUGE LAB_SANITIZE PROFILE; do
+        [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
+    done
 }
 
 # ------------------------------------------------------------------ start
@@ -148,7 +156,7 @@ our_field() {
 }
 
 start() {
-    local k cur prev dest before exercise title idea work="" todos common
+    local k cur prev dest before exercise title idea work="" todos root
     k=$(valid_step lab "${1:-}") || exit 2
     cur=$(step_dir "$k")
     before=$(before_step "$k")
@@ -164,6 +172,8 @@ start() {
     if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
         refuse "$cur does not build, so it cannot say its title and idea (make -C $cur shows why)"
     fi
+    # the repository from the copy's folder: the README's links (../LAB.md) and the Makefile's include
+    root=$(realpath -m --relative-to="$dest" .)
     work=$(mktemp -d) || exit 1
     # both kernels without the header and with the same label, then their diff
     { relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" &&
@@ -175,11 +185,11 @@ start() {
         echo "/**"
         echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
         echo " *"
-        echo " * This is step $before's kernel ($prev/reduce.cu): correct, and slower than step $k."
-        echo " * Turn it into step $k. The TODO(step $k, ...) comments below mark the places where our"
-        echo " * step $k differs from it; the exercise, from $cur/README.md, says what to do."
+        echo " * This is step $before's kernel ($prev/reduce.cu), correct as it is. The TODO(step $k, ...)"
+        echo " * comments below mark the places where our step $k differs from it; the exercise, from"
+        echo " * $cur/README.md, says what to do."
         echo " *"
-        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e 's/^/ * /' -e 's/ *$//'
+        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
         echo " *"
         echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
@@ -188,12 +198,11 @@ start() {
     } > "$work/reduce.cu" || refuse "lab/lab_todos.awk could not place the TODOs (its message is above)"
     todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
     [ "$todos" -gt 0 ] || refuse "no code differs between $prev/reduce.cu and $cur/reduce.cu: nothing to do"
-    common=$(realpath -m --relative-to="$dest" common/step.mk)
     rm -rf "$dest"
     { mkdir -p "$dest" && cp "$work/reduce.cu" "$dest/reduce.cu"; } || refuse "cannot write $dest"
-    printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$common" "$common" > "$dest/Makefile"
+    printf '# Your lab copy of step %d; builds like a step (see %s).\ninclude %s\n' "$k" "$root/common/step.mk" "$root/common/step.mk" > "$dest/Makefile"
     rm -rf "$work"
-    echo "make lab: $dest/reduce.cu is step $before's kernel with the exercise at the top and $todos TODO(step $k) comments"
+    echo "make lab: $dest/reduce.cu is step $before's kernel with the exercise at the top and $todos TODO(step $k) comment$([ "$todos" = 1 ] || echo s)"
     echo "next: edit it, then make lab-check STEP=$k$lab_dir_arg"
 }
 
@@ -280,7 +289,7 @@ grade() {
     types=$(lab_types lab-grade) || exit 2
     seed=$(lab_seed lab-grade "$(fresh_seed)") || exit 2
     need_grader lab-grade
-    check_n_reps lab-grade
+    check_run_settings lab-grade
     limit=${LAB_TIMEOUT:-300}
     [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad_input lab-grade "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
     need_copy lab-grade "$k" "$dest"
@@ -334,6 +343,8 @@ status() {
             case $state in *"gain reached"*|*"can't tell"*) reached=$((reached + 1)) ;; esac
         elif [ -f "$dest/.lab-check" ]; then
             state="started, changed since its last lab-check passed (make lab-check STEP=$k$lab_dir_arg)"
+        elif [ -f "$dest/build/lab-check/no-gpu" ] && ! [ "$dest/reduce.cu" -nt "$dest/build/lab-check/no-gpu" ]; then
+            state="started, built, not checked: its last lab-check found no GPU (run it on a GPU machine)"
         else
             state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
         fi
@@ -370,7 +381,7 @@ clean() {
     local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)
-        bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed" ;;
+        bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed (rm -rf $(printf '%q' "$lab_dir") removes it, if it holds only copies)" ;;
     esac
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
         bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
@@ -388,10 +399,11 @@ case ${1:-} in
     steps) echo "${lab_steps[*]}" ;;
     types) lab_types "${2:-lab}" ;;
     status) status ;;
+    settings) check_run_settings "${2:-lab}" ;;
     clean) clean ;;
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) . lab/lab_check.sh; check "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types | settings" >&2; exit 2 ;;
 esac

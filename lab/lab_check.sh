@@ -37,8 +37,8 @@ check() {
     check_profile
 }
 
-# check_settings K: the step, the folders, the types, the seed, LAB_SIZES, N and REPS, each
-# refused in one line (exit 2) before anything is built; and the copy must exist
+# check_settings K: the step, the folders, the types, the seed, LAB_SIZES and the run's
+# settings, each refused in one line (exit 2) before anything is built; the copy must exist
 check_settings() {
     local values size_list=()
     k=$(valid_step lab-check "$1") || exit 2
@@ -55,14 +55,14 @@ check_settings() {
             bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
         mapfile -t custom_sizes <<< "$values"
     fi
-    check_n_reps lab-check
+    check_run_settings lab-check
     need_copy lab-check "$k" "$dest"
 }
 
 # check_before_build: the copy's log folder; a file with no code, an #include not allowed
 check_before_build() {
     log=$dest/build/lab-check
-    rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
+    rm -f "$dest/.lab-check" "$log/no-gpu"   # the pass marker: rewritten only when everything passes
     # nvcc's temporary files in the copy, not in /tmp: where a time limit that kills a
     # build leaves them, the copy's next check (or the scratch copy's removal) clears them
     rm -rf "$log/tmp"
@@ -148,6 +148,7 @@ check_build() {
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
     echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
+    : > "$log/no-gpu"   # for lab-status: built, never checked
     note_item nogpu
     exit 3
 }
@@ -328,7 +329,7 @@ check_sanitizers() {
         if [ "$found" = 1 ]; then
             failed+=" sanitizers"
         elif [ "$skipped" = 1 ]; then
-            echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
+            echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
         else
             echo "memcheck and racecheck: clean at $sanitize_where"
             sanitized=", memcheck and racecheck clean"

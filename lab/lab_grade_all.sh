@@ -61,7 +61,7 @@ usage="give SUBMISSIONS=dir, a folder with one folder per student (each holding 
 submissions=$(cd "$submissions" && pwd)
 if [ -n "$only" ]; then
     [[ $only =~ ^[0-9]+$ && " ${steps[*]} " == *" $((10#$only)) "* ]] ||
-        bad "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
+        bad "STEP takes a lab step, one of $(echo "${steps[*]}" | sed 's/ /, /g') (got '$only'), or leave it out for every step handed in"
     steps=("$((10#$only))")
 fi
 limit=${LAB_TIMEOUT:-300}
@@ -69,6 +69,7 @@ jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
 [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || bad "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
 types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
+lab/lab.sh settings lab-grade-all || exit 2           # N, REPS, DEVICE, the switches: the same
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
@@ -107,6 +108,13 @@ while IFS= read -r folder; do
     # "reduce (1).cu"): named, with what to do; never graded in its place
     stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
     [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
+    # a kernel file with no step folder around it: the folder is what names the step
+    top=$(find "$folder" -maxdepth 1 -type f -name '*.cu' | LC_ALL=C sort | head -1)
+    if [ -z "$stray" ] && [ -n "$top" ]; then
+        where="into its step's folder, e.g. $(step_dir 3)/reduce.cu"
+        [ -z "$only" ] || where="to $(step_dir "$only")/reduce.cu"
+        why+="; found ${top#"$folder"/} outside a step folder: move it $where"
+    fi
     printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")

@@ -64,10 +64,14 @@ for k in "${lab_steps[@]}"; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu): correct, and slower than step $k."
-    [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
-    result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and ${todos:-0} TODOs" $? \
-           "missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
+    start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu), correct as it is. The TODO(step $k, ...)"
+    # the exercise's links (../LAB.md) lead from the copy's folder to the repository's files
+    links=$(grep -o '](\.\./[^)]*)' "$copy/reduce.cu" | sed 's/^](//; s/)$//' | while read -r link; do
+                [ -e "$copy/$link" ] || printf '%s ' "$link"; done)
+    [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && [ -z "$links" ] &&
+        grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
+    result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines), its links right, and ${todos:-0} TODOs" $? \
+           "missing: '$missing'; dead links: '$links'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
 done
 
 if [ "$plumbing" = 1 ]; then
@@ -75,8 +79,17 @@ if [ "$plumbing" = 1 ]; then
     make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
     make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
     make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
+    make_expect "lab-check: DEVICE=-1" 2 "DEVICE takes a GPU index" lab-check STEP=3 LAB_DIR="$lab_root/start" DEVICE=-1
+    make_expect "lab-check: LAB_HUGE=2" 2 "LAB_HUGE takes 0 (off) or 1 (on)" lab-check STEP=3 LAB_DIR="$lab_root/start" LAB_HUGE=2
     [ ! -e "$lab_root/start/$step3/build" ] && [ ! -e "$lab_root/start/$step3/reduce$suffix" ]
-    result "lab-check: a bad N or REPS is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
+    result "lab-check: a bad N, REPS, DEVICE or switch is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
+    make_expect "lab-grade-all: STEP=12 (no lab step) names the lab's steps" 2 "one of $(echo "${lab_steps[*]}" | sed 's/ /, /g') (got '12')" \
+        lab-grade-all SUBMISSIONS="$lab_root" STEP=12
+    outside=$(mktemp -d) && touch "$outside/kept"
+    make_expect "lab-clean: a LAB_DIR outside the repository is refused, saying how to remove it" 2 "rm -rf $outside removes it" \
+        lab-clean LAB_DIR="$outside"
+    [ -f "$outside/kept" ]; result "lab-clean: the folder outside is kept" $?
+    rm -rf "$outside"
 fi
 
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
@@ -193,6 +206,9 @@ if [ "$plumbing" = 1 ]; then
         status=$?
         [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"
         result "lab-check without a GPU: built, exit 3" $? "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"
+        make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
+        grep -q "^3 .*not checked: its last lab-check found no GPU" "$log/lab-out.txt"
+        result "lab-status after a lab-check without a GPU: says the checks never ran" $? "$(grep '^3 ' "$log/lab-out.txt")"
     fi
 fi
 
@@ -412,16 +428,17 @@ esac
 
 # lab-grade-all over a small class: our step 3, the CUB shortcut (in a lab/work/ folder), a
 # build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
-# own first failure) and a browser's "reduce (1).cu" (named, with what to do)
+# own first failure), a browser's "reduce (1).cu" and a reduce.cu with no step folder (named, with what to do)
 class=$lab_root/class
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
-    "$class/frank/$step3"
+    "$class/frank/$step3" "$class/grace"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
 cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
 sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/carol/$step3/reduce.cu"
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
 cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
+cp "$step3/reduce.cu" "$class/grace/reduce.cu"   # no step folder around it
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
     lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
@@ -431,7 +448,7 @@ else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\);
 grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
-    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 7 ]
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ]
 result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
 grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
     grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
@@ -441,6 +458,9 @@ result "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in
 grep -qF "\"frank\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
     "$csv" 2>/dev/null
 result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$csv" 2>/dev/null)"
+grep -qF "\"grace\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found reduce.cu outside a step folder: move it into its step's folder, e.g. $step3/reduce.cu\"" \
+    "$csv" 2>/dev/null
+result "lab-grade-all: a reduce.cu with no step folder is named, with where to move it" $? "$(grep '^"grace"' "$csv" 2>/dev/null)"
 alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"

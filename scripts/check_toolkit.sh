@@ -126,6 +126,11 @@ if ! { mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2
     fail "$build_log" "cannot copy the work tree into $tree"
 fi
 echo "$stamp" > "$out/tree.stamp"
+# what make installed into build/ (make cccl's headers, make mpich's MPI: the Makefile's
+# INSTALLED) is the copy's too, so that it builds what they enable, as the work tree does
+for installed in ${INSTALLED:-}; do
+    [ "$installed" = "$out" ] || [ ! -e "$installed" ] || { mkdir -p "$tree/build" && ln -sfn "$root/$installed" "$tree/$installed"; }
+done
 
 say "building every program for $arch ($types) in a copy of the work tree, $tree (log: $build_log)"
 counts=""

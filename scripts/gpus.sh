@@ -151,9 +151,21 @@ need_tool() {
     exit 2
 }
 
-# What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
+# tool_missing TOOL VAR FILE: what to do where TOOL is needed and missing: fix VAR where it
+# names none, else install the toolkit, or, where its nvcc answers, the one component it lacks
+tool_missing() {
+    local nvcc
+    if [ -n "${!2:-}" ]; then
+        echo "$1 not found: $2=${!2} is no program; give the path of one, or leave $2 out for the toolkit's"
+    elif nvcc=$(command -v "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" || command -v nvcc); then
+        echo "$1 not found: the CUDA Toolkit at ${nvcc%/bin/nvcc} has nvcc but not this component; add it with the toolkit's installer or package manager, or set $2=/path/to/$3"
+    else
+        echo "$1 not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set $2=/path/to/$3"
+    fi
+}
+# where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
-SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
+SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
 # sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
@@ -174,6 +186,6 @@ sanitizer_run() {
 
 # The same for Nsight Compute (make profile, lab-check PROFILE=1)
 # shellcheck disable=SC2034  # read by the scripts that source this file
-NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
+NCU_MISSING=$(tool_missing "Nsight Compute (ncu)" NCU ncu)
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
 find_ncu() { find_tool NCU ncu /opt/nvidia/nsight-compute/*/ncu; }

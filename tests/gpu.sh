@@ -81,9 +81,9 @@ else
     skip "no GPU, said as it is: a driver older than the toolkit" "nvcc's version unknown"
 fi
 # a missing compute-sanitizer: the same words for step 4's make race-demo as for make sanitize
-make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
     -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
-make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZE REASON" for a size of its --check auto that a library it

@@ -336,6 +336,19 @@ for dir in "${dirs[@]}"; do
     else fail "check-archs: $dir says why it is skipped, as its build does" "build: '$line', check-archs: '$archs_line'"; fi
 done
 
+# a toolkit installed without compute-sanitizer (or ncu): the line names the component, not
+# the toolkit, as missing; with no nvcc anywhere, the toolkit
+fake=$log/toolkit-without-tools
+mkdir -p "$fake/bin" && printf '#!/bin/sh\n' > "$fake/bin/nvcc" && chmod +x "$fake/bin/nvcc"
+line=$(SANITIZER="" CUDA_PATH=$fake bash -c '. scripts/gpus.sh && echo "$SANITIZER_MISSING"')
+[[ $line == *"the CUDA Toolkit at $fake has nvcc but not this component"* ]]
+result "a toolkit without compute-sanitizer: its line says to add the component, not the toolkit" $? "$line"
+if ! PATH=/usr/bin:/bin command -v nvcc > /dev/null; then
+    line=$(NCU="" CUDA_PATH=/nonexistent PATH=/usr/bin:/bin bash -c '. scripts/gpus.sh && echo "$NCU_MISSING"')
+    [[ $line == *"install the toolkit"* ]]
+    result "no toolkit at all: the missing ncu's line says to install the toolkit" $? "$line"
+fi
+
 # ---------------------------------------------------------------- bad input
 section input
 case $type in   # the element 1, raw
@@ -370,6 +383,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: --help"               0 "Usage:"              "$small" --help
     expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
+    expect "input: -n 2^64-1, the top of the sizes' range, is a size above the maximum" 2 "maximum" "$large" -n 2^64-1
     # and the reason is its own (64-bit indices), not the 32-bit steps' advice to use another
     grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"
     result "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" $? "$(cat "$log/err.txt")"

@@ -72,6 +72,9 @@ static void test_sizes(void)
                                                        v == (uint64_t)1 << 63);
     TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
     TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
+    TEST("parse_size 2^64-1, the top of the range its message names", parse_size("2^64-1", &v) == 0 && v == UINT64_MAX &&
+                                                              parse_size("2^64-2", &v) == 0 && v == UINT64_MAX - 1);
+    TEST("parse_size rejects 2^64-0 and 2^64+1", parse_size("2^64-0", &v) != 0 && parse_size("2^64+1", &v) != 0);
     TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
     TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
          parse_size("2^0+18446744073709551615", &v) != 0);
