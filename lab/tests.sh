@@ -472,7 +472,7 @@ if [ -z "$gpu" ]; then
 else
     grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
     result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
-    [ "$status" -eq 0 ] && grep -q "^6 graded, 1 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 0 ] && grep -q "^7 graded, 1 correct" "$log/lab-grade-all.txt"
     result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
