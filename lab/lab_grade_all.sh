@@ -60,8 +60,9 @@ usage="give SUBMISSIONS=dir, a folder with one folder per student (each holding 
 [ -d "$submissions" ] || bad "$usage; '$submissions' is not a folder"
 submissions=$(cd "$submissions" && pwd)
 if [ -n "$only" ]; then
+    step_list="${steps[*]}"
     [[ $only =~ ^[0-9]+$ && " ${steps[*]} " == *" $((10#$only)) "* ]] ||
-        bad "STEP takes a lab step, one of $(echo "${steps[*]}" | sed 's/ /, /g') (got '$only'), or leave it out for every step handed in"
+        bad "STEP takes a lab step, one of ${step_list// /, } (got '$only'), or leave it out for every step handed in"
     steps=("$((10#$only))")
 fi
 limit=${LAB_TIMEOUT:-300}

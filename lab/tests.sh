@@ -85,7 +85,8 @@ if [ "$plumbing" = 1 ]; then
     make_expect "lab-check: LAB_HUGE=2" 2 "LAB_HUGE takes 0 (off) or 1 (on)" lab-check STEP=3 LAB_DIR="$lab_root/start" LAB_HUGE=2
     [ ! -e "$lab_root/start/$step3/build" ] && [ ! -e "$lab_root/start/$step3/reduce$suffix" ]
     result "lab-check: a bad N, REPS, DEVICE or switch is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
-    make_expect "lab-grade-all: STEP=12 (no lab step) names the lab's steps" 2 "one of $(echo "${lab_steps[*]}" | sed 's/ /, /g') (got '12')" \
+    step_list="${lab_steps[*]}"
+    make_expect "lab-grade-all: STEP=12 (no lab step) names the lab's steps" 2 "one of ${step_list// /, } (got '12')" \
         lab-grade-all SUBMISSIONS="$lab_root" STEP=12
     outside=$(mktemp -d) && touch "$outside/kept"
     make_expect "lab-clean: a LAB_DIR outside the repository is refused, saying how to remove it" 2 "rm -rf $outside removes it" \

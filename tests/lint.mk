@@ -2,7 +2,7 @@
 # either it says so in one line first, before building every program.
 .PHONY: lint
 ifneq ($(filter lint,$(MAKECMDGOALS)),)
-LINT_MISSING := $(foreach tool,doxygen shellcheck,$(if $(shell command -v $(tool) 2>/dev/null),,$(tool)))
+LINT_MISSING := $(strip $(foreach tool,doxygen shellcheck,$(if $(shell command -v $(tool) 2>/dev/null),,$(tool))))
 ifneq ($(LINT_MISSING),)
 $(error make lint needs $(LINT_MISSING), not installed: apt-get install -y $(LINT_MISSING) (Debian, Ubuntu), or your system's package manager)
 endif
