@@ -160,9 +160,8 @@ if [ "$plumbing" = 1 ]; then
     result "lab-status: a checked copy shows its verdict" $? "$(grep '^3 ' "$log/out.txt")"
     touch "$copy/reduce.cu"
     touch -d '-1 hour' "$copy/.lab-check"
-    make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
-    grep -qE "^3 .*changed since" "$log/lab-out.txt"
-    result "lab-status: a copy edited after its check is not passed" $? "$(grep '^3 ' "$log/lab-out.txt")"
+    make_expect "lab-status: a copy edited after its check is not passed" 0 "changed since its last lab-check passed" \
+        lab-status LAB_DIR="$lab_root/start"
     rm -f "$copy/.lab-check"
     make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
     grep -q "0 of ${#lab_steps[@]} started" "$log/lab-out.txt" &&
@@ -172,11 +171,8 @@ if [ "$plumbing" = 1 ]; then
     grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"
     result "lab-status: the default LAB_DIR is not added to the hints" $? "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 
-    row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
-    { build/tools/report header
-      row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
-    } > "$log/lab-rows.csv"
-    build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+    # tests/gpu.sh's rows of report field: prev_x 2 ms, then next_x (yours) 1.5 ms and next_x (ours) 1 ms
+    build/tools/lab_grade table "$log/field-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
     grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"
     result "lab: the lab table shows your time even when your copy has our step's name" $? "$(tr '\n' ' ' < "$log/lab-table.txt")"
 
@@ -209,9 +205,8 @@ if [ "$plumbing" = 1 ]; then
         status=$?
         [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"
         result "lab-check without a GPU: built, exit 3" $? "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"
-        make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
-        grep -q "^3 .*not checked: its last lab-check found no GPU" "$log/lab-out.txt"
-        result "lab-status after a lab-check without a GPU: says the checks never ran" $? "$(grep '^3 ' "$log/lab-out.txt")"
+        make_expect "lab-status after a lab-check without a GPU: says the checks never ran" 0 \
+            "not checked: its last lab-check found no GPU" lab-status LAB_DIR="$lab_root/start"
     fi
 fi
 
@@ -342,23 +337,12 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
-# direct_expect NAME CODE TEXT COMMAND...: COMMAND, an autograder's (run directly, it keeps
-# its exit code: 2 on bad input, 3 without a GPU), exits CODE with TEXT in one stderr line
-direct_expect() {
-    local name=$1 code=$2 text=$3 status
-    shift 3
-    "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
-    status=$?
-    if [ "$status" -ne "$code" ]; then fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
-    elif [ "$(wc -l < "$log/lab-err.txt")" -ne 1 ]; then fail "$name" "expected one line on stderr, got $(wc -l < "$log/lab-err.txt")"
-    elif ! grep -qF -- "$text" "$log/lab-err.txt"; then fail "$name" "no '$text' in: $(head -c 300 "$log/lab-err.txt")"
-    else pass "$name"; fi
-}
-direct_expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
-direct_expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
+# lab.sh and lab_grade_all.sh run directly, as an autograder does: exit 2 on bad input (3 without a GPU)
+expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
+expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
     env LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon lab/lab.sh grade 3
-direct_expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
-direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
+expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
+expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
 step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
