@@ -42,17 +42,15 @@ for d in "${steps[@]}"; do
     if [ -f "$d/reduce.cu" ] && [[ $k =~ ^[0-9]+$ ]]; then kernel_steps+=("$((10#$k))"); fi
 done
 mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
-lab_steps=()
-for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
+mapfile -t lab_steps < <(printf '%s\n' "${kernel_steps[@]}" | awk '$1 >= 1')
 
 bad_input() { echo "make $1: $2" >&2; exit 2; }
 
 # valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
 valid_step() {
     local k=${2:-} list="${lab_steps[*]}"
-    if ! [[ $k =~ ^[0-9]+$ ]] || ! [[ " $list " == *" $((10#$k)) "* ]] || [ -z "$(step_dir "$k")" ]; then
+    { [[ $k =~ ^[0-9]+$ ]] && [[ " $list " == *" $((10#$k)) "* ]] && [ -n "$(step_dir "$k")" ]; } ||
         bad_input "$1" "give STEP=k with k one of ${list// /, } (the step you write), e.g. make $1 STEP=3"
-    fi
     echo "$((10#$k))"
 }
 
@@ -100,12 +98,10 @@ check_run_settings() {
     local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
-    if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
+    { [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] && [ "${REPS:-20}" -le 100000 ]; } ||
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
-    fi
-    if ! [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] || [ "$((10#${DEVICE:-0}))" -gt 1023 ]; then
+    { [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] && [ "$((10#${DEVICE:-0}))" -le 1023 ]; } ||
         bad_input "$1" "DEVICE takes a GPU index, 0, 1, ... (nvidia-smi -L lists them; got '${DEVICE:-}')"
-    fi
     for flag in LAB_HUGE LAB_SANITIZE PROFILE; do
         [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
     done
@@ -169,9 +165,8 @@ start() {
     # the "## Exercise" section of our step's README (fails if there is none)
     exercise=$([ -f "$cur/README.md" ] && awk -f lab/lab_exercise.awk "$cur/README.md") ||
         refuse "$cur/README.md has no '## Exercise' section to copy into the exercise"
-    if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
+    { title=$(our_field "$k" title) && idea=$(our_field "$k" idea) && [ -n "$title" ]; } ||
         refuse "$cur does not build, so it cannot say its title and idea (make -C $cur shows why)"
-    fi
     # the repository from the copy's folder: the README's links (../LAB.md) and the Makefile's include
     root=$(realpath -m --relative-to="$dest" .)
     work=$(mktemp -d) || exit 1
@@ -218,12 +213,7 @@ check_sizes() {
     rm -f "$log/check.verdicts"
     "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" --verdicts "$log/check.verdicts" \
         > "$log/check.txt" 2> "$log/check-err.txt" || status=$?
-    [ "$status" -eq 0 ] && return 0
-    [ "$status" -eq 3 ] && return 3
-    if [ "$status" -eq 2 ]; then
-        cat "$log/check-err.txt" > "$log/skip.txt"
-        return 2
-    fi
+    case $status in 0|3) return "$status" ;; 2) cp "$log/check-err.txt" "$log/skip.txt"; return 2 ;; esac
     # the first size whose verdict is fail, or else the first without one, where it stopped
     first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
@@ -240,7 +230,6 @@ check_sizes() {
     echo "  reproduce: $program --check $first$again"
     return 1
 }
-
 
 # same_bits TYPE: our step k claims the same bits on every grid (--describe: same_bits=1),
 # so the copy's TYPE program holds itself to it (--same-bits -r 10). PASS, or FAIL with the
@@ -271,7 +260,6 @@ same_bits() {
     echo "  reproduce: $program --same-bits -r 10"
     return 1
 }
-
 
 # ------------------------------------------------------------------ grade
 # fresh_seed: a new seed for every grading: no answer can be known beforehand

@@ -73,10 +73,8 @@ types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is 
 lab/lab.sh settings lab-grade-all || exit 2           # N, REPS, DEVICE, the switches: the same
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
-if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
-    say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"
-    exit 1
-fi
+{ [ -x "$grader" ] && [ -x build/tools/report ]; } ||   # run directly, not through make, which builds them
+    { say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"; exit 1; }
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
 ##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
@@ -133,10 +131,8 @@ exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
          --exclude='./cub_reference/reduce' --exclude='./cub_reference/reduce_*')
 case $submissions/ in "$root"/*) exclude+=(--exclude="./${submissions#"$root"/}") ;; esac
-if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; }; then
-    say "cannot copy the repository to $base"
-    exit 1
-fi
+{ mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; } ||
+    { say "cannot copy the repository to $base"; exit 1; }
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
 ours=$(for k in $graded_steps; do lab/lab.sh before "$k"; step_dir "$k"; done | sort -u | paste -sd' ')
 echo "== building our steps: $ours"
@@ -213,8 +209,6 @@ echo
 "$grader" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
 [ -z "$demo" ] || { echo; echo "== $grades"; cat "$grades"; }
-if [ "$no_gpu" = 1 ]; then
-    echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
-    exit 3
-fi
-exit 0
+[ "$no_gpu" = 1 ] || exit 0
+echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
+exit 3
