@@ -74,11 +74,8 @@ listed_gpus() {
 # visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES when
 # set, else all that the driver has).
 visible_gpus() {
-    if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
-        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
-    else
-        listed_gpus
-    fi
+    if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
+    else listed_gpus; fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
 gpu_counts() {
@@ -89,8 +86,7 @@ gpu_counts() {
 
 # have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
 have_libcuda() {
-    local dir ldconfig
-    local path=${LD_LIBRARY_PATH:-}
+    local dir ldconfig path=${LD_LIBRARY_PATH:-}
     for dir in ${path//:/ }; do [ -e "$dir/libcuda.so.1" ] && return 0; done
     ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
     # (grep -q from a file, not a pipe: it stops at the first match, and under pipefail
@@ -141,13 +137,10 @@ find_tool() {
 # need_tool compute-sanitizer|ncu CALLER: prints the tool to run (find_sanitizer, find_ncu), or
 # says on stderr what to do without it ("CALLER: ...", the line below) and exits 2
 need_tool() {
-    if [ "$1" = ncu ]; then
-        find_ncu && return 0
-        echo "$2: $NCU_MISSING" >&2
-    else
-        find_sanitizer && return 0
-        echo "$2: $SANITIZER_MISSING" >&2
-    fi
+    local finder=find_sanitizer missing=$SANITIZER_MISSING
+    [ "$1" != ncu ] || finder=find_ncu missing=$NCU_MISSING
+    "$finder" && return 0
+    echo "$2: $missing" >&2
     exit 2
 }
 
