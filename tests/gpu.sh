@@ -172,9 +172,7 @@ check_all() {
 }
 
 # gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
-gpu_expect() {
-    if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi
-}
+gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
     # the 64-bit programs first: their 2^31+5 makes them the longest
@@ -200,9 +198,7 @@ done
 # ints are 16 GiB: --check auto stops at 2^31+5, and this runs once, for TYPE=int.
 unsigned_program=""
 for program in "${programs[@]}"; do
-    if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
-        unsigned_program=$program; break
-    fi
+    [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ] && { unsigned_program=$program; break; }
 done
 unsigned_dir=${unsigned_program%/*}
 unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
@@ -428,8 +424,7 @@ for dir in "${dirs[@]}"; do
     if [ ! -x "$dir/reduce$suffix" ] || suite_owned "$dir"; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
     if [ "$(describe "$dir/reduce$suffix" kernel)" = library ]; then
-        if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
-        else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
+        grep -q "not reported" <<< "$row"; result "resources: $dir's row says its kernels are not reported" $? "row: '$row'"
         continue
     fi
     threads="" registers="" shared="" blocks=""

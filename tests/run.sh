@@ -25,10 +25,7 @@ cd "$(dirname "$0")/.." || exit 2
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
-if [ ${#dirs[@]} -eq 0 ]; then
-    echo "usage: tests/run.sh PROGRAM_DIR... (make test passes them)" >&2
-    exit 2
-fi
+[ ${#dirs[@]} -gt 0 ] || usage "tests/run.sh PROGRAM_DIR... (make test passes them)"
 passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
@@ -140,14 +137,11 @@ toolkit_checks() {
     local found status
     mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
     printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
-    ln -sf "$(type -P make)" "$log/no-nvcc/make"
-    for tool in sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
+    for tool in make sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
     found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
-    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: the nvcc on PATH gives CUDA_PATH"
-    else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: the nvcc on PATH gives CUDA_PATH" $? "got '$found'"
     found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
-    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
-    else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" $? "got '$found'"
     env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
     [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"
     result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
@@ -332,8 +326,8 @@ for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
     archs_line=$(make --no-print-directory -s -C "$dir" TYPE="$type" check-archs 2>&1)
-    if [ "$archs_line" = "$line" ]; then pass "check-archs: $dir says why it is skipped, as its build does"
-    else fail "check-archs: $dir says why it is skipped, as its build does" "build: '$line', check-archs: '$archs_line'"; fi
+    [ "$archs_line" = "$line" ]
+    result "check-archs: $dir says why it is skipped, as its build does" $? "build: '$line', check-archs: '$archs_line'"
 done
 
 # a toolkit installed without compute-sanitizer (or ncu): the line names the component, not
@@ -424,8 +418,7 @@ for p in "${cub_programs[@]}"; do
                 "came with CCCL 3.1: make cccl" "$p" --determinism "$m" -n 1000
         else
             got=$("$p" --determinism "$m" --describe 2> /dev/null | sed -n 's/^determinism=//p')
-            if [ "$got" = "$m" ]; then pass "input: $p takes --determinism $m (--describe says it)"
-            else fail "input: $p takes --determinism $m (--describe says it)" "determinism=$got"; fi
+            [ "$got" = "$m" ]; result "input: $p takes --determinism $m (--describe says it)" $? "determinism=$got"
         fi
     done
 done

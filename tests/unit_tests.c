@@ -27,7 +27,6 @@
 
 #include "unit_test.h"
 
-
 /** Parses a command line given as a NULL-terminated list of words. */
 static enum parse_result parse(options *opt, char *error, const char *word, ...)
 {
@@ -424,17 +423,10 @@ static void test_data(void)
 }
 
 /** blocks_for of a step with 256 threads, one element each (step 0). */
-static size_t one_per_thread(size_t count)
-{
-    return (count + 255) / 256;
-}
+static size_t one_per_thread(size_t count) { return (count + 255) / 256; }
 
 /** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
-static size_t no_grid(size_t count)
-{
-    (void)count;
-    return 0;
-}
+static size_t no_grid(size_t count) { (void)count; return 0; }
 
 static void test_depth(void)
 {
@@ -481,7 +473,6 @@ static void test_stats(void)
     TEST("noise threshold 2%: inside", !is_noisy(&edge_in));
     TEST("noise threshold 2%: outside", is_noisy(&edge_out));
 }
-
 
 static void test_speedups(void)
 {
@@ -556,7 +547,6 @@ static void test_format(void)
     format_bytes(buf, sizeof buf, 1536);
     TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
 }
-
 
 /**
  * The run table of the rows (sweep NULL), or the sweep table against the CUB steps `sweep`
