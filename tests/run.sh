@@ -143,7 +143,7 @@ toolkit_checks() {
     found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
     [ "$found" = "$log/fake-cuda" ]; result "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" $? "got '$found'"
     env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
-    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"
+    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc" "$log/no-nvcc.txt"
     result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 }
 
