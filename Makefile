@@ -39,7 +39,7 @@ SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefil
 # sources to the Doxygen site (DOC_INPUTS), and what it installs into build/ (INSTALLED).
 # It adds its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test-ci
 # checks that a copy without them (and without its include line) still builds and passes.
-TARGET_FILES := Makefile
+TARGET_FILES := Makefile tests/lint.mk
 TEST_SUITES  :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk
@@ -51,6 +51,7 @@ SUITE_PROGRAM_DIRS :=
 INSTALLED    := build/toolkit build/cccl build/cccl-wheel
 # the targets that need no compiler (an extension adds its own)
 NO_NVCC_GOALS := help clean distclean diff diffs docs cccl print-%
+include tests/lint.mk
 include lab/lab.mk
 include multi/multi.mk
 
@@ -58,7 +59,12 @@ include multi/multi.mk
 # (exit 2); the targets that need no compiler still answer.
 ifeq ($(NVCC_FOUND),)
 ifneq ($(filter-out $(NO_NVCC_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(origin CUDA_PATH)$(origin NVCC),filefile)
 $(error no nvcc found (not on PATH, not in CUDA_HOME, not at $(NVCC)): install the CUDA Toolkit, or give its folder, make CUDA_PATH=/path/to/cuda)
+else
+NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
+$(error no nvcc at $(NVCC) (CUDA_PATH=$(CUDA_PATH)): give CUDA_PATH the toolkit's folder, the one holding bin/nvcc (or NVCC the compiler itself)$(if $(NVCC_ON_PATH),; or leave it out to use the nvcc on PATH ($(NVCC_ON_PATH))))
+endif
 endif
 endif
 
@@ -82,8 +88,10 @@ export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 export DOC_INPUTS
 # the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
 export PROGRAM_DIRS
+# what make installed into build/, which make check-toolkit's copy of the tree shares
+export INSTALLED
 
-.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci lint ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
+.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
@@ -136,10 +144,6 @@ test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 ## test-ci: what only CI runs (.ci/run): how the toolkit is found, and each extension taken out of a scratch copy (make check-archs and check-toolkit are CI's too)
 test-ci: $(TOOLS)/report $(UNIT_TESTS)
 	@TEST_TIER=ci tests/run.sh $(PROGRAM_DIRS)
-
-## lint: the line budgets (tests/budgets.txt), shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code, README's length (no GPU needed; a git checkout)
-lint: all
-	@tests/lint.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile:

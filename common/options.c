@@ -39,10 +39,17 @@ int parse_size(const char *text, uint64_t *value)
     memcpy(exponent_text, rest, digits);
     exponent_text[digits] = '\0';
     uint64_t exponent, offset = 0;
-    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 63)
+    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 64)
         return -1;
-    uint64_t base = (uint64_t)1 << exponent;
     rest += digits;
+    /* 2^64 itself does not fit, 2^64-M (M >= 1) does: the top of the range has a name too */
+    if (exponent == 64) {
+        if (*rest != '-' || parse_decimal(rest + 1, &offset) != 0 || offset == 0)
+            return -1;
+        *value = UINT64_MAX - (offset - 1);
+        return 0;
+    }
+    uint64_t base = (uint64_t)1 << exponent;
     if (*rest == '\0') {
         *value = base;
         return 0;

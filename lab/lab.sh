@@ -52,8 +52,7 @@ for d in "${steps[@]}"; do
     if [ -f "$d/reduce.cu" ] && [[ $k =~ ^[0-9]+$ ]]; then kernel_steps+=("$((10#$k))"); fi
 done
 mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
-lab_steps=()
-for k in "${kernel_steps[@]}"; do [ "$k" -ge 1 ] && lab_steps+=("$k"); done
+mapfile -t lab_steps < <(printf '%s\n' "${kernel_steps[@]}" | awk '$1 >= 1')
 [ -z "$handout" ] || read -ra lab_steps <<< "$(fact exercises all)"
 
 bad_input() { echo "make $1: $2" >&2; exit 2; }
@@ -61,9 +60,8 @@ bad_input() { echo "make $1: $2" >&2; exit 2; }
 # valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
 valid_step() {
     local k=${2:-} list="${lab_steps[*]}"
-    if ! [[ $k =~ ^[0-9]+$ ]] || ! [[ " $list " == *" $((10#$k)) "* ]] || [ -z "$(step_dir "$k")" ]; then
+    { [[ $k =~ ^[0-9]+$ ]] && [[ " $list " == *" $((10#$k)) "* ]] && [ -n "$(step_dir "$k")" ]; } ||
         bad_input "$1" "give STEP=k with k one of ${list// /, } (the step you write), e.g. make $1 STEP=3"
-    fi
     echo "$((10#$k))"
 }
 
@@ -106,13 +104,19 @@ lab_seed() {
     echo "$((10#$value))"
 }
 
-# check_n_reps TARGET: N and REPS as the programs take them, before three builds, or exit 2
-check_n_reps() {
+# check_run_settings TARGET: N and REPS as the programs take them, DEVICE a GPU index, and
+# the 0/1 switches, each refused in one line (exit 2) before three builds
+check_run_settings() {
+    local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
         bad_input "$1" "N takes a size as the programs' -n does: 1000000, 2^26, 2^20+3 or 2^20-1 (got '${N:-}')"
-    if ! [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] || [ "${REPS:-20}" -gt 100000 ]; then
+    { [[ ${REPS:-20} =~ ^[1-9][0-9]{0,5}$ ]] && [ "${REPS:-20}" -le 100000 ]; } ||
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
-    fi
+    { [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] && [ "$((10#${DEVICE:-0}))" -le 1023 ]; } ||
+        bad_input "$1" "DEVICE takes a GPU index, 0, 1, ... (nvidia-smi -L lists them; got '${DEVICE:-}')"
+    for flag in LAB_HUGE LAB_SANITIZE PROFILE; do
+        [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
+    done
 }
 
 # ------------------------------------------------------------------ start
@@ -161,7 +165,7 @@ our_field() {
 }
 
 start() {
-    local k cur prev dest before exercise title idea work="" todos
+    local k cur prev dest before exercise title idea work="" todos root
     k=$(valid_step lab "${1:-}") || exit 2
     cur=$(step_dir "$k")
     before=$(before_step "$k")
@@ -175,9 +179,10 @@ start() {
     # the "## Exercise" section of our step's README (fails if there is none)
     exercise=$([ -f "$cur/README.md" ] && awk -f lab/lab_exercise.awk "$cur/README.md") ||
         refuse "$cur/README.md has no '## Exercise' section to copy into the exercise"
-    if ! title=$(our_field "$k" title) || ! idea=$(our_field "$k" idea) || [ -z "$title" ]; then
+    { title=$(our_field "$k" title) && idea=$(our_field "$k" idea) && [ -n "$title" ]; } ||
         refuse "$cur does not build, so it cannot say its title and idea (make -C $cur shows why)"
-    fi
+    # the repository from the copy's folder: the README's links (../LAB.md) and the Makefile's include
+    root=$(realpath -m --relative-to="$dest" .)
     work=$(mktemp -d) || exit 1
     # both kernels without the header and with the same label, then their diff
     { relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" &&
@@ -189,11 +194,11 @@ start() {
         echo "/**"
         echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
         echo " *"
-        echo " * This is step $before's kernel ($prev/reduce.cu): correct, and slower than step $k."
-        echo " * Turn it into step $k. The TODO(step $k, ...) comments below mark the places where our"
-        echo " * step $k differs from it; the exercise, from $cur/README.md, says what to do."
+        echo " * This is step $before's kernel ($prev/reduce.cu), correct as it is. The TODO(step $k, ...)"
+        echo " * comments below mark the places where our step $k differs from it; the exercise, from"
+        echo " * $cur/README.md, says what to do."
         echo " *"
-        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e 's/^/ * /' -e 's/ *$//'
+        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
         echo " *"
         echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
         echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
@@ -205,7 +210,7 @@ start() {
     rm -rf "$dest"
     { mkdir -p "$dest" && cp "$work/reduce.cu" "$dest/reduce.cu"; } || refuse "cannot write $dest"
     rm -rf "$work"
-    started "$k" "$dest" "step $before's kernel with the exercise at the top and $todos TODO(step $k) comments"
+    started "$k" "$dest" "step $before's kernel with the exercise at the top and $todos TODO(step $k) comment$([ "$todos" = 1 ] || echo s)"
 }
 
 # started K DEST WHAT: the copy's Makefile, and what make lab made
@@ -264,12 +269,7 @@ check_sizes() {
     rm -f "$log/check.verdicts"
     "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" --verdicts "$log/check.verdicts" \
         > "$log/check.txt" 2> "$log/check-err.txt" || status=$?
-    [ "$status" -eq 0 ] && return 0
-    [ "$status" -eq 3 ] && return 3
-    if [ "$status" -eq 2 ]; then
-        cat "$log/check-err.txt" > "$log/skip.txt"
-        return 2
-    fi
+    case $status in 0|3) return "$status" ;; 2) cp "$log/check-err.txt" "$log/skip.txt"; return 2 ;; esac
     # the first size whose verdict is fail, or else the first without one, where it stopped
     first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
@@ -286,7 +286,6 @@ check_sizes() {
     echo "  reproduce: $program --check $first$again"
     return 1
 }
-
 
 # same_bits TYPE: our step k claims the same bits on every grid (--describe: same_bits=1),
 # so the copy's TYPE program holds itself to it (--same-bits -r 10). PASS, or FAIL with the
@@ -318,7 +317,6 @@ same_bits() {
     return 1
 }
 
-
 # ------------------------------------------------------------------ grade
 # fresh_seed: a new seed for every grading: no answer can be known beforehand
 fresh_seed() { od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ' | grep -x '[0-9][0-9]*' || echo $((RANDOM * 32768 + RANDOM)); }
@@ -335,7 +333,7 @@ grade() {
     types=$(lab_types lab-grade) || exit 2
     seed=$(lab_seed lab-grade "$(fresh_seed)") || exit 2
     need_grader lab-grade
-    check_n_reps lab-grade
+    check_run_settings lab-grade
     limit=${LAB_TIMEOUT:-300}
     [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad_input lab-grade "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
     need_copy lab-grade "$k" "$dest"
@@ -389,6 +387,8 @@ status() {
             case $state in *"gain reached"*|*"can't tell"*) reached=$((reached + 1)) ;; esac
         elif [ -f "$dest/.lab-check" ]; then
             state="started, changed since its last lab-check passed (make lab-check STEP=$k$lab_dir_arg)"
+        elif [ -f "$dest/build/lab-check/no-gpu" ] && ! [ "$dest/reduce.cu" -nt "$dest/build/lab-check/no-gpu" ]; then
+            state="started, built, not checked: its last lab-check found no GPU (run it on a GPU machine)"
         else
             state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
         fi
@@ -425,7 +425,7 @@ clean() {
     local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)
-        bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed" ;;
+        bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed (rm -rf $(printf '%q' "$lab_dir") removes it, if it holds only copies)" ;;
     esac
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
         bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
@@ -443,11 +443,12 @@ case ${1:-} in
     steps) echo "${lab_steps[*]}" ;;
     types) lab_types "${2:-lab}" ;;
     status) status ;;
+    settings) check_run_settings "${2:-lab}" ;;
     clean) clean ;;
     broken) make_broken "${2:-}" ;;
     start) start "${2:-}" ;;
     check) . lab/lab_check.sh; check "${2:-}" ;;
     facts) . lab/lab_check.sh; facts "${2:-}" ;;
     grade) grade "${2:-}" ;;
-    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types | facts K" >&2; exit 2 ;;
+    *) echo "usage: lab/lab.sh start K | check K | grade K | status | clean | broken PATCH | before K | steps | types | facts K | settings" >&2; exit 2 ;;
 esac

@@ -37,8 +37,8 @@ check() {
     check_profile
 }
 
-# check_settings K: the step, the folders, the types, the seed, LAB_SIZES, N and REPS, each
-# refused in one line (exit 2) before anything is built; and the copy must exist
+# check_settings K: the step, the folders, the types, the seed, LAB_SIZES and the run's
+# settings, each refused in one line (exit 2) before anything is built; the copy must exist
 check_settings() {
     local values size_list=()
     k=$(valid_step lab-check "$1") || exit 2
@@ -55,14 +55,14 @@ check_settings() {
             bad_input lab-check "LAB_SIZES takes sizes >= 1 such as 1000 or 2^20+3 (got ${values##*: })"
         mapfile -t custom_sizes <<< "$values"
     fi
-    check_n_reps lab-check
+    check_run_settings lab-check
     need_copy lab-check "$k" "$dest"
 }
 
 # check_before_build: the copy's log folder; a file with no code, an #include not allowed
 check_before_build() {
     log=$dest/build/lab-check
-    rm -f "$dest/.lab-check"   # the pass marker: rewritten only when everything passes
+    rm -f "$dest/.lab-check" "$log/no-gpu"   # the pass marker: rewritten only when everything passes
     # nvcc's temporary files in the copy, not in /tmp: where a time limit that kills a
     # build leaves them, the copy's next check (or the scratch copy's removal) clears them
     rm -rf "$log/tmp"
@@ -154,6 +154,7 @@ check_build() {
 # no GPU ...), and that the copy builds; exit 3
 no_gpu() {
     echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
+    : > "$log/no-gpu"   # for lab-status: built, never checked
     note_item nogpu
     exit 3
 }
@@ -189,12 +190,11 @@ type_failed() {
 # check_correct: each type built, random and one-hot data at its sizes; the first --check
 # is the first program to ask for the GPU: without one, exit 3 here
 check_correct() {
-    local t threads status
+    local t status
     first_type=${types%% *}
     program=$dest/reduce$(suffix_of "${built%% *}")
-    threads=$(describe "$program" threads)
     max_n=$(describe "$program" max_n)
-    if ! [[ $threads =~ ^[0-9]+$ ]] || ! [[ $max_n =~ ^[0-9]+$ ]]; then
+    if ! [[ $max_n =~ ^[0-9]+$ ]]; then
         echo "FAIL $program --describe did not answer; is the STEP metadata intact?"
         for t in $built; do note "correct:$t" fail "--describe did not answer: the STEP metadata is broken"; done
         exit 1
@@ -246,7 +246,7 @@ check_same_bits() {
     if [ "$(our_field "$k" same_bits)" = 1 ] && [ -n "$passed" ]; then
         echo "== same bits: mixed data, --blocks 1, 2, 7, 132, 528, 1024 and your own grid, 10 runs each: one result (step $k's claim)"
         for t in $passed; do
-            case $t in float|double) ;; *) continue ;; esac
+            [ "$t" != int ] || continue
             same_bits "$t" > "$log/same-bits-$t.txt" || true   # its FAIL line says it
             cat "$log/same-bits-$t.txt"
             if grep -q "^FAIL" "$log/same-bits-$t.txt"; then
@@ -255,13 +255,11 @@ check_same_bits() {
                 same_bits_note="; the same bits over --blocks 1, 2, 7, 132, 528, 1024 and its own grid"
             fi
         done
-        case " $types " in
-            *" float "*|*" double "*) ;;
-            *) echo "same bits: not checked: LAB_TYPES=$types has no float or double (an integer sum is the same in any order)" ;;
-        esac
+        [[ " $types " == *" float "* || " $types " == *" double "* ]] ||
+            echo "same bits: not checked: LAB_TYPES=$types has no float or double (an integer sum is the same in any order)"
     fi
     for t in $passed; do
-        case $t in float|double) same=$same_bits_note ;; *) same="" ;; esac
+        same=$same_bits_note; [ "$t" != int ] || same=""
         note "correct:$t" pass "$count sizes$huge_note, random and one-hot data, each call on new data$same"
     done
 }
@@ -271,10 +269,7 @@ check_same_bits() {
 # there is no compute-sanitizer (2); notes TOOL
 sanitize_one() {
     local program=$1 tool=$2 n run extra out sanitize_runs
-    if ! find_sanitizer > /dev/null; then
-        note "$tool" skip "$SANITIZER_MISSING"
-        return 2
-    fi
+    find_sanitizer > /dev/null || { note "$tool" skip "$SANITIZER_MISSING"; return 2; }
     IFS=';' read -ra sanitize_runs <<< "$(describe "$program" sanitize_runs)"
     if [ ${#sanitize_runs[@]} -eq 0 ]; then
         echo "FAIL $tool: $program --describe gives no sanitize_runs (is the STEP metadata intact?)"
@@ -332,7 +327,7 @@ check_sanitizers() {
         if [ "$found" = 1 ]; then
             failed+=" sanitizers"
         elif [ "$skipped" = 1 ]; then
-            echo "memcheck and racecheck: skipped, compute-sanitizer not found (it ships with the CUDA Toolkit; SANITIZER=/path/to/it)"
+            echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
         else
             echo "memcheck and racecheck: clean at $sanitize_where"
             sanitized=", memcheck and racecheck clean"
@@ -363,7 +358,7 @@ check_timing() {
     local raw=$log/time.csv dir name names=() role roles=(start yours ours) i=0 ms status timing_failed=0 device="" verdict \
           start_dir=$prev ours_csv=""
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
-    rm -f "$raw"
+    "${LAB_REPORT:-build/tools/report}" header > "$raw" || exit 1   # then each program's rows
     # a handout (lab/handout.sh) has no kernel of its exercises: an exercise that starts from
     # another is timed against the student's own copy of that one, and our step k's time is
     # the course's (lab/times/, which make handout writes on the lab GPU), where it has it
@@ -384,9 +379,7 @@ check_timing() {
         "$name" -n "${N:-2^26}" -r "${REPS:-20}" --seed "$seed" --device "${DEVICE:-0}" --quiet \
             --csv "$log/time-$role.csv" 2> "$log/time-$role.txt" || status=$?
         cat "$log/time-$role.txt" >&2
-        if [ -f "$log/time-$role.csv" ]; then
-            if [ -f "$raw" ]; then tail -n +2 "$log/time-$role.csv" >> "$raw"; else cp "$log/time-$role.csv" "$raw"; fi
-        fi
+        [ ! -f "$log/time-$role.csv" ] || tail -n +2 "$log/time-$role.csv" >> "$raw"
         ms=$(time_field "$log/time-$role.csv" median)
         if [ "$status" -ne 0 ] || [ -z "$ms" ]; then
             echo "FAIL timing run of $name (exit $status)"
@@ -439,10 +432,8 @@ our_time() {
 # k's README says which its idea moves); lab-grade scores the time, not a profile
 check_profile() {
     [ "$grading" = 0 ] || return 0
-    if [ "${PROFILE:-0}" != 1 ]; then
-        echo "make lab-check STEP=$k$lab_dir_arg PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"
-        return 0
-    fi
+    [ "${PROFILE:-0}" = 1 ] ||
+        { echo "make lab-check STEP=$k$lab_dir_arg PROFILE=1 adds Nsight Compute's metrics for yours and ours (make profile's table)"; return 0; }
     echo "== Nsight Compute, n = 2^24, yours and ours (step $k's README says which column its idea moves)"
     PROFILE_CALLER="PROFILE=1" PROFILE_N=2^24 SUFFIX=$(suffix_of "$first_type") scripts/profile.sh "$dest" "$cur" ||
         true   # what failed is said above; the checks and the timing stand

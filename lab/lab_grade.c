@@ -218,14 +218,13 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
         if (csv_split(line, field, 4) != 4)
             return fail(error, size, "%s line %d: not a row 'item,id,status,text'", path, number);
         const char *key = field[0], *id = field[1], *status = field[2], *rest = field[3];
+        char *end = NULL;
         if (strcmp(key, "step") == 0) {
-            char *end = NULL;
             r->step = (int)strtol(id, &end, 10);
             if (end == id || *end != '\0' || rest[0] == '\0')
                 return fail(error, size, "%s line %d: 'step,K,,NAME' expected", path, number);
             copy_text(r->step_name, sizeof r->step_name, rest);
         } else if (strcmp(key, "start") == 0) {
-            char *end = NULL;
             r->start = (int)strtol(id, &end, 10);
             if (end == id || *end != '\0' || r->start < 0)
                 return fail(error, size, "%s line %d: 'start,B,,NAME' expected", path, number);
@@ -271,7 +270,6 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
                             number, id);
             add_detail(t, rest);
         } else if (strcmp(key, "time") == 0) {
-            char *end = NULL;
             double ms = strtod(rest, &end);
             if (end == rest || *end != '\0' || !(ms > 0.0))
                 return fail(error, size, "%s line %d: 'time,ROLE,,MS' expected", path, number);
@@ -373,7 +371,6 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
     enum stopped_by stopped = empty_file ? STOPPED_BY_EMPTY_FILE
                               : includes && includes->status == GRADE_FAIL ? STOPPED_BY_INCLUDES
                                                                             : STOPPED_BY_NOTHING;
-    int includes_failed = stopped != STOPPED_BY_NOTHING;
     char reason[256], name[112], id[32], needs[160];
 
     not_run_reason(r, stopped, "an earlier failure stopped it", reason, sizeof reason);
@@ -472,14 +469,13 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         }
     }
 
-    if (includes_failed)
-        for (int i = 0; i < g->count; i++)
-            g->tests[i].score = 0;
-
-    /* totals, the correct column and the first failure */
+    /* totals (nothing scores where the file had no code or a library's #include), the
+     * correct column and the first failure */
     int any_fail = 0, all_ran = 1;
     for (int i = 0; i < g->count; i++) {
         graded_test *t = &g->tests[i];
+        if (stopped != STOPPED_BY_NOTHING)
+            t->score = 0;
         g->score += t->score;
         g->max_score += t->max_score;
         if (t == perf)

@@ -1,7 +1,7 @@
 /**
  * @file lab_grade.h
  * @brief The lab's host tool (build/tools/lab_grade): `make lab-check`'s timing table and
- * verdict, and `make lab-grade`'s score of the record its checks wrote (lab/README.md,
+ * verdict, and `make lab-grade`'s score of the record its checks wrote (%lab/README.md,
  * "The record": its format, and why the score is a pure function of it and the weights),
  * to Gradescope's results.json, a one-screen summary and a row of results/grades.csv.
  */
@@ -63,7 +63,7 @@ typedef struct recorded_test {
     char detail[GRADE_DETAIL];
 } recorded_test;
 
-/** A record as read (lab/README.md, "The record"). */
+/** A record as read (%lab/README.md, "The record"). */
 typedef struct grade_record {
     int step;
     int start;                            /**< the step the copy started from (0: step - 1) */
@@ -105,7 +105,7 @@ typedef struct grade {
     lab_gain gain;
 } grade;
 
-/** Reads lab/weights.conf's format (lab/README.md, "The weights"); -1 with one line in `error`. */
+/** Reads lab/weights.conf's format (%lab/README.md, "The weights"); -1 with one line in `error`. */
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size);
 
 #define RECORD_HEADER "item,id,status,text"
@@ -116,7 +116,7 @@ void write_record_item(FILE *f, const char *item, const char *id, const char *st
 /** Reads a record; -1 with one line in `error`. */
 int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, size_t size);
 
-/** Scores a record by the rules of lab/README.md's "The weights", in the order of its table. */
+/** Scores a record by the rules of %lab/README.md's "The weights", in the order of its table. */
 void score_grade(const grade_record *r, const grade_weights *w, grade *g);
 
 /** Writes Gradescope's results.json: score, execution_time, output, tests[]. */

@@ -60,8 +60,9 @@ usage="give SUBMISSIONS=dir, a folder with one folder per student (each holding 
 [ -d "$submissions" ] || bad "$usage; '$submissions' is not a folder"
 submissions=$(cd "$submissions" && pwd)
 if [ -n "$only" ]; then
+    step_list="${steps[*]}"
     [[ $only =~ ^[0-9]+$ && " ${steps[*]} " == *" $((10#$only)) "* ]] ||
-        bad "STEP takes a lab step from ${steps[0]} to ${steps[-1]} (got '$only'), or leave it out for every step handed in"
+        bad "STEP takes a lab step, one of ${step_list// /, } (got '$only'), or leave it out for every step handed in"
     steps=("$((10#$only))")
 fi
 limit=${LAB_TIMEOUT:-300}
@@ -69,12 +70,11 @@ jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
 [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || bad "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
 types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
+lab/lab.sh settings lab-grade-all || exit 2           # N, REPS, DEVICE, the switches: the same
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
-if [ ! -x "$grader" ] || [ ! -x build/tools/report ]; then   # run directly, not through make, which builds them
-    say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"
-    exit 1
-fi
+{ [ -x "$grader" ] && [ -x build/tools/report ]; } ||   # run directly, not through make, which builds them
+    { say "the lab's tools are not built: make build/tools/lab_grade build/tools/report"; exit 1; }
 weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
 ##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
@@ -109,6 +109,13 @@ while IFS= read -r folder; do
     # "reduce (1).cu"): named, with what to do; never graded in its place
     stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
     [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
+    # a kernel file with no step folder around it: the folder is what names the step
+    top=$(find "$folder" -maxdepth 1 -type f -name '*.cu' | LC_ALL=C sort | head -1)
+    if [ -z "$stray" ] && [ -n "$top" ]; then
+        where="into its step's folder, e.g. $(step_dir 3)/reduce.cu"
+        [ -z "$only" ] || where="to $(step_dir "$only")/reduce.cu"
+        why+="; found ${top#"$folder"/} outside a step folder: move it $where"
+    fi
     printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
@@ -126,10 +133,8 @@ exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
          --exclude='./cub_reference/reduce' --exclude='./cub_reference/reduce_*')
 case $submissions/ in "$root"/*) exclude+=(--exclude="./${submissions#"$root"/}") ;; esac
-if ! { mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; }; then
-    say "cannot copy the repository to $base"
-    exit 1
-fi
+{ mkdir -p "$base" && tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$base" -xf -; } ||
+    { say "cannot copy the repository to $base"; exit 1; }
 graded_steps=$(awk -F "$sep" '$3 != "" { print $2 }' "$list" | sort -nu)
 ours=$(for k in $graded_steps; do lab/lab.sh before "$k"; step_dir "$k"; done | sort -u | paste -sd' ')
 echo "== building our steps: $ours"
@@ -206,8 +211,6 @@ echo
 "$grader" class "$grades" || true   # its one line says what is wrong; the grades are written
 echo "wrote $grades; each student's results.json and lab-grade.txt are next to their reduce.cu; logs in $work/logs"
 [ -z "$demo" ] || { echo; echo "== $grades"; cat "$grades"; }
-if [ "$no_gpu" = 1 ]; then
-    echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
-    exit 3
-fi
-exit 0
+[ "$no_gpu" = 1 ] || exit 0
+echo "NO GPU HERE: only the #include lines and the builds were checked; the GPU checks were not run, so these scores are not grades"
+exit 3

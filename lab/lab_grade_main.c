@@ -67,14 +67,10 @@ static int lab_table(const char *rows_path, const char *from_text, const char *s
     int missing = 0;
     for (int p = 0; p < 3; p++) {
         int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found) {
+        if (found)
             rows[p] = raw[p];
-        } else {   /* a program that left no row (it crashed first): FAILED, named after it */
-            memset(&rows[p], 0, sizeof rows[p]);
-            snprintf(rows[p].step, sizeof rows[p].step, "%s", programs[p]);
-            snprintf(rows[p].label, sizeof rows[p].label, "%s", programs[p]);
-            snprintf(rows[p].status, sizeof rows[p].status, "FAILED");
-        }
+        else   /* a program that left no row (it crashed first): FAILED, named after it */
+            missing_row(&rows[p], programs[p]);
         missing |= !found || !row_passed(&rows[p]);
     }
     print_lab_table(stdout, rows, from, step);

@@ -84,15 +84,21 @@ for k in "${lab_steps[@]}"; do
     fi
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$lab_root/start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
-    exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]')
+    # the README's text, its links (../LAB.md) made relative to the copy's folder
+    exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]' |
+               sed "s#](\.\./#]($(realpath -m --relative-to="$copy" .)/#g")
     missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu): correct, and slower than step $k."
-    [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
-    result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines) and ${todos:-0} TODOs" $? \
-           "missing: '$missing'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
+    start=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu), correct as it is. The TODO(step $k, ...)"
+    # the exercise's links (../LAB.md) lead from the copy's folder to the repository's files
+    links=$(grep -o '](\.\./[^)]*)' "$copy/reduce.cu" | sed 's/^](//; s/)$//' | while read -r link; do
+                [ -e "$copy/$link" ] || printf '%s ' "$link"; done)
+    [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && [ -z "$links" ] &&
+        grep -qxF -- "$start" "$copy/reduce.cu" 2>/dev/null
+    result "lab: step $k's copy is step ${lab_before[$k]}'s kernel with the README's exercise ($lines lines), its links right, and ${todos:-0} TODOs" $? \
+           "missing: '$missing'; dead links: '$links'; '$(grep -m1 ' \* This is step' "$copy/reduce.cu" 2>/dev/null)'"
 done
 
 if [ "$plumbing" = 1 ]; then
@@ -100,8 +106,18 @@ if [ "$plumbing" = 1 ]; then
     make_expect "lab-check: N=0"    2 "N takes a size" lab-check STEP=3 LAB_DIR="$lab_root/start" N=0
     make_expect "lab-check: REPS=x" 2 "REPS takes the number of timed runs" lab-check STEP=3 LAB_DIR="$lab_root/start" REPS=x
     make_expect "lab-grade: N=1e6"  2 "N takes a size" lab-grade STEP=3 LAB_DIR="$lab_root/start" N=1e6
+    make_expect "lab-check: DEVICE=-1" 2 "DEVICE takes a GPU index" lab-check STEP=3 LAB_DIR="$lab_root/start" DEVICE=-1
+    make_expect "lab-check: LAB_HUGE=2" 2 "LAB_HUGE takes 0 (off) or 1 (on)" lab-check STEP=3 LAB_DIR="$lab_root/start" LAB_HUGE=2
     [ ! -e "$lab_root/start/$step3/build" ] && [ ! -e "$lab_root/start/$step3/reduce$suffix" ]
-    result "lab-check: a bad N or REPS is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
+    result "lab-check: a bad N, REPS, DEVICE or switch is refused before any build" $? "$(find "$lab_root/start/$step3" -mindepth 1 -maxdepth 1 -printf '%f ')"
+    step_list="${lab_steps[*]}"
+    make_expect "lab-grade-all: STEP=12 (no lab step) names the lab's steps" 2 "one of ${step_list// /, } (got '12')" \
+        lab-grade-all SUBMISSIONS="$lab_root" STEP=12
+    outside=$(mktemp -d) && touch "$outside/kept"
+    make_expect "lab-clean: a LAB_DIR outside the repository is refused, saying how to remove it" 2 "rm -rf $outside removes it" \
+        lab-clean LAB_DIR="$outside"
+    [ -f "$outside/kept" ]; result "lab-clean: the folder outside is kept" $?
+    rm -rf "$outside"
 fi
 
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
@@ -169,9 +185,8 @@ if [ "$plumbing" = 1 ]; then
     result "lab-status: a checked copy shows its verdict" $? "$(grep '^3 ' "$log/out.txt")"
     touch "$copy/reduce.cu"
     touch -d '-1 hour' "$copy/.lab-check"
-    make --no-print-directory lab-status LAB_DIR="$lab_root/start" > "$log/lab-out.txt" 2>&1
-    grep -qE "^3 .*changed since" "$log/lab-out.txt"
-    result "lab-status: a copy edited after its check is not passed" $? "$(grep '^3 ' "$log/lab-out.txt")"
+    make_expect "lab-status: a copy edited after its check is not passed" 0 "changed since its last lab-check passed" \
+        lab-status LAB_DIR="$lab_root/start"
     rm -f "$copy/.lab-check"
     make --no-print-directory lab-status LAB_DIR="$lab_root/none" > "$log/lab-out.txt" 2>&1
     grep -q "0 of ${#lab_steps[@]} started" "$log/lab-out.txt" &&
@@ -181,11 +196,8 @@ if [ "$plumbing" = 1 ]; then
     grep -q " of ${#lab_steps[@]} started" "$log/lab-out.txt" && ! grep -q "LAB_DIR=" "$log/lab-out.txt"
     result "lab-status: the default LAB_DIR is not added to the hints" $? "$(grep -m1 '^1 ' "$log/lab-out.txt")"
 
-    row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
-    { build/tools/report header
-      row prev_x "step2 start" 2.000000; row next_x "step3 (yours)" 1.500000; row next_x "step3 ours" 1.000000
-    } > "$log/lab-rows.csv"
-    build/tools/lab_grade table "$log/lab-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
+    # tests/gpu.sh's rows of report field: prev_x 2 ms, then next_x (yours) 1.5 ms and next_x (ours) 1 ms
+    build/tools/lab_grade table "$log/field-rows.csv" 2 3 prev_x next_x next_x > "$log/lab-table.txt" 2>&1
     grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"
     result "lab: the lab table shows your time even when your copy has our step's name" $? "$(tr '\n' ' ' < "$log/lab-table.txt")"
 
@@ -218,6 +230,8 @@ if [ "$plumbing" = 1 ]; then
         status=$?
         [ "$status" -eq 3 ] && grep -q "no GPU here" "$log/lab-check.txt"
         result "lab-check without a GPU: built, exit 3" $? "exit $status: $(tail -2 "$log/lab-check.txt" | tr '\n' ' ')"
+        make_expect "lab-status after a lab-check without a GPU: says the checks never ran" 0 \
+            "not checked: its last lab-check found no GPU" lab-status LAB_DIR="$lab_root/start"
     fi
 fi
 
@@ -348,23 +362,12 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
-# direct_expect NAME CODE TEXT COMMAND...: COMMAND, an autograder's (run directly, it keeps
-# its exit code: 2 on bad input, 3 without a GPU), exits CODE with TEXT in one stderr line
-direct_expect() {
-    local name=$1 code=$2 text=$3 status
-    shift 3
-    "$@" > "$log/lab-out.txt" 2> "$log/lab-err.txt" < /dev/null
-    status=$?
-    if [ "$status" -ne "$code" ]; then fail "$name" "exit $status, expected $code: $(head -c 300 "$log/lab-err.txt")"
-    elif [ "$(wc -l < "$log/lab-err.txt")" -ne 1 ]; then fail "$name" "expected one line on stderr, got $(wc -l < "$log/lab-err.txt")"
-    elif ! grep -qF -- "$text" "$log/lab-err.txt"; then fail "$name" "no '$text' in: $(head -c 300 "$log/lab-err.txt")"
-    else pass "$name"; fi
-}
-direct_expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
-direct_expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
+# lab.sh and lab_grade_all.sh run directly, as an autograder does: exit 2 on bad input (3 without a GPU)
+expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
+expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" \
     env LAB_DIR="$lab_root/start" LAB_TIMEOUT=soon lab/lab.sh grade 3
-direct_expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
-direct_expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
+expect "lab/lab_grade_all.sh NOFOLDER: exit 2"      2 "is not a folder" lab/lab_grade_all.sh "$lab_root/no-such-class"
+expect "lab/lab_grade_all.sh DIR 99: exit 2"        2 "STEP takes a lab step" lab/lab_grade_all.sh "$lab_root" 99
 grade_env=(LAB_TYPES="$type" LAB_HUGE=0 N=2^24 LAB_SANITIZE=0)
 step7=$(step_dir 7)
 copy3=$lab_root/start/$step3
@@ -437,10 +440,10 @@ esac
 
 # lab-grade-all over a small class: our step 3, the CUB shortcut (in the lab/work/ of a handout), a
 # build error shipped with a Makefile of its own, nothing handed in, an empty reduce.cu (its
-# own first failure) and a browser's "reduce (1).cu" (named, with what to do)
+# own first failure), a browser's "reduce (1).cu" and a reduce.cu with no step folder (named, with what to do)
 class=$lab_root/class
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
-    "$class/frank/$step3"
+    "$class/frank/$step3" "$class/grace"
 cp "$step3/reduce.cu" "$class/alice/$step3/reduce.cu"
 cp "$lab_root/step7_calls_cub/$step7/reduce.cu" "$class/bob/lab/work/$step7/reduce.cu"
 # bob's folder is a course's handout (make handout): its step folders are ours, never graded
@@ -449,6 +452,7 @@ sed 's/return partial\[0\];/return partial[0]/' "$step3/reduce.cu" > "$class/car
 echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied: the grader writes its own
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
 cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
+cp "$step3/reduce.cu" "$class/grace/reduce.cu"   # no step folder around it
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 \
     lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
@@ -458,7 +462,7 @@ else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\);
 grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
-    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 7 ]
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ]
 result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
 grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
     grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
@@ -468,16 +472,19 @@ result "lab-grade-all: an empty reduce.cu: 'empty file' is the first failure, in
 grep -qF "\"frank\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found $step3/reduce (1).cu: rename it to reduce.cu\"" \
     "$csv" 2>/dev/null
 result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$csv" 2>/dev/null)"
+grep -qF "\"grace\",,\"no\",\"nothing handed in: no stepK_name/reduce.cu (e.g. $step3/reduce.cu) in the folder; found reduce.cu outside a step folder: move it into its step's folder, e.g. $step3/reduce.cu\"" \
+    "$csv" 2>/dev/null
+result "lab-grade-all: a reduce.cu with no step folder is named, with where to move it" $? "$(grep '^"grace"' "$csv" 2>/dev/null)"
 alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
-    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^6 graded, 0 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^7 graded, 0 correct" "$log/lab-grade-all.txt"
     result "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" $? \
            "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 else
     grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
     result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
-    [ "$status" -eq 0 ] && grep -q "^6 graded, 1 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 0 ] && grep -q "^7 graded, 1 correct" "$log/lab-grade-all.txt"
     result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \

@@ -62,8 +62,7 @@ missing=""
 for name in NCCL_HOME MPI_HOME SCALING_SIZES; do
     grep -q "^  $name=" "$log/multi-help.txt" || missing="$missing $name"
 done
-if [ -z "$missing" ]; then pass "make help shows the multi-GPU variables (NCCL_HOME, MPI_HOME, SCALING_SIZES)"
-else fail "make help shows the multi-GPU variables" "missing:$missing"; fi
+[ -z "$missing" ]; result "make help shows the multi-GPU variables (NCCL_HOME, MPI_HOME, SCALING_SIZES)" $? "missing:$missing"
 name="README's flags table lists every flag of the multi-GPU programs' --help"
 if [ -z "$multi_program" ]; then
     skip "$name" "NCCL not found"
@@ -214,17 +213,14 @@ else
         "$log/rank0_without_gpu.sh" "$rank_program" -n 1000
     if [ -z "$gpu" ]; then
         ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 "$rank_program" -n 1000
+        skip "gpu input: $rank_name more ranks than GPUs" "no GPU"
+        skip "gpu $rank_name 1 rank: 100 calls in a row, every result verified" "no GPU"
     else
         skip "input $rank_name: no GPU: every rank stops, one line" "a GPU is here"
-    fi
-    if [ -n "$gpu" ]; then
         ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) \
             "$rank_program" -n 1000
         ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
             "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
-    else
-        skip "gpu input: $rank_name more ranks than GPUs" "no GPU"
-        skip "gpu $rank_name 1 rank: 100 calls in a row, every result verified" "no GPU"
     fi
     name="gpu $rank_name: a rank killed during a run ends every rank"
     if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
@@ -241,11 +237,8 @@ else
         timeout 60 env "${MPI_ENV[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^28 -r 100000 \
             --quiet > "$log/kill.txt" 2>&1
         status=$? took=$((SECONDS - start))
-        if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -ge 5 ] && [ "$took" -lt 50 ]; then
-            pass "$name (exit $status, $took s)"
-        else
-            fail "$name" "exit $status after $took s (124: still running at 60 s; under 5 s: ended before the kill): $(head -c 200 "$log/kill.txt")"
-        fi
+        [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -ge 5 ] && [ "$took" -lt 50 ]
+        result "$name (exit $status, $took s)" $? "124: still running at 60 s; under 5 s: ended before the kill: $(head -c 200 "$log/kill.txt")"
     fi
 fi
 rank_check 1 "${sizes[@]}" "${huge[@]}"

@@ -43,10 +43,7 @@ fail() {
     exit 1
 }
 
-elapsed() {
-    local s=$SECONDS
-    if [ "$s" -ge 60 ]; then echo "$((s / 60)) min $((s % 60)) s"; else echo "$s s"; fi
-}
+elapsed() { if [ "$SECONDS" -ge 60 ]; then echo "$((SECONDS / 60)) min $((SECONDS % 60)) s"; else echo "$SECONDS s"; fi; }
 
 # ---------------------------------------------------------------- 1. the wheels
 pip_log=$out/pip.log
@@ -107,25 +104,24 @@ arch=$(echo "$archs" | head -1)
 # ---------------------------------------------------------------- 3. every program
 build_log=$out/build.log
 files=$out/files
-git ls-files -z --cached --others --exclude-standard > "$files.all" 2> "$build_log" ||
+# (files deleted in the work tree but not yet in git are left out)
+git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
+    while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done > "$files.new" ||
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
-# files deleted in the work tree but not yet in git are left out
-while IFS= read -r -d '' f; do
-    if [ -e "$f" ]; then printf '%s\0' "$f"; fi
-done < "$files.all" > "$files.new"
-rm -f "$files.all"
 
 # A copy built by another toolkit, or holding files the work tree no longer has, starts over;
 # otherwise make rebuilds what changed (tar keeps each file's time).
 stamp="$("$nvcc" --version) $versions $cuda $arch"
-if ! cmp -s "$files.new" "$files" || [ "$(cat "$out/tree.stamp" 2>/dev/null)" != "$stamp" ]; then
-    rm -rf "$tree"
-fi
+{ cmp -s "$files.new" "$files" && [ "$(cat "$out/tree.stamp" 2>/dev/null)" = "$stamp" ]; } || rm -rf "$tree"
 mv "$files.new" "$files"
-if ! { mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log"; }; then
+{ mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log"; } ||
     fail "$build_log" "cannot copy the work tree into $tree"
-fi
 echo "$stamp" > "$out/tree.stamp"
+# what make installed into build/ (make cccl's headers, make mpich's MPI: the Makefile's
+# INSTALLED) is the copy's too, so that it builds what they enable, as the work tree does
+for installed in ${INSTALLED:-}; do
+    [ "$installed" = "$out" ] || [ ! -e "$installed" ] || { mkdir -p "$tree/build" && ln -sfn "$root/$installed" "$tree/$installed"; }
+done
 
 say "building every program for $arch ($types) in a copy of the work tree, $tree (log: $build_log)"
 counts=""

@@ -33,10 +33,8 @@ before_of() {
 case ${1:-} in
 show)
     k=${2:-}
-    if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ -z "$(kernel_of "$k")" ]; then
-        echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2
-        exit 2
-    fi
+    { [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ] && [ -n "$(kernel_of "$k")" ]; } ||
+        { echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2; exit 2; }
     colour=never
     [ -t 1 ] && colour=always
     # diff exits 1 when the files differ, as consecutive steps do: only 2 is an error

@@ -74,11 +74,8 @@ listed_gpus() {
 # visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES when
 # set, else all that the driver has).
 visible_gpus() {
-    if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
-        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
-    else
-        listed_gpus
-    fi
+    if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
+    else listed_gpus; fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
 gpu_counts() {
@@ -89,8 +86,7 @@ gpu_counts() {
 
 # have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
 have_libcuda() {
-    local dir ldconfig
-    local path=${LD_LIBRARY_PATH:-}
+    local dir ldconfig path=${LD_LIBRARY_PATH:-}
     for dir in ${path//:/ }; do [ -e "$dir/libcuda.so.1" ] && return 0; done
     ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
     # (grep -q from a file, not a pipe: it stops at the first match, and under pipefail
@@ -141,19 +137,28 @@ find_tool() {
 # need_tool compute-sanitizer|ncu CALLER: prints the tool to run (find_sanitizer, find_ncu), or
 # says on stderr what to do without it ("CALLER: ...", the line below) and exits 2
 need_tool() {
-    if [ "$1" = ncu ]; then
-        find_ncu && return 0
-        echo "$2: $NCU_MISSING" >&2
-    else
-        find_sanitizer && return 0
-        echo "$2: $SANITIZER_MISSING" >&2
-    fi
+    local finder=find_sanitizer missing=$SANITIZER_MISSING
+    [ "$1" != ncu ] || finder=find_ncu missing=$NCU_MISSING
+    "$finder" && return 0
+    echo "$2: $missing" >&2
     exit 2
 }
 
-# What to do where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
+# tool_missing TOOL VAR FILE: what to do where TOOL is needed and missing: fix VAR where it
+# names none, else install the toolkit, or, where its nvcc answers, the one component it lacks
+tool_missing() {
+    local nvcc
+    if [ -n "${!2:-}" ]; then
+        echo "$1 not found: $2=${!2} is no program; give the path of one, or leave $2 out for the toolkit's"
+    elif nvcc=$(command -v "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" || command -v nvcc); then
+        echo "$1 not found: the CUDA Toolkit at ${nvcc%/bin/nvcc} has nvcc but not this component; add it with the toolkit's installer or package manager, or set $2=/path/to/$3"
+    else
+        echo "$1 not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set $2=/path/to/$3"
+    fi
+}
+# where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
-SANITIZER_MISSING="compute-sanitizer not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set SANITIZER=/path/to/compute-sanitizer"
+SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
 # sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
@@ -174,6 +179,6 @@ sanitizer_run() {
 
 # The same for Nsight Compute (make profile, lab-check PROFILE=1)
 # shellcheck disable=SC2034  # read by the scripts that source this file
-NCU_MISSING="Nsight Compute (ncu) not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set NCU=/path/to/ncu"
+NCU_MISSING=$(tool_missing "Nsight Compute (ncu)" NCU ncu)
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
 find_ncu() { find_tool NCU ncu /opt/nvidia/nsight-compute/*/ncu; }

@@ -74,15 +74,10 @@ printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} make --no-print-directory -s -C {}
     > /dev/null 2>&1 || true
 for dir in "$@"; do
     program=./$dir/reduce$suffix
-    if ! described=$("$program" --describe); then
-        echo "make resources: $program --describe failed; is it built (make TYPE=$type)?" >&2
-        exit 1
-    fi
+    described=$("$program" --describe) ||
+        { echo "make resources: $program --describe failed; is it built (make TYPE=$type)?" >&2; exit 1; }
     row="$(field name "$described")|$(field threads "$described")"
-    if [ "$(field kernel "$described")" = library ]; then
-        rows+=("${row%|*}")
-        continue
-    fi
+    [ "$(field kernel "$described")" != library ] || { rows+=("${row%|*}"); continue; }
     if [ "$mode" != compiler ]; then
         code=0
         answer=$("$program" --resources --device "$device" 2> "$errors") || code=$?
@@ -102,11 +97,7 @@ for dir in "$@"; do
         fi
         mode=compiler   # exit 3: no GPU here
     fi
-    if ! figures=$(ptxas_figures "$dir"); then
-        status=1
-        rows+=("$row|?|?")
-        continue
-    fi
+    figures=$(ptxas_figures "$dir") || { status=1; rows+=("$row|?|?"); continue; }
     read -r arch reg smem <<< "$figures"
     [ -n "$header" ] || header="no GPU: compiler figures (ptxas, $arch), TYPE=$type"
     rows+=("$row|$reg|$smem")
@@ -123,11 +114,8 @@ echo "${header:-no program with a kernel of its own among: $*}"
 line program threads registers "shared (bytes)" blocks/SM occupancy "limited by"
 for row in "${rows[@]}"; do
     IFS='|' read -r name threads reg smem blocks occupancy limits <<< "$row"
-    if [ "$name" = "$row" ]; then
-        printf "%-${width}s  %s\n" "$name" "its kernels are the library's: not reported"
-    else
-        line "$name" "$threads" "$reg" "$smem" "$blocks" "$occupancy" "$limits"
-    fi
+    if [ "$name" = "$row" ]; then printf "%-${width}s  %s\n" "$name" "its kernels are the library's: not reported"
+    else line "$name" "$threads" "$reg" "$smem" "$blocks" "$occupancy" "$limits"; fi
 done
 if [ "$mode" = gpu ]; then
     echo "registers and shared memory (static, per block): cudaFuncGetAttributes(); blocks/SM: the occupancy API"

@@ -18,9 +18,7 @@ for dir in "$@"; do
         [ -x "$program" ] || continue
         # the program's own runs for the sanitizers: "N [FLAG...]" separated by ';' (--describe)
         IFS=';' read -ra own_runs <<< "$(describe "$program" sanitize_runs)"
-        if [ ${#own_runs[@]} -eq 0 ]; then
-            echo "FAILED  $program: its --describe gives no sanitize_runs"; failed=$((failed + 1))
-        fi
+        [ ${#own_runs[@]} -gt 0 ] || { echo "FAILED  $program: its --describe gives no sanitize_runs"; failed=$((failed + 1)); }
         for tool in memcheck racecheck synccheck initcheck; do
             for run in "${own_runs[@]}"; do
                 read -r n run_flags <<< "$run"

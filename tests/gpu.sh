@@ -84,9 +84,9 @@ fi
 # (a course's handout, lab/handout.sh, may lack step 4, 8 or 14: their tests are then skipped)
 handout_lacks() { [ -n "$(step_dir "$1")" ] && return 1; skip "$2" "no step $1 here: a course's handout (make handout)"; }
 handout_lacks 4 "race-demo without compute-sanitizer says how to get it" ||
-    make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+    make_expect "race-demo without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
         -C "$(step_dir 4)" race-demo SANITIZER=/nonexistent/compute-sanitizer NVCC=false
-make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: it ships with the CUDA Toolkit" \
+make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZE REASON" for a size of its --check auto that a library it
@@ -175,9 +175,7 @@ check_all() {
 }
 
 # gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
-gpu_expect() {
-    if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi
-}
+gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
     # the 64-bit programs first: their 2^31+5 makes them the longest
@@ -203,9 +201,7 @@ done
 # ints are 16 GiB: --check auto stops at 2^31+5, and this runs once, for TYPE=int.
 unsigned_program=""
 for program in "${programs[@]}"; do
-    if [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ]; then
-        unsigned_program=$program; break
-    fi
+    [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ] && { unsigned_program=$program; break; }
 done
 unsigned_dir=${unsigned_program%/*}
 unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
@@ -433,8 +429,7 @@ for dir in "${dirs[@]}"; do
     if [ ! -x "$dir/reduce$suffix" ] || suite_owned "$dir"; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
     if [ "$(describe "$dir/reduce$suffix" kernel)" = library ]; then
-        if grep -q "not reported" <<< "$row"; then pass "resources: $dir's row says its kernels are not reported"
-        else fail "resources: $dir's row says its kernels are not reported" "row: '$row'"; fi
+        grep -q "not reported" <<< "$row"; result "resources: $dir's row says its kernels are not reported" $? "row: '$row'"
         continue
     fi
     threads="" registers="" shared="" blocks=""

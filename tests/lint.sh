@@ -21,10 +21,7 @@ cd "$(dirname "$0")/.." || exit 2
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
-if [ ${#dirs[@]} -eq 0 ]; then
-    echo "usage: tests/lint.sh PROGRAM_DIR... (make lint passes them)" >&2
-    exit 2
-fi
+[ ${#dirs[@]} -gt 0 ] || usage "tests/lint.sh PROGRAM_DIR... (make lint passes them)"
 passed=0 failed=0
 log=build/$type/lint-log
 mkdir -p "$log"

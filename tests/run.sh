@@ -25,10 +25,7 @@ cd "$(dirname "$0")/.." || exit 2
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
-if [ ${#dirs[@]} -eq 0 ]; then
-    echo "usage: tests/run.sh PROGRAM_DIR... (make test passes them)" >&2
-    exit 2
-fi
+[ ${#dirs[@]} -gt 0 ] || usage "tests/run.sh PROGRAM_DIR... (make test passes them)"
 passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
@@ -140,16 +137,13 @@ toolkit_checks() {
     local found status
     mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
     printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
-    ln -sf "$(type -P make)" "$log/no-nvcc/make"
-    for tool in sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
+    for tool in make sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
     found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
-    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: the nvcc on PATH gives CUDA_PATH"
-    else fail "toolkit: the nvcc on PATH gives CUDA_PATH" "got '$found'"; fi
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: the nvcc on PATH gives CUDA_PATH" $? "got '$found'"
     found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
-    if [ "$found" = "$log/fake-cuda" ]; then pass "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH"
-    else fail "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" "got '$found'"; fi
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" $? "got '$found'"
     env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
-    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc found" "$log/no-nvcc.txt"
+    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc" "$log/no-nvcc.txt"
     result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 }
 
@@ -332,9 +326,22 @@ for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
     archs_line=$(make --no-print-directory -s -C "$dir" TYPE="$type" check-archs 2>&1)
-    if [ "$archs_line" = "$line" ]; then pass "check-archs: $dir says why it is skipped, as its build does"
-    else fail "check-archs: $dir says why it is skipped, as its build does" "build: '$line', check-archs: '$archs_line'"; fi
+    [ "$archs_line" = "$line" ]
+    result "check-archs: $dir says why it is skipped, as its build does" $? "build: '$line', check-archs: '$archs_line'"
 done
+
+# a toolkit installed without compute-sanitizer (or ncu): the line names the component, not
+# the toolkit, as missing; with no nvcc anywhere, the toolkit
+fake=$log/toolkit-without-tools
+mkdir -p "$fake/bin" && printf '#!/bin/sh\n' > "$fake/bin/nvcc" && chmod +x "$fake/bin/nvcc"
+line=$(SANITIZER="" CUDA_PATH=$fake bash -c '. scripts/gpus.sh && echo "$SANITIZER_MISSING"')
+[[ $line == *"the CUDA Toolkit at $fake has nvcc but not this component"* ]]
+result "a toolkit without compute-sanitizer: its line says to add the component, not the toolkit" $? "$line"
+if ! PATH=/usr/bin:/bin command -v nvcc > /dev/null; then
+    line=$(NCU="" CUDA_PATH=/nonexistent PATH=/usr/bin:/bin bash -c '. scripts/gpus.sh && echo "$NCU_MISSING"')
+    [[ $line == *"install the toolkit"* ]]
+    result "no toolkit at all: the missing ncu's line says to install the toolkit" $? "$line"
+fi
 
 # ---------------------------------------------------------------- bad input
 section input
@@ -370,6 +377,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: --help"               0 "Usage:"              "$small" --help
     expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
+    expect "input: -n 2^64-1, the top of the sizes' range, is a size above the maximum" 2 "maximum" "$large" -n 2^64-1
     # and the reason is its own (64-bit indices), not the 32-bit steps' advice to use another
     grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"
     result "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" $? "$(cat "$log/err.txt")"
@@ -410,8 +418,7 @@ for p in "${cub_programs[@]}"; do
                 "came with CCCL 3.1: make cccl" "$p" --determinism "$m" -n 1000
         else
             got=$("$p" --determinism "$m" --describe 2> /dev/null | sed -n 's/^determinism=//p')
-            if [ "$got" = "$m" ]; then pass "input: $p takes --determinism $m (--describe says it)"
-            else fail "input: $p takes --determinism $m (--describe says it)" "determinism=$got"; fi
+            [ "$got" = "$m" ]; result "input: $p takes --determinism $m (--describe says it)" $? "determinism=$got"
         fi
     done
 done

@@ -31,7 +31,6 @@ static inline void report(const char *name, int ok, const char *why)
 /** One named test: its condition, stringified as the reason when it fails. */
 #define TEST(name, condition) report(name, (condition), #condition)
 
-
 /** A passing row with the given time and bandwidth. */
 static inline result_row make_row(const char *step, double ms, double gbs)
 {

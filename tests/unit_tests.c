@@ -27,7 +27,6 @@
 
 #include "unit_test.h"
 
-
 /** Parses a command line given as a NULL-terminated list of words. */
 static enum parse_result parse(options *opt, char *error, const char *word, ...)
 {
@@ -72,6 +71,9 @@ static void test_sizes(void)
                                                        v == (uint64_t)1 << 63);
     TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
     TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
+    TEST("parse_size 2^64-1, the top of the range its message names", parse_size("2^64-1", &v) == 0 && v == UINT64_MAX &&
+                                                              parse_size("2^64-2", &v) == 0 && v == UINT64_MAX - 1);
+    TEST("parse_size rejects 2^64-0 and 2^64+1", parse_size("2^64-0", &v) != 0 && parse_size("2^64+1", &v) != 0);
     TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
     TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
          parse_size("2^0+18446744073709551615", &v) != 0);
@@ -428,17 +430,10 @@ static void test_data(void)
 }
 
 /** blocks_for of a step with 256 threads, one element each (step 0). */
-static size_t one_per_thread(size_t count)
-{
-    return (count + 255) / 256;
-}
+static size_t one_per_thread(size_t count) { return (count + 255) / 256; }
 
 /** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
-static size_t no_grid(size_t count)
-{
-    (void)count;
-    return 0;
-}
+static size_t no_grid(size_t count) { (void)count; return 0; }
 
 static void test_depth(void)
 {
@@ -485,7 +480,6 @@ static void test_stats(void)
     TEST("noise threshold 2%: inside", !is_noisy(&edge_in));
     TEST("noise threshold 2%: outside", is_noisy(&edge_out));
 }
-
 
 static void test_speedups(void)
 {
@@ -560,7 +554,6 @@ static void test_format(void)
     format_bytes(buf, sizeof buf, 1536);
     TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
 }
-
 
 /**
  * The run table of the rows (sweep NULL), or the sweep table against the CUB steps `sweep`
