@@ -62,8 +62,7 @@ ifneq ($(filter-out $(NO_NVCC_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(origin CUDA_PATH)$(origin NVCC),filefile)
 $(error no nvcc found (not on PATH, not in CUDA_HOME, not at $(NVCC)): install the CUDA Toolkit, or give its folder, make CUDA_PATH=/path/to/cuda)
 else
-NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
-$(error no nvcc at $(NVCC) (CUDA_PATH=$(CUDA_PATH)): give CUDA_PATH the toolkit's folder, the one holding bin/nvcc (or NVCC the compiler itself)$(if $(NVCC_ON_PATH),; or leave it out to use the nvcc on PATH ($(NVCC_ON_PATH))))
+$(error no nvcc at $(NVCC) (CUDA_PATH=$(CUDA_PATH)): give CUDA_PATH the toolkit's folder, the one holding bin/nvcc (or NVCC the compiler itself)$(foreach p,$(shell command -v nvcc 2>/dev/null),; or leave it out to use the nvcc on PATH ($p)))
 endif
 endif
 endif
