@@ -47,16 +47,16 @@ int gpu_open(int device, gpu_info *info, char *error, size_t error_size);
  * Triton's do_bench zero theirs. It leaves L2 full of lines written and not yet written back:
  * up to an L2's worth of dirty lines (50 MiB on an H100), which the timed kernel's loads evict,
  * and so write back to DRAM, inside the timed region. The ncu run of scripts/flush_study.sh
- * counts them: @@GPU:dram__bytes_write.sum of step 11 after --flush write, 2^26 and 2^28@@
- * written during step 11's kernel.
+ * counts them: 22.7 to 22.9 MB (dram__bytes_write.sum, H100, 2^26 and 2^28, int and float)
+ * written during step 11's kernel, about 7 us more per run (the fit's c: docs/reference.md).
  *
- * FLUSH_READ is a kernel that only reads the buffer (zeroed when it was allocated; it writes
- * nothing unless it finds a byte that is not zero, which cannot happen). It leaves L2 full
- * of clean lines, which the kernel's loads evict for free: @@GPU:dram__bytes_write.sum after
- * --flush read@@ written. Reading rather than writing then reading a second buffer: one buffer
- * and one pass, and the write-back of whatever was dirty before (the one element
- * changed before each run, the previous run's partial sums) happens during the flush,
- * before the start event.
+ * FLUSH_READ, the default, is a kernel that only reads the buffer (zeroed when allocated; it
+ * writes nothing unless it finds a byte that is not zero, which cannot happen). It leaves L2
+ * full of clean lines, which the kernel's loads evict for free: 3.4 to 3.6 MB written, about
+ * as much as with no flush (--hot: 3.4 to 3.7 MB). Reading rather than writing then reading
+ * a second buffer: one buffer and one pass, and the write-back of whatever was dirty before
+ * (the element changed before each run, the previous run's partials) happens during the
+ * flush, before the start event.
  */
 void flush_l2(void *buffer, size_t bytes, int mode, int pass, cudaStream_t stream);
 
