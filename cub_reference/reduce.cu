@@ -284,23 +284,71 @@ static size_t blocks_for(size_t count)
     return 1;
 }
 
+/** The device's SMs, threads per SM and compute capability (major * 10 + minor), asked once. */
+static int device_attribute(cudaDeviceAttr what)
+{
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, what, device));
+    return value;
+}
+
+/** ceil(log2(x)) for x >= 1: the levels of a block's tree over x threads. */
+static uint64_t tree_levels(uint64_t x)
+{
+    uint64_t levels = 0;
+    while (((uint64_t)1 << levels) < x)
+        levels++;
+    return levels;
+}
+
 /**
- * Longest chain of additions, for the float error bound. CUB's internals are not ours to
- * count, so assume the worst structure it could have: two passes, each by blocks of at
- * least 128 threads that each add their share serially and then combine in a tree.
- * The same bound serves every mode of the newest CUB. run_to_run is that structure.
- * not_guaranteed is one pass of such blocks whose partials are added atomically into the
- * result: a chain of one addition per block, and with at least 128 inputs a block that is
- * fewer than the n/128 the assumed second pass allows. gpu_to_gpu adds each value into
- * bins of fixed exponent ranges (Ahrens, Demmel and Nguyen, ACM TOMS 2020), where the
- * additions lose nothing until the bins are rounded to one value at the end; its error
- * bound, about u * |sum| plus a term in n * 2^-(bin width) * max|x|, is far below the
- * gamma(depth) * sum|x| allowed here. `make test` checks each mode against this bound on
- * the GPU (--check auto, every program the Makefile builds).
+ * Longest chain of additions, for the float error bound of run_to_run and not_guaranteed,
+ * from the structure CUB really uses (CCCL 3.5.0, build/cccl/include):
+ * cub/device/dispatch/dispatch_reduce.cuh launches min(tiles, max_blocks) blocks, max_blocks
+ * = occupancy x SMs x 5 (cub/util_arch.cuh: subscription_factor), each summing an even share
+ * of tiles (cub/grid/grid_even_share.cuh) of `threads` x `items` inputs; a thread adds its
+ * items serially, then the block's tree; run_to_run adds the blocks' partials in one more
+ * block (ceil(grid/threads) + items serially, then a tree), not_guaranteed adds them one by
+ * one with atomics (a chain of grid). Occupancy is at least 1 and at most the SM's threads /
+ * threads, so the serial part is at most ceil(tiles / min(tiles, 5 SMs)) x items and the grid
+ * at most min(tiles, 5 SMs x threads per SM / threads). threads and items: the tuning of
+ * cub/device/dispatch/tuning/tuning_reduce.cuh, get_two_phase_tuning(), for compute
+ * capability 6.0 to 9.x (256 threads, 16 x 4 bytes / sizeof(T) items), and its sm100 tuning
+ * from 10.0 (512 or 640 threads, 16 items): the larger of each is assumed. Plus one for the
+ * initial value. The toolkit's CUB (CCCL 3.0.1) has the same two-phase structure.
  */
 static uint64_t addition_depth(size_t n)
 {
-    return 2 * pass_depth(n, 1, 128);
+    const uint64_t threads = device_attribute(cudaDevAttrComputeCapabilityMajor) >= 10 ? 640 : 256;
+    const uint64_t items = 16 * 4 / sizeof(element_t) > 16 ? 16 * 4 / sizeof(element_t) : 16;
+    const uint64_t sms = (uint64_t)device_attribute(cudaDevAttrMultiProcessorCount);
+    const uint64_t per_sm = (uint64_t)device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / 256;
+    const uint64_t tiles = (n + threads * items - 1) / (threads * items) + 1;
+    const uint64_t fewest = tiles < 5 * sms ? tiles : 5 * sms, most = tiles < 5 * sms * per_sm ? tiles : 5 * sms * per_sm;
+    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + tree_levels(threads);
+    if (mode == NOT_GUARANTEED)
+        return depth + most;
+    return depth + (most + threads - 1) / threads + items + tree_levels(threads);
+}
+
+/**
+ * gpu_to_gpu's accepted error: no tree of rounded additions, but every value deposited into
+ * a binned accumulator, cub/detail/rfa.cuh's ReproducibleFloatingAccumulator<T, Fold = 3>
+ * (CCCL 3.5.0: `Fold = 3` at line 47, `bin_width = ... double ? 40 : 13` at line 57), whose
+ * error is at most n 2^(W(1-K)) max|x| + 7 u |sum| (data.h: binned_error_bound()): W = 13
+ * and K = 3 for float (2^-26 n max|x|), W = 40 and K = 3 for double (2^-80 n max|x|).
+ * The other modes (and --determinism's choice of them): error_bound() at addition_depth().
+ */
+static double own_error_bound(const reference *ref, size_t n)
+{
+    if (mode != GPU_TO_GPU)
+        return error_bound(ref, addition_depth(n));
+#ifdef ELEMENT_DOUBLE
+    return binned_error_bound(ref, n, 40, 3);
+#else
+    return binned_error_bound(ref, n, 13, 3);
+#endif
 }
 
 extern "C" const step_info STEP = {
@@ -310,7 +358,7 @@ extern "C" const step_info STEP = {
     .max_n = MAX_N_64BIT, .threads = 0, .kernel = NULL,  // CUB launches its own kernels
     .elements_per_block = 0,  // CUB decides its own grid
     .blocks_for = blocks_for, .scratch_elements = scratch_elements, .addition_depth = addition_depth,
-    .own_flags = &OWN_FLAGS,
+    .own_flags = &OWN_FLAGS, .error_bound = own_error_bound,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,
