@@ -200,12 +200,15 @@ static void test_adversarial_sizes(void)
     int c64 = adversarial_sizes(512, 8192, 4, 64, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: 2^31+5 with 64-bit indices, last", sorted_distinct(s, c64) &&
                                                                s[c64 - 1] == (1ul << 31) + 5);
+    TEST("check auto sizes: 2^30+5 for float with 64-bit indices, for no other type",
+         holds(s, c64, (1ul << 30) + 5) == (!ELEMENT_IS_INTEGER && sizeof(element_t) == 4));
     TEST("check auto sizes: from the step's own numbers (step 11's 512 threads, 8192 per block)",
          holds(s, c64, 8191) && holds(s, c64, 8193) && holds(s, c64, 16383) && holds(s, c64, 16385) &&
          holds(s, c64, 16 * 512 + 1) && holds(s, c64, (1u << 26) - 1) && holds(s, c64, (1u << 26) + 1));
     int big = adversarial_sizes(1024, (uint64_t)1 << 20, 2, 64, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: none of its own above 2^27 (a huge block's square is left out)",
-         sorted_distinct(s, big) && holds(s, big, ((size_t)1 << 20) + 1) && s[big - 2] <= (1u << 27));
+         sorted_distinct(s, big) && holds(s, big, ((size_t)1 << 20) + 1) &&
+         s[big - (!ELEMENT_IS_INTEGER && sizeof(element_t) == 4 ? 3 : 2)] <= (1u << 27));   /* below 2^30+5, 2^31+5 */
     size_t library[MAX_CHECK_SIZES];
     int cub = adversarial_sizes(0, 0, 4, 64, library, MAX_CHECK_SIZES);
     TEST("check auto sizes: a library's step (threads 0) gets the common sizes, none derived from 0",
