@@ -104,6 +104,50 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
 #endif
 }
 
+#if HAS_DETERMINISM
+static size_t env_temp_bytes(size_t n);
+#endif
+#if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
+
+/**
+ * gpu_to_gpu: the smallest n at which a thread of CUB's first kernel makes more deposits
+ * into its accumulator than the accumulator's endurance() (512 floats, 2048 doubles:
+ * 1 << (mant_dig - bin_width - 2), cub/detail/rfa.cuh:561-563, bin_width 13 or 40 at :57),
+ * on this GPU; 0 where no n does (the largest chunk, 2^31 - 1, stays below). CCCL 3.5.0's
+ * thread loop (cub/device/dispatch/kernels/kernel_reduce_deterministic.cuh:254-266) calls
+ * renorm() only after every endurance() deposits, never after its last ones, so from this
+ * n its sum may be wrong (docs/cub-gpu-to-gpu-defect.md). From CUB's own dispatch
+ * (dispatch_reduce_deterministic.cuh:200-226): the input in chunks of 2^31 - 1, each on
+ * min(max_blocks, tiles) blocks of `threads` threads, max_blocks = occupancy x SMs x 5, a
+ * thread taking `items` at a time; threads and items from CUB's policy for this binary's
+ * architecture, max_blocks from the temporary storage CUB asks for a whole chunk
+ * (round_up(grid x sizeof(accumulator), 256) + 255 bytes, util_temporary_storage.cuh:60-64),
+ * resolved to the multiple of 5 x SMs it must be. A thread then deposits items x
+ * ceil(n / (max_blocks x threads x items)). -1 when it cannot be told (no GPU).
+ */
+static long long gpu_to_gpu_exposed_from(void)
+{
+    int device = 0, sms = 0, ptx = 0, saved = mode;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) !=
+        cudaSuccess || cub::PtxVersion(ptx, device) != cudaSuccess || sms < 3) {
+        cudaGetLastError();
+        return -1;
+    }
+    const auto policy = cub::detail::reduce::policy_selector_from_types<element_t, int,
+        cub::detail::rfa::deterministic_sum_t<element_t>, cuda::execution::determinism::__determinism_t::__gpu_to_gpu>{}(
+        cuda::compute_capability{ ptx / 100, ptx / 10 % 10 }).multi_tile;
+    const long long chunk = INT32_MAX, endurance = sizeof(element_t) == 4 ? 512 : 2048;
+    mode = GPU_TO_GPU;
+    const long long bytes = (long long)env_temp_bytes((size_t)chunk);
+    mode = saved;
+    const long long accumulator = sizeof(cub::detail::rfa::ReproducibleFloatingAccumulator<element_t>);
+    const long long grid = (bytes - 255) / accumulator / (5 * sms) * (5 * sms);
+    const long long threads = policy.threads_per_block, items = policy.items_per_thread;
+    const long long below = endurance / items * items * grid * threads;   /* the most n with no more deposits */
+    return grid > 0 && below < chunk ? below + 1 : 0;
+}
+#endif
+
 /** --describe's lines of its own: the CCCL the program was built with and its mode. */
 static void describe_flags(void)
 {
@@ -111,6 +155,16 @@ static void describe_flags(void)
     // the two-phase Sum (mode -1) gives CUB's default guarantee, run_to_run
     printf("determinism=%s\n", mode >= 0 ? DETERMINISM_NAMES[mode] : "run_to_run");
     printf("determinism_modes=%s\n", HAS_DETERMINISM ? "run_to_run,not_guaranteed,gpu_to_gpu" : "none");
+#if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
+    // CUB_GPU_TO_GPU_RENORM: built against the patched copy (make cub-defect)
+#ifdef CUB_GPU_TO_GPU_RENORM
+    printf("gpu_to_gpu_renorm=patched\n");
+#else
+    printf("gpu_to_gpu_renorm=%s\n", CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION == 5 ? "missing" : "unknown");
+#endif
+    if (mode == GPU_TO_GPU)
+        printf("gpu_to_gpu_exposed_from=%lld\n", gpu_to_gpu_exposed_from());
+#endif
 }
 
 /** The one flag of its own: --determinism MODE. */
@@ -223,8 +277,6 @@ static cudaError_t sum_in_mode(Mode m, const element_t *in, size_t n, element_t 
  * launch), and returns cudaErrorMemoryAllocation, which is expected here. Any other error is
  * the call's own; success, or no request, would mean the headers' dispatch changed.
  */
-static size_t env_temp_bytes(size_t n);
-
 /** sum_in_mode() in this run's mode. */
 static cudaError_t sum(const element_t *in, size_t n, element_t *out, scratch_storage *storage, cudaStream_t stream)
 {
