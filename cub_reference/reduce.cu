@@ -122,10 +122,11 @@ static size_t env_temp_bytes(size_t n);
  * thread taking `items` at a time; threads and items from CUB's policy for this binary's
  * architecture, max_blocks from the temporary storage CUB asks for a whole chunk
  * (round_up(grid x sizeof(accumulator), 256) + 255 bytes, util_temporary_storage.cuh:60-64),
- * resolved to the multiple of 5 x SMs it must be. A thread then deposits items x
- * ceil(n / (max_blocks x threads x items)). -1 when it cannot be told (no GPU).
+ * resolved to the multiple of 5 x SMs it must be. The first thread then deposits items x
+ * ceil(n / (max_blocks x threads x items)), the last items x floor(...): with `every`, the
+ * smallest n at which every thread deposits more. -1 when it cannot be told (no GPU).
  */
-static long long gpu_to_gpu_exposed_from(void)
+static long long gpu_to_gpu_exposed_from(int every)
 {
     int device = 0, sms = 0, ptx = 0, saved = mode;
     if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) !=
@@ -143,8 +144,9 @@ static long long gpu_to_gpu_exposed_from(void)
     const long long accumulator = sizeof(cub::detail::rfa::ReproducibleFloatingAccumulator<element_t>);
     const long long grid = (bytes - 255) / accumulator / (5 * sms) * (5 * sms);
     const long long threads = policy.threads_per_block, items = policy.items_per_thread;
-    const long long below = endurance / items * items * grid * threads;   /* the most n with no more deposits */
-    return grid > 0 && below < chunk ? below + 1 : 0;
+    const long long turns = endurance / items + (every ? 1 : 0);   /* a thread's loop turns, each of `items` */
+    const long long from = every ? turns * items * grid * threads : turns * items * grid * threads + 1;
+    return grid > 0 && from <= chunk ? from : 0;
 }
 #endif
 
@@ -162,8 +164,9 @@ static void describe_flags(void)
 #else
     printf("gpu_to_gpu_renorm=%s\n", CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION == 5 ? "missing" : "unknown");
 #endif
-    if (mode == GPU_TO_GPU)
-        printf("gpu_to_gpu_exposed_from=%lld\n", gpu_to_gpu_exposed_from());
+    if (mode == GPU_TO_GPU)   // from: some thread deposits more than endurance(); every: each one does
+        printf("gpu_to_gpu_exposed_from=%lld\ngpu_to_gpu_every_thread_exposed_from=%lld\n", gpu_to_gpu_exposed_from(0),
+               gpu_to_gpu_exposed_from(1));
 #endif
 }
 

@@ -91,16 +91,18 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
 # one today: CUB's gpu_to_gpu in CCCL 3.5.0, whose threads end their loop without renorm()
 # (docs/cub-gpu-to-gpu-defect.md). The program says both halves of the condition
 # (cub_reference/reduce.cu): gpu_to_gpu_renorm=missing (those headers, unpatched) and
-# gpu_to_gpu_exposed_from=N, from CUB's grid on this GPU the smallest n at which a thread
-# makes more deposits than its accumulator's endurance(), 0 if no n does. check_all expects
-# those sizes to fail, and fails if one passes (the defect is gone, or the condition is wrong).
+# gpu_to_gpu_every_thread_exposed_from=N, from CUB's grid on this GPU the smallest n at which
+# every thread makes more deposits than its accumulator's endurance(), 0 if no n does (from
+# gpu_to_gpu_exposed_from= some thread does: such a size may fail or not, and is held to pass).
+# check_all expects those sizes to fail, and fails if one passes (the defect is gone, or the
+# condition is wrong).
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
-    from=$(describe "$1" gpu_to_gpu_exposed_from)
+    from=$(describe "$1" gpu_to_gpu_every_thread_exposed_from)
     [[ $from =~ ^[1-9][0-9]*$ ]] || return 0
     sizes=$(describe "$1" check_sizes | tr ',' '\n' | awk -v f="$from" '$1 >= f' | paste -sd,)
-    [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from a thread deposits more than endurance() values and never renorm()s after its last"
+    [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
 # check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
