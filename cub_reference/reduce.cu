@@ -65,9 +65,14 @@ static char step_name[64], step_title[96];
 static int name_the_step(void)
 {
     if (mode >= 0) {
-        snprintf(step_name, sizeof step_name, "cub_reference_%s", DETERMINISM_NAMES[mode]);
-        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
-                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode]);
+#ifdef CUB_GPU_TO_GPU_RENORM
+        const char *headers = "_renorm";   // make cub-defect's patched copy of the headers
+#else
+        const char *headers = "";
+#endif
+        snprintf(step_name, sizeof step_name, "cub_reference_%s%s", DETERMINISM_NAMES[mode], headers);
+        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s%s", CCCL_MAJOR_VERSION,
+                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode], headers);
     } else {
         snprintf(step_name, sizeof step_name, "cub_reference");
         snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
@@ -114,9 +119,10 @@ static size_t env_temp_bytes(size_t n);
  * into its accumulator than the accumulator's endurance() (512 floats, 2048 doubles:
  * 1 << (mant_dig - bin_width - 2), cub/detail/rfa.cuh:561-563, bin_width 13 or 40 at :57),
  * on this GPU; 0 where no n does (the largest chunk, 2^31 - 1, stays below). CCCL 3.5.0's
- * thread loop (cub/device/dispatch/kernels/kernel_reduce_deterministic.cuh:254-266) calls
- * renorm() only after every endurance() deposits, never after its last ones, so from this
- * n its sum may be wrong (docs/cub-gpu-to-gpu-defect.md). From CUB's own dispatch
+ * DeterministicDeviceReduceKernel (cub/device/dispatch/kernels/kernel_reduce_deterministic.cuh)
+ * calls renorm() only when its count reaches endurance() (lines 218-222 and 262-266), not
+ * after its loops end (line 269), before BlockReduce combines the threads (line 271); so from
+ * this n its sum may be wrong (docs/cub-gpu-to-gpu-defect.md). From CUB's own dispatch
  * (dispatch_reduce_deterministic.cuh:200-226): the input in chunks of 2^31 - 1, each on
  * min(max_blocks, tiles) blocks of `threads` threads, max_blocks = occupancy x SMs x 5, a
  * thread taking `items` at a time; threads and items from CUB's policy for this binary's
@@ -158,13 +164,14 @@ static void describe_flags(void)
     printf("determinism=%s\n", mode >= 0 ? DETERMINISM_NAMES[mode] : "run_to_run");
     printf("determinism_modes=%s\n", HAS_DETERMINISM ? "run_to_run,not_guaranteed,gpu_to_gpu" : "none");
 #if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
-    // CUB_GPU_TO_GPU_RENORM: built against the patched copy (make cub-defect)
 #ifdef CUB_GPU_TO_GPU_RENORM
-    printf("gpu_to_gpu_renorm=patched\n");
+    const char *renorm = "patched";   // built against make cub-defect's copy of the headers
 #else
-    printf("gpu_to_gpu_renorm=%s\n", CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION == 5 ? "missing" : "unknown");
+    const char *renorm = CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION == 5 ? "missing" : "unknown";
 #endif
-    if (mode == GPU_TO_GPU)   // from: some thread deposits more than endurance(); every: each one does
+    printf("gpu_to_gpu_renorm=%s\n", renorm);
+    // where it is missing, the n from which some thread, and every thread, is exposed to it
+    if (mode == GPU_TO_GPU && strcmp(renorm, "missing") == 0)
         printf("gpu_to_gpu_exposed_from=%lld\ngpu_to_gpu_every_thread_exposed_from=%lld\n", gpu_to_gpu_exposed_from(0),
                gpu_to_gpu_exposed_from(1));
 #endif
