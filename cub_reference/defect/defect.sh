@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make cub-defect (its help line says what; docs/cub-gpu-to-gpu-defect.md why): CCCL's
 # headers (make cccl) copied to build/cccl-patched/include with renorm.patch applied there
-# (never to build/cccl or the toolkit), the reproducer built against each copy, and both run
-# at DEFECT_SIZES. Without a GPU it builds them and says it skips the runs.
+# (never to build/cccl or the toolkit), the host emulation run (host_emulation.cpp), the
+# reproducer built against each copy, and both run at DEFECT_SIZES. Without a GPU it builds
+# them and says it skips the GPU runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit
 . scripts/gpus.sh   # gpu_missing, nvcc_path
@@ -23,6 +24,12 @@ if ! patch -s -p1 -d "$patched" < cub_reference/defect/renorm.patch; then
         "$released/cuda/std/__cccl/version.h")): it was made for 3.5.0" >&2
     exit 2
 fi
+# first on the host: CCCL's own accumulator, driven as its kernel drives it (no GPU)
+echo "  CXX   cub_reference/defect/host_emulation.cpp (released rfa.cuh)"
+# -fno-strict-aliasing: rfa.cuh sets a float's bits through a uint32_t reference
+"${CXX:-g++}" -std=c++17 -O2 -fno-strict-aliasing -I"$released" cub_reference/defect/host_emulation.cpp \
+    -o "$out/host_emulation"
+"$out/host_emulation"
 nvcc=$(nvcc_path)
 arch=${NVCC_ARCH:-sm_75}
 for build in released patched; do
