@@ -401,6 +401,10 @@ static uint64_t addition_depth(size_t n)
  * error is at most n 2^(W(1-K)) max|x| + 7 u |sum| (data.h: binned_error_bound()): W = 13
  * and K = 3 for float (2^-26 n max|x|), W = 40 and K = 3 for double (2^-80 n max|x|).
  * The other modes (and --determinism's choice of them): error_bound() at addition_depth().
+ * The harness's fresh data between calls (data.h: fresh_value()) moves the sum by four times
+ * error_bound() at addition_depth(), which from about 2^25 floats is less than twice this
+ * bound (its first term grows with the new largest value): a stale result could pass there,
+ * but CUB keeps none; each call's own result is still held to this bound.
  */
 static double own_error_bound(const reference *ref, size_t n)
 {
