@@ -127,7 +127,7 @@ static size_t env_temp_bytes(size_t n);
  * (dispatch_reduce_deterministic.cuh:200-226): the input in chunks of 2^31 - 1, each on
  * min(max_blocks, tiles) blocks of `threads` threads, max_blocks = occupancy x SMs x 5, a
  * thread taking `items` at a time; threads and items from CUB's policy for this binary's
- * architecture, max_blocks from the temporary storage CUB asks for a whole chunk
+ * architecture, max_blocks from the temporary storage CUB asks for a chunk
  * (round_up(grid x sizeof(accumulator), 256) + 255 bytes, util_temporary_storage.cuh:60-64),
  * resolved to the multiple of 5 x SMs it must be. The first thread then deposits items x
  * ceil(n / (max_blocks x threads x items)), the last items x floor(...): with `every`, the
@@ -146,7 +146,8 @@ static long long gpu_to_gpu_exposed_from(int every)
         cuda::compute_capability{ ptx / 100, ptx / 10 % 10 }).multi_tile;
     const long long chunk = INT32_MAX, endurance = sizeof(element_t) == 4 ? 512 : 2048;
     mode = GPU_TO_GPU;
-    const long long bytes = (long long)env_temp_bytes((size_t)chunk);
+    // a chunk but one: CCCL 3.5.0 sizes an exact multiple of 2^31 - 1 with no blocks (NVIDIA/cccl#9771)
+    const long long bytes = (long long)env_temp_bytes((size_t)chunk - 1);
     mode = saved;
     const long long accumulator = sizeof(cub::detail::rfa::ReproducibleFloatingAccumulator<element_t>);
     const long long grid = (bytes - 255) / accumulator / (5 * sms) * (5 * sms);
