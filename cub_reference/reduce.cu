@@ -391,7 +391,8 @@ static uint64_t addition_depth(size_t n)
     const uint64_t per_sm = (uint64_t)device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / 256;
     const uint64_t tiles = (n + threads * items - 1) / (threads * items) + 1;
     const uint64_t fewest = tiles < 5 * sms ? tiles : 5 * sms, most = tiles < 5 * sms * per_sm ? tiles : 5 * sms * per_sm;
-    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + tree_levels(threads);
+    // + items: a thread's share rounded up to a whole turn, whatever the real items per turn
+    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + items + tree_levels(threads);
     if (mode == NOT_GUARANTEED)
         return depth + most;
     return depth + (most + threads - 1) / threads + items + tree_levels(threads);
