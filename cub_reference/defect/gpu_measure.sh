@@ -41,7 +41,10 @@ for type in float double; do
     sizes=sizes_$type
     list=$(tr ' ' ',' <<< "${!sizes}")
     note "== $type --check $list"
-    for p in $newest/reduce_gpu_to_gpu $newest/reduce_gpu_to_gpu_renorm $newest/reduce_run_to_run step14_same_bits/reduce; do
+    programs=("$newest/reduce_gpu_to_gpu" "$newest/reduce_gpu_to_gpu_renorm")
+    # run_to_run and step 14 for float, where the issue compares them (doubles: make test's)
+    [ "$type" = float ] && programs+=("$newest/reduce_run_to_run" step14_same_bits/reduce)
+    for p in "${programs[@]}"; do
         status=0
         "./${p}_$type" --check "$list" --verdicts "$out/verdicts-${p//\//_}-$type.txt" > "$out/check-${p//\//_}-$type.txt" 2>&1 ||
             status=$?
