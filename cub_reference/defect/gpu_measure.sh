@@ -14,7 +14,7 @@ summary=$out/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 : > "$summary"
 note "$(date -u +%F\ %T) commit $(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || echo "no nvidia-smi"; } | tee -a "$summary"
 note "== build: make cub-defect (patched copy, reproducers), then CUB, step 11 and step 14 for float and double"
 DEFECT_SIZES=1000 make --no-print-directory cub-defect > "$out/build.txt" 2>&1
 for type in float double; do
