@@ -48,7 +48,7 @@ EXTRA_TOOLS  :=
 RUN_ALL_EXTRAS     :=
 SUITE_PROGRAM_DIRS :=
 # what make installed into build/ (a toolkit, an MPI): make clean keeps it, make distclean not
-INSTALLED    := build/toolkit build/cccl build/cccl-wheel
+INSTALLED    := build/toolkit build/cccl build/cccl-wheel build/cccl-patched
 # the targets that need no compiler (an extension adds its own)
 NO_NVCC_GOALS := help clean distclean diff diffs docs cccl print-%
 include tests/lint.mk
@@ -90,7 +90,7 @@ export PROGRAM_DIRS
 # what make installed into build/, which make check-toolkit's copy of the tree shares
 export INSTALLED
 
-.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl \
+.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl cub-defect \
         clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
@@ -185,6 +185,10 @@ ci-setup::
 cccl:
 	@scripts/get_cccl.sh
 
+## cub-defect: CCCL 3.5.0's gpu_to_gpu defect (docs/cub-gpu-to-gpu-defect.md): its headers patched in a copy (build/cccl-patched), the reproducer built against each and run on both (DEFECT_SIZES); make then builds cub_reference/newest/reduce_gpu_to_gpu_renorm too
+cub-defect:
+	@cub_reference/defect/defect.sh
+
 ## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
 check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
@@ -201,7 +205,7 @@ clean:
 distclean: clean
 	@rm -rf build
 
-HELP_FILES += $(wildcard scripts/*.sh)
+HELP_FILES += $(wildcard scripts/*.sh) cub_reference/defect/defect.sh
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:

@@ -23,6 +23,7 @@ typedef struct reference {
     int fits_element;      /**< int builds: 1 if the exact sum is representable as element_t */
     long double sum;       /**< the sum (compensated, in long double, for floats) */
     long double abs_sum;   /**< sum of |x|: what the float error bound scales with */
+    long double max_abs;   /**< the largest |x| (at least): what a binned sum's bound scales with */
     int nonfinite;         /**< float builds: 1 if an element is NaN or infinite */
     size_t nonfinite_index;/**< the first such element (its index in the array summed) */
     double nonfinite_value;/**< its value: nan, inf or -inf */
@@ -127,8 +128,22 @@ uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(si
  */
 double error_bound(const reference *ref, uint64_t depth);
 
+/**
+ * Accepted error of a sum made through a binned, reproducible accumulator (Ahrens, Demmel and
+ * Nguyen, "Algorithms for Efficient Reproducible Floating Point Summation", ACM TOMS 46(3),
+ * 2020; CUB's gpu_to_gpu mode): n 2^(W(1-K)) max|x| + 7 u |sum|, for bins W bits wide and K
+ * folds. Each deposit keeps the value's bits down to the last fold's and rounds away the
+ * rest, so the first term grows with n and the largest element, not with the order; the
+ * second is the final rounding of the bins to one value. Plus the reference's own error,
+ * as in error_bound(). 0 for int.
+ */
+double binned_error_bound(const reference *ref, size_t n, int bin_width, int folds);
+
 /** Compares a GPU result with the reference: exact for int, within error_bound() else. */
 verdict check_sum(element_t got, const reference *ref, uint64_t depth);
+
+/** check_sum() against a bound given (a step's own, step.h: error_bound). */
+verdict check_within(element_t got, const reference *ref, double bound);
 
 /**
  * New data for every call. Before call `call` (1, 2, ...) of a timed run, or before the

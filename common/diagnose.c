@@ -3,6 +3,7 @@
  * @brief The patterns of diagnose() (see diagnose.h).
  */
 #include "diagnose.h"
+#include "element.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,6 +188,10 @@ int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigne
     add_derived(all, &count, v, v + 1);
     if (index_bits == 64)
         all[count++] = ((size_t)1 << 31) + 5;
+#if !ELEMENT_IS_INTEGER && !defined(ELEMENT_DOUBLE)
+    if (index_bits == 64)   /* float: see diagnose.h */
+        all[count++] = ((size_t)1 << 30) + 5;
+#endif
     return sorted_sizes(all, count, sizes, capacity);
 }
 

@@ -199,6 +199,11 @@ uint64_t depth_for(size_t n)
     return STEP.addition_depth ? STEP.addition_depth(n) : depth_of_passes(n, STEP.threads, STEP.blocks_for);
 }
 
+double accepted_error(const reference *ref, size_t n)
+{
+    return STEP.error_bound ? STEP.error_bound(ref, n) : error_bound(ref, depth_for(n));
+}
+
 element_t *host_alloc(size_t n)
 {
     element_t *p = (n <= SIZE_MAX / sizeof(element_t)) ? malloc(n * sizeof(element_t)) : NULL;

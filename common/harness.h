@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data.h"
 #include "gpu.h"
 #include "options.h"
 #include "results.h"
@@ -106,6 +107,9 @@ size_t scratch_for(size_t n);
 
 /** Height of the step's summation tree for n inputs (for the float error bound). */
 uint64_t depth_for(size_t n);
+
+/** The error a float sum of n inputs may have: the step's own bound, or error_bound() at depth_for(n). */
+double accepted_error(const reference *ref, size_t n);
 
 /** Allocates host memory for n elements, or says how much could not be had (NULL). */
 element_t *host_alloc(size_t n);

@@ -106,7 +106,7 @@ static wrong_call verify_runs(gpu_slot *slot, size_t n, reference ref, int runs,
         if (r > 0 && fresh)
             refresh_input(slot, n, &ref, *fresh, r, depth);
         run_once(slot, n, r, &got);
-        verdict v = check_sum(got, &ref, depth);
+        verdict v = check_within(got, &ref, accepted_error(&ref, n));
         if (!v.ok) {
             char where[160];
             snprintf(where, sizeof where, "n=%zu %s, call %d of %d%s", n, what, r + 1, runs,
@@ -311,7 +311,7 @@ static float benchmark_run(void *ctx, int r)
     if (r > 0 && !b->opt->input_path)
         refresh_input(b->slot, b->n, b->ref, b->opt->seed, r, depth);   /* every run on new data */
     float ms = run_once(b->slot, b->n, r, &b->got);
-    b->v = check_sum(b->got, b->ref, depth);
+    b->v = check_within(b->got, b->ref, accepted_error(b->ref, b->n));
     b->runs = r + 1;
     if (b->v.ok && b->opt->print_sum && b->opt->input_path && r >= b->opt->warmup)
         print_sum(b->got);   /* the same data every run: each run's result, to compare their bits */
@@ -414,7 +414,7 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
                 element_t got;
                 slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
                 run_once(&slot, n, r, &got);
-                verdict v = check_sum(got, &ref, depth_for(n));
+                verdict v = check_within(got, &ref, accepted_error(&ref, n));
                 if (!v.ok) {
                     char where[160];
                     snprintf(where, sizeof where, "--same-bits n=%zu, %s%s, run %d", n, g ? "--blocks " : "its own grid",

@@ -15,6 +15,8 @@
 #include "element.h"
 #include "options.h"
 
+struct reference;   /* data.h: the CPU's sum, for a step's own error bound */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -91,6 +93,12 @@ typedef struct step_info {
     uint64_t (*addition_depth)(size_t n);
     /** The step's own flags (step_flags), or NULL: omitted in every step that has none. */
     const step_flags *own_flags;
+    /**
+     * Accepted error of its float sum of n inputs with this reference, where the sum is no
+     * tree of rounded additions (CUB's gpu_to_gpu: data.h, binned_error_bound()); NULL, in
+     * every step: error_bound() at addition_depth.
+     */
+    double (*error_bound)(const struct reference *ref, size_t n);
 } step_info;
 
 /** The step's metadata: one definition per program, in the step's .cu file. */

@@ -39,7 +39,8 @@
 enum determinism {
     RUN_TO_RUN,        /**< CUB's default: a fixed tree per GPU model */
     NOT_GUARANTEED,    /**< one pass, the blocks' partials added with atomics */
-    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU */
+    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU, up to the
+                            sizes of CCCL 3.5.0's defect (gpu_to_gpu_exposed_from()) */
     DETERMINISM_COUNT  /**< how many there are */
 };
 /** The modes as --determinism and --describe spell them (CUB's names). */
@@ -65,9 +66,14 @@ static char step_name[64], step_title[96];
 static int name_the_step(void)
 {
     if (mode >= 0) {
-        snprintf(step_name, sizeof step_name, "cub_reference_%s", DETERMINISM_NAMES[mode]);
-        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s", CCCL_MAJOR_VERSION,
-                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode]);
+#ifdef CUB_GPU_TO_GPU_RENORM
+        const char *headers = "_renorm";   // make cub-defect's patched copy of the headers
+#else
+        const char *headers = "";
+#endif
+        snprintf(step_name, sizeof step_name, "cub_reference_%s%s", DETERMINISM_NAMES[mode], headers);
+        snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, %s%s", CCCL_MAJOR_VERSION,
+                 CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, DETERMINISM_NAMES[mode], headers);
     } else {
         snprintf(step_name, sizeof step_name, "cub_reference");
         snprintf(step_title, sizeof step_title, "CUB Sum, CCCL %d.%d.%d, toolkit", CCCL_MAJOR_VERSION,
@@ -104,6 +110,54 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
 #endif
 }
 
+#if HAS_DETERMINISM
+static size_t env_temp_bytes(size_t n);
+#endif
+#if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
+
+/**
+ * gpu_to_gpu: the smallest n at which a thread of CUB's first kernel makes more deposits
+ * into its accumulator than the accumulator's endurance() (512 floats, 2048 doubles:
+ * 1 << (mant_dig - bin_width - 2), cub/detail/rfa.cuh:561-563, bin_width 13 or 40 at :57),
+ * on this GPU; 0 where no n does (the largest chunk, 2^31 - 1, stays below). CCCL 3.5.0's
+ * DeterministicDeviceReduceKernel (cub/device/dispatch/kernels/kernel_reduce_deterministic.cuh)
+ * calls renorm() only when its count reaches endurance() (lines 218-222 and 262-266), not
+ * after its loops end (line 269), before BlockReduce combines the threads (line 271); so from
+ * this n its sum may be wrong (docs/cub-gpu-to-gpu-defect.md). From CUB's own dispatch
+ * (dispatch_reduce_deterministic.cuh:200-226): the input in chunks of 2^31 - 1, each on
+ * min(max_blocks, tiles) blocks of `threads` threads, max_blocks = occupancy x SMs x 5, a
+ * thread taking `items` at a time; threads and items from CUB's policy for this binary's
+ * architecture, max_blocks from the temporary storage CUB asks for a chunk
+ * (round_up(grid x sizeof(accumulator), 256) + 255 bytes, util_temporary_storage.cuh:60-64),
+ * resolved to the multiple of 5 x SMs it must be. The first thread then deposits items x
+ * ceil(n / (max_blocks x threads x items)), the last items x floor(...): with `every`, the
+ * smallest n at which every thread deposits more. -1 when it cannot be told (no GPU).
+ */
+static long long gpu_to_gpu_exposed_from(int every)
+{
+    int device = 0, sms = 0, ptx = 0, saved = mode;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) !=
+        cudaSuccess || cub::PtxVersion(ptx, device) != cudaSuccess || sms < 3) {
+        cudaGetLastError();
+        return -1;
+    }
+    const auto policy = cub::detail::reduce::policy_selector_from_types<element_t, int,
+        cub::detail::rfa::deterministic_sum_t<element_t>, cuda::execution::determinism::__determinism_t::__gpu_to_gpu>{}(
+        cuda::compute_capability{ ptx / 100, ptx / 10 % 10 }).multi_tile;
+    const long long chunk = INT32_MAX, endurance = sizeof(element_t) == 4 ? 512 : 2048;
+    mode = GPU_TO_GPU;
+    // a chunk but one: CCCL 3.5.0 sizes an exact multiple of 2^31 - 1 with no blocks (NVIDIA/cccl#9771)
+    const long long bytes = (long long)env_temp_bytes((size_t)chunk - 1);
+    mode = saved;
+    const long long accumulator = sizeof(cub::detail::rfa::ReproducibleFloatingAccumulator<element_t>);
+    const long long grid = (bytes - 255) / accumulator / (5 * sms) * (5 * sms);
+    const long long threads = policy.threads_per_block, items = policy.items_per_thread;
+    const long long turns = endurance / items + (every ? 1 : 0);   /* a thread's loop turns, each of `items` */
+    const long long from = every ? turns * items * grid * threads : turns * items * grid * threads + 1;
+    return grid > 0 && from <= chunk ? from : 0;
+}
+#endif
+
 /** --describe's lines of its own: the CCCL the program was built with and its mode. */
 static void describe_flags(void)
 {
@@ -111,6 +165,18 @@ static void describe_flags(void)
     // the two-phase Sum (mode -1) gives CUB's default guarantee, run_to_run
     printf("determinism=%s\n", mode >= 0 ? DETERMINISM_NAMES[mode] : "run_to_run");
     printf("determinism_modes=%s\n", HAS_DETERMINISM ? "run_to_run,not_guaranteed,gpu_to_gpu" : "none");
+#if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
+#ifdef CUB_GPU_TO_GPU_RENORM
+    const char *renorm = "patched";   // built against make cub-defect's copy of the headers
+#else
+    const char *renorm = CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION == 5 ? "missing" : "unknown";
+#endif
+    printf("gpu_to_gpu_renorm=%s\n", renorm);
+    // where it is missing, the n from which some thread, and every thread, is exposed to it
+    if (mode == GPU_TO_GPU && strcmp(renorm, "missing") == 0)
+        printf("gpu_to_gpu_exposed_from=%lld\ngpu_to_gpu_every_thread_exposed_from=%lld\n", gpu_to_gpu_exposed_from(0),
+               gpu_to_gpu_exposed_from(1));
+#endif
 }
 
 /** The one flag of its own: --determinism MODE. */
@@ -120,7 +186,8 @@ static const step_flags OWN_FLAGS = {
     .parse = { .flags = DETERMINISM_FLAG, .count = 1, .take = take_flag },
 #if HAS_DETERMINISM
     .usage_lines = "      --determinism M  CUB's mode: run_to_run (one fixed tree per GPU model), not_guaranteed\n"
-                   "                   (one pass, atomics), gpu_to_gpu (the same bits on every GPU)\n",
+                   "                   (one pass, atomics), gpu_to_gpu (the same bits on every GPU; CCCL 3.5.0:\n"
+                   "                   not from the n --describe gives, gpu_to_gpu_exposed_from=)\n",
 #else
     .usage_lines = "      --determinism M  refused: this build's CCCL has no modes (they came with CCCL 3.1: make cccl)\n",
 #endif
@@ -223,8 +290,6 @@ static cudaError_t sum_in_mode(Mode m, const element_t *in, size_t n, element_t 
  * launch), and returns cudaErrorMemoryAllocation, which is expected here. Any other error is
  * the call's own; success, or no request, would mean the headers' dispatch changed.
  */
-static size_t env_temp_bytes(size_t n);
-
 /** sum_in_mode() in this run's mode. */
 static cudaError_t sum(const element_t *in, size_t n, element_t *out, scratch_storage *storage, cudaStream_t stream)
 {
@@ -284,23 +349,76 @@ static size_t blocks_for(size_t count)
     return 1;
 }
 
+/** The device's SMs, threads per SM and compute capability (major * 10 + minor), asked once. */
+static int device_attribute(cudaDeviceAttr what)
+{
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, what, device));
+    return value;
+}
+
+/** ceil(log2(x)) for x >= 1: the levels of a block's tree over x threads. */
+static uint64_t tree_levels(uint64_t x)
+{
+    uint64_t levels = 0;
+    while (((uint64_t)1 << levels) < x)
+        levels++;
+    return levels;
+}
+
 /**
- * Longest chain of additions, for the float error bound. CUB's internals are not ours to
- * count, so assume the worst structure it could have: two passes, each by blocks of at
- * least 128 threads that each add their share serially and then combine in a tree.
- * The same bound serves every mode of the newest CUB. run_to_run is that structure.
- * not_guaranteed is one pass of such blocks whose partials are added atomically into the
- * result: a chain of one addition per block, and with at least 128 inputs a block that is
- * fewer than the n/128 the assumed second pass allows. gpu_to_gpu adds each value into
- * bins of fixed exponent ranges (Ahrens, Demmel and Nguyen, ACM TOMS 2020), where the
- * additions lose nothing until the bins are rounded to one value at the end; its error
- * bound, about u * |sum| plus a term in n * 2^-(bin width) * max|x|, is far below the
- * gamma(depth) * sum|x| allowed here. `make test` checks each mode against this bound on
- * the GPU (--check auto, every program the Makefile builds).
+ * Longest chain of additions, for the float error bound of run_to_run and not_guaranteed,
+ * from the structure CUB really uses (CCCL 3.5.0, build/cccl/include):
+ * cub/device/dispatch/dispatch_reduce.cuh launches min(tiles, max_blocks) blocks, max_blocks
+ * = occupancy x SMs x 5 (cub/util_arch.cuh: subscription_factor), each summing an even share
+ * of tiles (cub/grid/grid_even_share.cuh) of `threads` x `items` inputs; a thread adds its
+ * items serially, then the block's tree; run_to_run adds the blocks' partials in one more
+ * block (ceil(grid/threads) + items serially, then a tree), not_guaranteed adds them one by
+ * one with atomics (a chain of grid). Occupancy is at least 1 and at most the SM's threads /
+ * threads, so the serial part is at most ceil(tiles / min(tiles, 5 SMs)) x items and the grid
+ * at most min(tiles, 5 SMs x threads per SM / threads). threads and items: the tuning of
+ * cub/device/dispatch/tuning/tuning_reduce.cuh, get_two_phase_tuning(), for compute
+ * capability 6.0 to 9.x (256 threads, 16 x 4 bytes / sizeof(T) items), and its sm100 tuning
+ * from 10.0 (512 or 640 threads, 16 items): the larger of each is assumed. Plus one for the
+ * initial value. The toolkit's CUB (CCCL 3.0.1) has the same two-phase structure.
  */
 static uint64_t addition_depth(size_t n)
 {
-    return 2 * pass_depth(n, 1, 128);
+    const uint64_t threads = device_attribute(cudaDevAttrComputeCapabilityMajor) >= 10 ? 640 : 256;
+    const uint64_t items = 16 * 4 / sizeof(element_t) > 16 ? 16 * 4 / sizeof(element_t) : 16;
+    const uint64_t sms = (uint64_t)device_attribute(cudaDevAttrMultiProcessorCount);
+    const uint64_t per_sm = (uint64_t)device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / 256;
+    const uint64_t tiles = (n + threads * items - 1) / (threads * items) + 1;
+    const uint64_t fewest = tiles < 5 * sms ? tiles : 5 * sms, most = tiles < 5 * sms * per_sm ? tiles : 5 * sms * per_sm;
+    // + items: a thread's share rounded up to a whole turn, whatever the real items per turn
+    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + items + tree_levels(threads);
+    if (mode == NOT_GUARANTEED)
+        return depth + most;
+    return depth + (most + threads - 1) / threads + items + tree_levels(threads);
+}
+
+/**
+ * gpu_to_gpu's accepted error: no tree of rounded additions, but every value deposited into
+ * a binned accumulator, cub/detail/rfa.cuh's ReproducibleFloatingAccumulator<T, Fold = 3>
+ * (CCCL 3.5.0: `Fold = 3` at line 47, `bin_width = ... double ? 40 : 13` at line 57), whose
+ * error is at most n 2^(W(1-K)) max|x| + 7 u |sum| (data.h: binned_error_bound()): W = 13
+ * and K = 3 for float (2^-26 n max|x|), W = 40 and K = 3 for double (2^-80 n max|x|).
+ * The other modes (and --determinism's choice of them): error_bound() at addition_depth().
+ * The harness's fresh data between calls (data.h: fresh_value()) moves the sum by four times
+ * error_bound() at addition_depth(), which from about 2^25 floats is less than twice this
+ * bound (its first term grows with the new largest value): a stale result could pass there,
+ * but CUB keeps none; each call's own result is still held to this bound.
+ */
+static double own_error_bound(const reference *ref, size_t n)
+{
+    if (mode != GPU_TO_GPU)
+        return error_bound(ref, addition_depth(n));
+#ifdef ELEMENT_DOUBLE
+    return binned_error_bound(ref, n, 40, 3);
+#else
+    return binned_error_bound(ref, n, 13, 3);
+#endif
 }
 
 extern "C" const step_info STEP = {
@@ -310,7 +428,7 @@ extern "C" const step_info STEP = {
     .max_n = MAX_N_64BIT, .threads = 0, .kernel = NULL,  // CUB launches its own kernels
     .elements_per_block = 0,  // CUB decides its own grid
     .blocks_for = blocks_for, .scratch_elements = scratch_elements, .addition_depth = addition_depth,
-    .own_flags = &OWN_FLAGS,
+    .own_flags = &OWN_FLAGS, .error_bound = own_error_bound,
 };
 
 extern "C" cudaError_t step_reduce(const element_t *in, size_t n, element_t *out,

@@ -17,6 +17,7 @@ void reference_add(reference *total, const reference *part)
 #endif
     total->sum += part->sum;
     total->abs_sum += part->abs_sum;
+    total->max_abs = total->max_abs > part->max_abs ? total->max_abs : part->max_abs;
     if (part->nonfinite && !total->nonfinite) {
         total->nonfinite = 1;
         total->nonfinite_index = part->nonfinite_index;

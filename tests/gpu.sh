@@ -89,18 +89,23 @@ handout_lacks 4 "race-demo without compute-sanitizer says how to get it" ||
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
-# library_defect PROGRAM: "SIZE REASON" for a size of its --check auto that a library it
-# calls was seen to sum wrong; nothing for every other program. The one today: CCCL 3.5.0's
-# gpu_to_gpu (CUB's binned sum) summed 2^31+5 doubles 558 off, against a bound of 4, on the
-# H100 (make test TYPE=double, 2026-11-26), where its other modes, the toolkit's CUB and
-# every 64-bit step pass (docs/reference.md, One wrong sum). check_all expects that size to
-# fail, and fails if it passes (the defect is gone, or was never the library's: this goes).
-# Matched by version, so that a newer CCCL is held to every size again.
+# library_defect PROGRAM: "SIZES REASON", the sizes (comma-separated) of its --check auto that
+# a library it calls is known to sum wrong on this GPU; nothing for every other program. The
+# one today: CUB's gpu_to_gpu in CCCL 3.5.0, whose threads end their loop without renorm()
+# (docs/cub-gpu-to-gpu-defect.md). The program says both halves of the condition
+# (cub_reference/reduce.cu): gpu_to_gpu_renorm=missing (those headers, unpatched) and
+# gpu_to_gpu_every_thread_exposed_from=N, from CUB's grid on this GPU the smallest n at which
+# every thread makes more deposits than its accumulator's endurance(), 0 if no n does (from
+# gpu_to_gpu_exposed_from= some thread does: such a size may fail or not, and is held to pass).
+# check_all expects those sizes to fail, and fails if one passes (the defect is gone, or the
+# condition is wrong).
 library_defect() {
-    if [ "$type" = double ] && [ "$(describe "$1" cccl_version)" = 3.5.0 ] &&
-       [ "$(describe "$1" determinism)" = gpu_to_gpu ]; then
-        echo "2147483653 CCCL 3.5.0's gpu_to_gpu summed 2^31+5 doubles 558 off (bound 4) on the H100, 2026-11-26"
-    fi
+    local from sizes
+    [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
+    from=$(describe "$1" gpu_to_gpu_every_thread_exposed_from)
+    [[ $from =~ ^[1-9][0-9]*$ ]] || return 0
+    sizes=$(describe "$1" check_sizes | tr ',' '\n' | awk -v f="$from" '$1 >= f' | paste -sd,)
+    [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
 # check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
@@ -133,37 +138,42 @@ check_jobs() {
 # check_all PROGRAM: PROGRAM's --check auto run (the harness's sizes that break reductions,
 # --describe's check_sizes), one line: PASS when it exited 0 and its verdicts pass every size
 # in order; else FAIL naming the sizes that failed and the program's first FAILED and hint
-# lines. A size library_defect names gets a second line, passing only if that size failed.
+# lines. Each size library_defect names gets a line of its own, passing only if that size failed.
 check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
+    local size verdict
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
-    defect=$(library_defect "$program")
+    [ -n "$gpu" ] && defect=$(library_defect "$program")   # its condition asks the GPU
     known=${defect%% *}
     if [ -n "$known" ]; then
-        sizes=$(tr ',' '\n' <<< "$sizes" | grep -vx "$known" | paste -sd,)
-        count=$((count - 1))
+        sizes=$(tr ',' '\n' <<< "$sizes" | grep -vxF -f <(tr ',' '\n' <<< "$known") | paste -sd,)
+        count=$((count - $(tr ',' '\n' <<< "$known" | grep -c .)))
     fi
     name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}${known:+ (all but n=$known)}, random and one-hot data"
     if [ -z "$gpu" ]; then
         skip "$name" "no GPU"
-        [ -n "$known" ] && skip "gpu $program $type: n=$known fails, a library's known defect" "no GPU"
         return
     fi
     status=$(cat "$saved.status" 2>/dev/null)
     # the program's verdicts (--verdicts: "check N pass|fail"), not its lines for people
-    passed_sizes=$(awk -v k="${known:-none}" '$3 == "pass" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
-    failing_sizes=$(awk -v k="${known:-none}" '$3 == "fail" && $2 != k { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
-    if [ -n "$known" ]; then
-        local what="gpu $program $type: n=$known fails, a library's known defect (${defect#* })"
-        case $(awk -v k="$known" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null) in
-            fail) pass "$what"
-                  [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0 ;;  # that failure was the exit's one cause
-            pass) fail "$what" "it passed: the defect is gone or was never the library's; take it out of library_defect()" ;;
-            *) fail "$what" "no verdict for n=$known: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
+    passed_sizes=$(awk -v k=",${known}," '$3 == "pass" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
+    failing_sizes=$(awk -v k=",${known}," '$3 == "fail" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
+    local known_failed=1
+    for size in ${known//,/ }; do
+        local what="gpu $program $type: n=$size fails, a library's known defect (${defect#* })"
+        verdict=$(awk -v k="$size" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null)
+        case $verdict in
+            fail) pass "$what" ;;
+            pass) known_failed=0
+                  fail "$what" "it passed: the defect is gone or its condition is wrong; see library_defect()" ;;
+            *) known_failed=0
+               fail "$what" "no verdict for n=$size: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
         esac
-    fi
+    done
+    # those failures were the exit's one cause
+    [ -n "$known" ] && [ "$known_failed" = 1 ] && [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0
     if [ "$status" = 0 ] && [ "$passed_sizes" = "$sizes" ]; then
         pass "$name"
     elif [ -n "$failing_sizes" ]; then

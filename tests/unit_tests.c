@@ -209,12 +209,15 @@ static void test_adversarial_sizes(void)
     int c64 = adversarial_sizes(512, 8192, 4, 64, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: 2^31+5 with 64-bit indices, last", sorted_distinct(s, c64) &&
                                                                s[c64 - 1] == (1ul << 31) + 5);
+    TEST("check auto sizes: 2^30+5 for float with 64-bit indices, for no other type",
+         holds(s, c64, (1ul << 30) + 5) == (!ELEMENT_IS_INTEGER && sizeof(element_t) == 4));
     TEST("check auto sizes: from the step's own numbers (step 11's 512 threads, 8192 per block)",
          holds(s, c64, 8191) && holds(s, c64, 8193) && holds(s, c64, 16383) && holds(s, c64, 16385) &&
          holds(s, c64, 16 * 512 + 1) && holds(s, c64, (1u << 26) - 1) && holds(s, c64, (1u << 26) + 1));
     int big = adversarial_sizes(1024, (uint64_t)1 << 20, 2, 64, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: none of its own above 2^27 (a huge block's square is left out)",
-         sorted_distinct(s, big) && holds(s, big, ((size_t)1 << 20) + 1) && s[big - 2] <= (1u << 27));
+         sorted_distinct(s, big) && holds(s, big, ((size_t)1 << 20) + 1) &&
+         s[big - (!ELEMENT_IS_INTEGER && sizeof(element_t) == 4 ? 3 : 2)] <= (1u << 27));   /* below 2^30+5, 2^31+5 */
     size_t library[MAX_CHECK_SIZES];
     int cub = adversarial_sizes(0, 0, 4, 64, library, MAX_CHECK_SIZES);
     TEST("check auto sizes: a library's step (threads 0) gets the common sizes, none derived from 0",
@@ -434,6 +437,39 @@ static size_t one_per_thread(size_t count) { return (count + 255) / 256; }
 
 /** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
 static size_t no_grid(size_t count) { (void)count; return 0; }
+
+/**
+ * CUB gpu_to_gpu's bound (data.h: binned_error_bound(), cub_reference/reduce.cu: W and K):
+ * finite at the largest float size --check auto runs, and tight enough to fail the wrong
+ * sums CCCL 3.5.0 gave on an H100 (issue 38: seed 1, data in [0, 1), against step 11's and
+ * run_to_run's result there as the reference).
+ */
+static void test_binned_bound(void)
+{
+    element_t mixed[3] = { 1, (element_t)-3, 2 };
+    reference r = cpu_reference(mixed, 3);
+    TEST("reference keeps max|x|", r.max_abs == 3);
+#if !ELEMENT_IS_INTEGER
+    size_t big = ((size_t)1 << 31) + 5, mid = ((size_t)1 << 30) + 5;
+    reference at_big = { .sum = 1073753860.0L, .abs_sum = 1073753860.0L, .max_abs = 1 };
+    reference at_mid = { .sum = 536866080.0L, .abs_sum = 536866080.0L, .max_abs = 1 };
+#ifdef ELEMENT_DOUBLE
+    double bound = binned_error_bound(&at_big, big, 40, 3);
+    TEST("double binned bound at 2^31+5 finite and below 1e-5", isfinite(bound) && bound < 1e-5);
+    TEST("double binned bound fails 558 off (CCCL 3.5.0, H100)",
+         !check_within((element_t)(at_big.sum + 558), &at_big, bound).ok);
+    (void)mid, (void)at_mid;   /* 2^30+5 is checked for float, where it was wrong */
+#else
+    double bound = binned_error_bound(&at_big, big, 13, 3);
+    TEST("float binned bound at 2^31+5 finite, below 1e-6 |sum|", isfinite(bound) && bound < 1e-6 * 1073753860.0);
+    TEST("float binned bound fails 1.07550362e9 at 2^31+5 (CCCL 3.5.0, H100)",
+         !check_within(1.07550362e9f, &at_big, bound).ok);
+    TEST("float binned bound fails 553187904 at 2^30+5 (CCCL 3.5.0, H100)",
+         !check_within(553187904.0f, &at_mid, binned_error_bound(&at_mid, mid, 13, 3)).ok);
+#endif
+    TEST("binned bound passes the rounded sum", check_within((element_t)at_big.sum, &at_big, bound).ok);
+#endif
+}
 
 static void test_depth(void)
 {
@@ -838,6 +874,7 @@ int main(void)
     test_data_in_parts();
     test_fresh();
     test_depth();
+    test_binned_bound();
     test_stats();
     test_speedups();
     test_reference_choice();
