@@ -42,7 +42,7 @@ SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefil
 TARGET_FILES := Makefile tests/lint.mk
 TEST_SUITES  :=
 EXTENSIONS   :=
-HELP_FILES   := Makefile common/config.mk
+HELP_FILES   := Makefile common/config.mk $(wildcard scripts/*.sh) cub_reference/defect/defect.sh
 DOC_INPUTS   :=
 EXTRA_TOOLS  :=
 RUN_ALL_EXTRAS     :=
@@ -83,15 +83,12 @@ UNIT_TESTS := build/$(TYPE)/unit_tests
 PURE_SOURCES := common/options.c common/data.c common/results.c common/diagnose.c scripts/csv_read.c scripts/tables.c scripts/svg.c
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
-# the extensions' pages and sources for make docs (docs/Doxyfile adds them to its INPUT)
-export DOC_INPUTS
-# the scripts' one list of the program folders (scripts/gpus.sh: program_dirs, step_dir)
-export PROGRAM_DIRS
-# what make installed into build/, which make check-toolkit's copy of the tree shares
-export INSTALLED
+# for the scripts: the extensions' pages and sources (make docs: docs/Doxyfile adds them to its INPUT),
+# the one list of the program folders (scripts/gpus.sh: program_dirs, step_dir), and what make
+# installed into build/ (make check-toolkit's copy of the tree shares it)
+export DOC_INPUTS PROGRAM_DIRS INSTALLED
 
-.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl cub-defect \
-        clean distclean help
+.PHONY: all harness $(PROGRAM_DIRS) run-all sweep test test-ci ci-setup profile resources sanitize diff diffs docs check-archs check-toolkit cccl cub-defect clean distclean help
 
 ## all: build every program (the steps, step 11's atomic finishes, CUB, and the extensions' programs and tools), the report tool and the unit tests; plain `make` does this
 all: $(PROGRAM_DIRS) $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
@@ -204,8 +201,6 @@ clean:
 ## distclean: make clean, and remove what make installed into build/ too (make check-toolkit, make cccl and make mpich install it again)
 distclean: clean
 	@rm -rf build
-
-HELP_FILES += $(wildcard scripts/*.sh) cub_reference/defect/defect.sh
 
 ## help: this list: every target, then every variable with its default (make VAR=value)
 help:

@@ -12,8 +12,7 @@
 
 # ---------------------------------------------------------------- gpu
 section gpu
-"$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1
-probe=$?
+"$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
 if [ "$probe" -eq 3 ]; then
     gpu=""
     [ "$(wc -l < "$log/probe.txt")" -eq 1 ]
@@ -34,8 +33,7 @@ fi
 # ------------------------------------------------ targets that need a GPU, asked first
 # scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile, sanitize
 # and race-demo (NVCC=false: that nothing is built, a build would fail)
-scripts/preflight.sh run-all 2> "$log/preflight.txt"
-preflight=$?
+scripts/preflight.sh run-all 2> "$log/preflight.txt"; preflight=$?
 { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
 result "make run-all's GPU check agrees with the programs (exit $preflight)" $? \
        "programs exit $probe, the check $preflight: $(cat "$log/preflight.txt")"
@@ -141,7 +139,7 @@ check_jobs() {
 # lines. Each size library_defect names gets a line of its own, passing only if that size failed.
 check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
-    local size verdict
+    local size verdict what known_failed=1
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
@@ -152,17 +150,13 @@ check_all() {
         count=$((count - $(tr ',' '\n' <<< "$known" | grep -c .)))
     fi
     name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}${known:+ (all but n=$known)}, random and one-hot data"
-    if [ -z "$gpu" ]; then
-        skip "$name" "no GPU"
-        return
-    fi
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
     status=$(cat "$saved.status" 2>/dev/null)
     # the program's verdicts (--verdicts: "check N pass|fail"), not its lines for people
     passed_sizes=$(awk -v k=",${known}," '$3 == "pass" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     failing_sizes=$(awk -v k=",${known}," '$3 == "fail" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
-    local known_failed=1
     for size in ${known//,/ }; do
-        local what="gpu $program $type: n=$size fails, a library's known defect (${defect#* })"
+        what="gpu $program $type: n=$size fails, a library's known defect (${defect#* })"
         verdict=$(awk -v k="$size" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null)
         case $verdict in
             fail) pass "$what" ;;
@@ -201,9 +195,7 @@ if [ -n "$gpu" ]; then
     done
     wait
 fi
-for program in "${programs[@]}"; do
-    check_all "$program"
-done
+for program in "${programs[@]}"; do check_all "$program"; done
 # The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
 # 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. A copy of the
 # first 32-bit step (whose kernel indexes with unsigned int) whose STEP claims 64-bit
@@ -409,9 +401,8 @@ else
         if [ "$status" = 1 ] && [ -n "$why" ]; then pass "$name: $(grep -m1 '^same-bits n=16777223' "$out.out" | cut -d, -f2- | cut -c1-80)"
         else fail "$name" "exit ${status:-none}, verdict: $(grep -h '16777223' "$out.verdicts" 2> /dev/null) $(head -c 200 "$out.err")"; fi
     done
-    if [[ $controls != *" runs"* ]] || [[ $controls != *" grid"* ]]; then
+    [[ $controls == *" runs"* && $controls == *" grid"* ]] ||
         fail "gpu same-bits control: one program whose runs differ and one whose grid changes its value" "found:${controls:- none}"
-    fi
 fi
 
 # ---------------------------------------------------------------- resources
@@ -419,8 +410,7 @@ section resources
 # make resources: a row per step and one for CUB (the compiler's figures without a GPU);
 # on a GPU, the occupancy API's blocks per SM must fit the SM by the limits the table's
 # header gives (registers: the row's per thread, at the least)
-make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1
-status=$?
+make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1; status=$?
 result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
 if [ -z "$gpu" ]; then
     grep -q "^no GPU: compiler figures (ptxas, sm_[0-9]*[a-z]*), TYPE=$type\$" "$log/resources.txt" &&

@@ -66,8 +66,7 @@ section() {
 unit_tests() {
     local name=$1 status verdict rest
     if [ ! -x "build/$type/$name" ]; then fail "$name" "build/$type/$name was not built"; return; fi
-    "build/$type/$name" > "$log/$name.txt" 2>&1
-    status=$?
+    "build/$type/$name" > "$log/$name.txt" 2>&1; status=$?
     while read -r verdict rest; do
         case $verdict in
             PASS) pass "$rest" ;;
@@ -262,8 +261,7 @@ done
 expect() {
     local name=$1 code=$2 text=$3 status lines
     shift 3
-    "$@" > "$log/out.txt" 2> "$log/err.txt" < /dev/null
-    status=$?
+    "$@" > "$log/out.txt" 2> "$log/err.txt" < /dev/null; status=$?
     lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/err.txt")
     if [ "$status" -ne "$code" ]; then
         fail "$name" "exit $status, expected $code: $(head -c 300 "$log/err.txt")"
@@ -422,9 +420,7 @@ for p in "${cub_programs[@]}"; do
         fi
     done
 done
-if [ ${#newest_cub[@]} -eq 0 ]; then
-    skip "input: the newest CUB's programs take each --determinism mode" "none built: make cccl"
-fi
+[ ${#newest_cub[@]} -gt 0 ] || skip "input: the newest CUB's programs take each --determinism mode" "none built: make cccl"
 make_expect "make cccl CCCL_WHEEL=/nonexistent: exit 2, one line" 2 "no such file" cccl CCCL_WHEEL=/nonexistent
 
 # shellcheck source=tests/gpu.sh
