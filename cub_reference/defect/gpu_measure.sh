@@ -22,8 +22,8 @@ for type in float double; do
         >> "$out/build.txt" 2>&1
 done
 newest=cub_reference/newest
-# --check at the sizes; the reproducer (seconds, not minutes) also either side of
-# where this GPU's threads pass endurance(): at `from` one thread does, at `every` all do
+# --check at the sizes; the reproducer (about a minute: its host adds the data) also
+# either side of where this GPU's threads pass endurance(): at `from` one does, at `every` all
 sizes_float="2^30+5 2^31+5" sizes_double="2^31+5 2^31-2" around=""
 for type in float double; do
     from=$("$newest/reduce_gpu_to_gpu_$type" --describe | sed -n 's/^gpu_to_gpu_exposed_from=//p')
