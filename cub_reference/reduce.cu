@@ -39,8 +39,9 @@
 enum determinism {
     RUN_TO_RUN,        /**< CUB's default: a fixed tree per GPU model */
     NOT_GUARANTEED,    /**< one pass, the blocks' partials added with atomics */
-    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU, up to the
-                            sizes of CCCL 3.5.0's defect (gpu_to_gpu_exposed_from()) */
+    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU, in CCCL
+                            3.5.0 only below the smallest gpu_to_gpu_exposed_from() of the GPUs compared
+                            (fewer SMs: a smaller threshold) */
     DETERMINISM_COUNT  /**< how many there are */
 };
 /** The modes as --determinism and --describe spell them (CUB's names). */
@@ -187,7 +188,8 @@ static const step_flags OWN_FLAGS = {
 #if HAS_DETERMINISM
     .usage_lines = "      --determinism M  CUB's mode: run_to_run (one fixed tree per GPU model), not_guaranteed\n"
                    "                   (one pass, atomics), gpu_to_gpu (the same bits on every GPU; CCCL 3.5.0:\n"
-                   "                   not from the n --describe gives, gpu_to_gpu_exposed_from=)\n",
+                   "                   only below the smallest gpu_to_gpu_exposed_from= (--describe) of the\n"
+                   "                   GPUs compared)\n",
 #else
     .usage_lines = "      --determinism M  refused: this build's CCCL has no modes (they came with CCCL 3.1: make cccl)\n",
 #endif
