@@ -39,8 +39,9 @@
 enum determinism {
     RUN_TO_RUN,        /**< CUB's default: a fixed tree per GPU model */
     NOT_GUARANTEED,    /**< one pass, the blocks' partials added with atomics */
-    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU, up to the
-                            sizes of CCCL 3.5.0's defect (gpu_to_gpu_exposed_from()) */
+    GPU_TO_GPU,        /**< floats through a reproducible accumulator: the same bits on every GPU, in CCCL
+                            3.5.0 only below the smallest gpu_to_gpu_exposed_from() of the GPUs compared
+                            (fewer SMs: a smaller threshold) */
     DETERMINISM_COUNT  /**< how many there are */
 };
 /** The modes as --determinism and --describe spell them (CUB's names). */
@@ -187,7 +188,8 @@ static const step_flags OWN_FLAGS = {
 #if HAS_DETERMINISM
     .usage_lines = "      --determinism M  CUB's mode: run_to_run (one fixed tree per GPU model), not_guaranteed\n"
                    "                   (one pass, atomics), gpu_to_gpu (the same bits on every GPU; CCCL 3.5.0:\n"
-                   "                   not from the n --describe gives, gpu_to_gpu_exposed_from=)\n",
+                   "                   only below the smallest gpu_to_gpu_exposed_from= (--describe) of the\n"
+                   "                   GPUs compared)\n",
 #else
     .usage_lines = "      --determinism M  refused: this build's CCCL has no modes (they came with CCCL 3.1: make cccl)\n",
 #endif
@@ -358,44 +360,64 @@ static int device_attribute(cudaDeviceAttr what)
     return value;
 }
 
-/** ceil(log2(x)) for x >= 1: the levels of a block's tree over x threads. */
-static uint64_t tree_levels(uint64_t x)
+/**
+ * Additions in a chain of one block's reduction of `threads` values: BLOCK_REDUCE_WARP_REDUCTIONS
+ * (cub/block/specializations/block_reduce_warp_reductions.cuh), a shuffle tree in each warp of
+ * 32 (5 levels), then thread 0 adds the other warps' totals one by one (ApplyWarpAggregates).
+ */
+static uint64_t block_reduce_depth(uint64_t threads)
 {
-    uint64_t levels = 0;
-    while (((uint64_t)1 << levels) < x)
-        levels++;
-    return levels;
+    return 5 + (threads + 31) / 32 - 1;
 }
 
 /**
- * Longest chain of additions, for the float error bound of run_to_run and not_guaranteed,
+ * Longest chain of additions with blocks of `threads` threads taking `items` inputs a turn,
  * from the structure CUB really uses (CCCL 3.5.0, build/cccl/include):
  * cub/device/dispatch/dispatch_reduce.cuh launches min(tiles, max_blocks) blocks, max_blocks
  * = occupancy x SMs x 5 (cub/util_arch.cuh: subscription_factor), each summing an even share
  * of tiles (cub/grid/grid_even_share.cuh) of `threads` x `items` inputs; a thread adds its
- * items serially, then the block's tree; run_to_run adds the blocks' partials in one more
- * block (ceil(grid/threads) + items serially, then a tree), not_guaranteed adds them one by
- * one with atomics (a chain of grid). Occupancy is at least 1 and at most the SM's threads /
- * threads, so the serial part is at most ceil(tiles / min(tiles, 5 SMs)) x items and the grid
- * at most min(tiles, 5 SMs x threads per SM / threads). threads and items: the tuning of
- * cub/device/dispatch/tuning/tuning_reduce.cuh, get_two_phase_tuning(), for compute
- * capability 6.0 to 9.x (256 threads, 16 x 4 bytes / sizeof(T) items), and its sm100 tuning
- * from 10.0 (512 or 640 threads, 16 items): the larger of each is assumed. Plus one for the
- * initial value. The toolkit's CUB (CCCL 3.0.1) has the same two-phase structure.
+ * items serially, then the block's reduction; run_to_run adds the blocks' partials in one
+ * more block (ceil(grid/threads) + items serially, then the block's reduction), not_guaranteed
+ * adds them one by one with atomics (a chain of grid). Occupancy is at least 1 and at most
+ * the SM's threads / threads, so the serial part is at most ceil(tiles / min(tiles, 5 SMs)) x
+ * items and the grid at most min(tiles, 5 SMs x threads per SM / threads). Plus one for the
+ * initial value.
  */
-static uint64_t addition_depth(size_t n)
+static uint64_t depth_with(size_t n, uint64_t threads, uint64_t items)
 {
-    const uint64_t threads = device_attribute(cudaDevAttrComputeCapabilityMajor) >= 10 ? 640 : 256;
-    const uint64_t items = 16 * 4 / sizeof(element_t) > 16 ? 16 * 4 / sizeof(element_t) : 16;
     const uint64_t sms = (uint64_t)device_attribute(cudaDevAttrMultiProcessorCount);
-    const uint64_t per_sm = (uint64_t)device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / 256;
+    const uint64_t per_sm = (uint64_t)device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / threads;
     const uint64_t tiles = (n + threads * items - 1) / (threads * items) + 1;
     const uint64_t fewest = tiles < 5 * sms ? tiles : 5 * sms, most = tiles < 5 * sms * per_sm ? tiles : 5 * sms * per_sm;
     // + items: a thread's share rounded up to a whole turn, whatever the real items per turn
-    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + items + tree_levels(threads);
+    uint64_t depth = 1 + (tiles + fewest - 1) / fewest * items + items + block_reduce_depth(threads);
     if (mode == NOT_GUARANTEED)
         return depth + most;
-    return depth + (most + threads - 1) / threads + items + tree_levels(threads);
+    return depth + (most + threads - 1) / threads + items + block_reduce_depth(threads);
+}
+
+/**
+ * The float error bound's depth for run_to_run and not_guaranteed: the deepest chain of
+ * depth_with() over the block sizes CUB may pick, cub/device/dispatch/tuning/tuning_reduce.cuh
+ * (get_two_phase_tuning()): 256 threads for compute capability 6.0 to 9.x, and from 10.0
+ * its sm100 tuning's 512 or 640 threads, or 256 where it has none. No one size is the worst:
+ * fewer threads make the serial chains longer (more tiles per block, more partials per
+ * thread of the second pass), more threads the block's reduction, so each is tried. Items:
+ * 16 x 4 bytes / sizeof(T) below 10.0, 16 from it; the larger is assumed, which can only
+ * lengthen a chain (one turn more). The toolkit's CUB (CCCL 3.0.1) has the same two-phase
+ * structure.
+ */
+static uint64_t addition_depth(size_t n)
+{
+    static const uint64_t threads[] = { 256, 512, 640 };
+    const int sizes = device_attribute(cudaDevAttrComputeCapabilityMajor) >= 10 ? 3 : 1;
+    const uint64_t items = 16 * 4 / sizeof(element_t) > 16 ? 16 * 4 / sizeof(element_t) : 16;
+    uint64_t deepest = 0;
+    for (int i = 0; i < sizes; i++) {
+        const uint64_t depth = depth_with(n, threads[i], items);
+        deepest = depth > deepest ? depth : deepest;
+    }
+    return deepest;
 }
 
 /**

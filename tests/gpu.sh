@@ -95,8 +95,10 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
 # gpu_to_gpu_every_thread_exposed_from=N, from CUB's grid on this GPU the smallest n at which
 # every thread makes more deposits than its accumulator's endurance(), 0 if no n does (from
 # gpu_to_gpu_exposed_from= some thread does: such a size may fail or not, and is held to pass).
-# check_all expects those sizes to fail, and fails if one passes (the defect is gone, or the
-# condition is wrong).
+# Every thread exposed does not make a sum wrong, only possible: the expectation rests on --check's
+# own data (seed n + 1) failing from that n on the H100 (docs/cub-gpu-to-gpu-defect.md); check_all
+# expects those sizes to fail, and fails if one passes (the defect gone, the condition wrong, or
+# another GPU whose sums of these data happen to be right while the defect stays).
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0

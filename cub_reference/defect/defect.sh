@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# make cub-defect (its help line says what; docs/cub-gpu-to-gpu-defect.md why): CCCL's
-# headers (make cccl) copied to build/cccl-patched/include with renorm.patch applied there
-# (never to build/cccl or the toolkit), the host emulation run (host_emulation.cpp), the
-# reproducer built against each copy, and both run at DEFECT_SIZES. Without a GPU it builds
-# them and says it skips the GPU runs.
+# make cub-defect (docs/cub-gpu-to-gpu-defect.md): CCCL's headers (make cccl) copied to build/cccl-patched
+# with renorm.patch applied there (never to build/cccl or the toolkit), host_emulation.cpp run, the
+# reproducer built against each copy and run at DEFECT_SIZES (without a GPU: built, and said so).
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit
 . scripts/gpus.sh   # gpu_missing, nvcc_path
@@ -11,10 +9,7 @@ cd "$(dirname "$0")/../.." || exit
 sizes=${DEFECT_SIZES:-2^30+5 2^31+5}
 say() { echo "make cub-defect: $*"; }
 released=build/cccl/include patched=build/cccl-patched/include out=build/defect
-if [ ! -f "$released/cuda/std/__cccl/version.h" ]; then
-    say "it needs CCCL's headers in $released: make cccl" >&2
-    exit 2
-fi
+[ -f "$released/cuda/std/__cccl/version.h" ] || { say "it needs CCCL's headers in $released: make cccl" >&2; exit 2; }
 # a fresh copy each time, so that the patch applies to the headers make cccl installed
 rm -rf build/cccl-patched
 mkdir -p build/cccl-patched "$out"
@@ -40,10 +35,7 @@ for build in released patched; do
         -o "$out/gpu_to_gpu_repro_$build"
 done
 missing=$(gpu_missing)
-if [ -n "$missing" ]; then
-    say "built $out/gpu_to_gpu_repro_released and _patched; not run, $missing"
-    exit 0
-fi
+[ -z "$missing" ] || { say "built $out/gpu_to_gpu_repro_released and _patched; not run, $missing"; exit 0; }
 status=0
 for build in released patched; do
     # shellcheck disable=SC2086 # the sizes are words

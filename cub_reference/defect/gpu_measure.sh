@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
-# Issue 38's GPU measurements in one run (about 5 minutes on an H100), everything under $OUT
-# (results/defect without it): the reproducer on released and patched headers (make
-# cub-defect) at the issue's sizes and either side of where this GPU's threads pass
-# endurance(); --check of CUB's gpu_to_gpu (released, patched), run_to_run and step 14 at
-# the same sizes; the issue's own runs (--seed 1 --print-sum); and make sweep's timing of
-# gpu_to_gpu released against patched, up to 2^29 (below the sizes the defect makes fail).
-# Needs build/cccl (make cccl) and a GPU; no network.
+# Issue 38's GPU measurements (several minutes on an H100) under $OUT (or results/defect): the reproducer,
+# released and patched (make cub-defect), at the issue's sizes and around this GPU's thresholds; --check of
+# gpu_to_gpu (both), run_to_run and step 14 there; the issue's runs (--seed 1 --print-sum); make sweep of
+# gpu_to_gpu both ways up to 2^29. Needs build/cccl (make cccl) and a GPU; no network.
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit
 out=${OUT:-results/defect}

@@ -1,11 +1,8 @@
 /**
  * @file cub_reference/defect/host_emulation.cpp
- * @brief CCCL's own binned accumulator (cub/detail/rfa.cuh, compiled for the host by g++:
- * its functions are plain C++ outside nvcc) driven the way DeterministicDeviceReduceKernel
- * drives it: each thread sets the largest value of `items` values, deposits them with
- * unsafe_add(), renorm()s when its count reaches endurance(); then the threads' accumulators
- * are added (+=, as its BlockReduce does), without and with one renorm() after each
- * thread's loop (renorm.patch). No GPU: make cub-defect runs it first.
+ * @brief CCCL's own binned accumulator (cub/detail/rfa.cuh: plain C++ outside nvcc, g++) driven as
+ * DeterministicDeviceReduceKernel drives it, then the threads' accumulators added (+=, as its
+ * BlockReduce does), without and with renorm() after each thread's loop (renorm.patch). No GPU.
  */
 #define __shared__   // rfa.cuh's bin table is a __shared__ static: one array on the host
 #include <cub/detail/rfa.cuh>
@@ -14,8 +11,7 @@
 #include <stdio.h>
 #include <vector>
 
-template <typename T>
-using accumulator = cub::detail::rfa::ReproducibleFloatingAccumulator<T>;
+template <typename T> using accumulator = cub::detail::rfa::ReproducibleFloatingAccumulator<T>;
 
 /** One thread's loop over its `deposits` values, `items` at a time, as the kernel's. */
 template <typename T>
@@ -78,12 +74,29 @@ static void show(const char *type, int threads, int items, std::vector<int> depo
                wrong_sums<T>(threads, d, items, true, trials));
 }
 
+/** Threads with nothing to add, which the patch renorm()s too: a block of idle and all-zero ones, then with 0.75 in one. */
+template <typename T>
+static void idle_threads(const char *type, int threads, int items)
+{
+    std::vector<T> zeros(64, T(0)), one(zeros);
+    one[7] = T(0.75);
+    printf("%-6s %3d threads, idle or depositing zeros: block sum", type, threads);
+    for (int run = 0; run < 4; run++) {   // as released, patched; then both with one value
+        accumulator<T> sum = thread_loop(&zeros[0], 0, items, run % 2);
+        for (int k = 1; k < threads; k++)   // odd threads deposit zeros, even ones none; 0.75 in thread 1
+            sum += thread_loop(run > 1 && k == 1 ? &one[0] : &zeros[0], k % 2 ? 64 : 0, items, run % 2);
+        printf("%s %.9g %s", run == 2 ? "; with 0.75:" : "", (double)sum.conv_to_fp(), run % 2 ? "patched" : "as released,");
+    }
+    printf("\n");
+}
+
 int main(void)
 {
-    // CUB's policy on an H100 (tuning_reduce.cuh, get_deterministic_tuning()): blocks of 224
-    // threads taking 13 floats a turn, 128 taking 5 doubles; 806 and 2115 deposits: its threads
-    // at 2^30+5 floats and 2^31+5 doubles (cub_reference/reduce.cu: gpu_to_gpu_exposed_from())
+    // CUB's H100 policy (tuning_reduce.cuh): 224 threads x 13 floats, 128 x 5 doubles a turn; 806 and 2115:
+    // the fewest deposits of a thread at 2^30+5 floats and 2^31+5 doubles (reduce.cu: gpu_to_gpu_exposed_from())
     show<float>("float", 224, 13, { 507, 806, 1300 });
     show<double>("double", 128, 5, { 2045, 2115, 3000 });
+    idle_threads<float>("float", 224, 13);
+    idle_threads<double>("double", 128, 5);
     return 0;
 }
