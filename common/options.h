@@ -24,7 +24,7 @@ extern "C" {
 
 /**
  * How the L2 cache is emptied of the input before each timed run (gpu.h's flush_l2() says
- * what each leaves in it, and README's "How it measures" what it costs a kernel).
+ * what each leaves in it, and docs/reference.md's "How it measures" what it costs a kernel).
  */
 enum l2_flush {
     FLUSH_NONE = 0,   /**< --hot: no flush, the input may still be in L2 */
