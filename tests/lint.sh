@@ -3,7 +3,8 @@
 # text around the code rather than the code's results, one line per check:
 #
 #   docs      the Doxygen site builds with zero warnings (make docs)
-#   budgets   every layer within its line budget (tests/budgets.txt), no script over its own
+#   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
+#             within theirs, and no number higher than in the last commit or the one before
 #   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
 #             passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
@@ -52,27 +53,57 @@ else
 fi
 
 # ---------------------------------------------------------------- budgets
-counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$|^docs/|^(step[0-9]+_[^/]*|cub_reference)/.*\.cu$'; }
+# One rule (tests/budgets.txt's header): git's files but the prose and the lessons' kernels.
+counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$|^docs/|^step[^/]*/.*\.cu$'; }
 lines_of() { counted "$@" | tr '\n' '\0' | xargs -0 -r cat -- | wc -l; }
+budget() { awk -v k="$1" '$1 == k { print $2 }' "${2:-tests/budgets.txt}"; }
+bash_scripts() { git ls-files | while IFS= read -r f; do
+    { [[ $f == *.sh ]] || head -c 40 "$f" 2> /dev/null | grep -q '^#!.*bash'; } && echo "$f"; done; }
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
     fail "budgets: every layer within its line budget" "not a git checkout: the budgets count git's files"
 else
     over="" named=() total=0
     while read -r what most; do
-        case $what in ''|'#'*) continue ;; total|script) continue ;; other) continue ;; esac
-        named+=(":(exclude)$what") got=$(lines_of "$what") total=$((total + got))
+        case $what in ''|'#'*|total|whole|bash|script|other) continue ;; esac
+        named+=(":(exclude)$what") got=$(lines_of "$what")
+        [ "$what" = cpu ] || total=$((total + got))
         [ "$got" -le "$most" ] || over+=" $what $got > $most;"
     done < tests/budgets.txt
-    budget() { awk -v k="$1" '$1 == k { print $2 }' tests/budgets.txt; }
     got=$(lines_of . "${named[@]}") total=$((total + got))
     [ "$got" -le "$(budget other)" ] || over+=" other (outside the named folders) $got > $(budget other);"
     [ "$total" -le "$(budget total)" ] || over+=" total $total > $(budget total);"
-    while read -r script; do
+    whole=$((total + $(lines_of cpu)))
+    [ "$whole" -le "$(budget whole)" ] || over+=" whole (cpu/ too) $whole > $(budget whole);"
+    mapfile -t scripts < <(bash_scripts)
+    bash_lines=$(cat "${scripts[@]}" | wc -l)
+    [ "$bash_lines" -le "$(budget bash)" ] || over+=" bash $bash_lines > $(budget bash);"
+    for script in "${scripts[@]}"; do
         got=$(wc -l < "$script")
         [ "$got" -le "$(budget script)" ] || over+=" $script $got > $(budget script) (a script);"
-    done < <(git ls-files -- '*.sh' .ci/run)
-    if [ -z "$over" ]; then pass "budgets: every layer within its line budget (tests/budgets.txt), $total lines of $(budget total)"
+    done
+    if [ -z "$over" ]; then pass "budgets: every layer within its line budget (tests/budgets.txt), $total lines of $(budget total), bash $bash_lines of $(budget bash)"
     else fail "budgets: every layer within its line budget (tests/budgets.txt)" "over:$over"; fi
+    # The ratchet, against the last commit (a change not yet committed) and the one before
+    # it (the last commit's own change): total, whole, cpu (reserved), bash and script never
+    # rise; a layer's number may rise only by what other layers' numbers fall in the same
+    # change (a new layer rises from 0, a gone one falls to 0): together they never rise.
+    for rev in HEAD HEAD~1; do
+        if ! git show "$rev:tests/budgets.txt" > "$log/budgets-$rev.txt" 2> /dev/null; then
+            echo "     (budgets: no tests/budgets.txt at $rev, so no ratchet against it)"; continue
+        fi
+        raised=$(awk 'FNR == NR { if ($1 !~ /^#/ && NF == 2) before[$1] = $2; next }
+                      $1 !~ /^#/ && NF == 2 { now[$1] = $2 }
+                      END { for (k in before) if (!(k in now)) now[k] = 0
+                            for (k in now) {
+                                if (k ~ /^(total|whole|cpu|bash|script)$/) {
+                                    if (k in before && now[k] > before[k]) printf " %s %d > %d;", k, now[k], before[k]
+                                    continue }
+                                sum_now += now[k]; sum_before += before[k]
+                                if (now[k] > before[k]) up = up sprintf(" %s %d > %d,", k, now[k], before[k]) }
+                            if (sum_now > sum_before) printf "%s not paid: the layers together %d > %d;", up, sum_now, sum_before }' \
+                    "$log/budgets-$rev.txt" tests/budgets.txt)
+        result "budgets only go down: none above $rev's, a layer's rise paid by others" "$([ -z "$raised" ]; echo $?)" "raised:$raised"
+    done
 fi
 
 # ---------------------------------------------------------------- scripts
