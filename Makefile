@@ -103,8 +103,7 @@ $(PROGRAM_DIRS): harness
 ## harness: the harness library of this TYPE (build/TYPE/harness-ARCH/), which every program links
 harness: $(HARNESS_LIB) $(HARNESS_MAIN_OBJ)
 
-# The report tool (report/: tables, charts and CSV read back) and the unit tests; each
-# depends on its command line too (config.mk).
+# The report tool (report/) and the unit tests, each depending on its command line too (config.mk)
 REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Ireport
 UNIT_CFLAGS    := $(HOST_CFLAGS) -Ireport
 $(TOOLS)/report.cmd: FORCE
@@ -115,8 +114,7 @@ $(UNIT_TESTS).cmd: FORCE
 $(TOOLS)/report: report/report_main.c common/results.c $(REPORT_LIB) common/results.h $(wildcard report/*.h) $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ report/report_main.c common/results.c $(REPORT_LIB) -lm
 
-# data of mixed magnitudes for --input (step 14): a host tool beside the report, not in
-# step14_same_bits/, so that a course's handout without step 14 still builds it
+# mixed data for --input (step 14): here, not in step14_same_bits/, which a handout may leave out
 $(TOOLS)/mixed_data: report/mixed_data.c common/data.c common/data.h $(TOOLS)/report.cmd
 	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ report/mixed_data.c common/data.c -lm -pthread
 
