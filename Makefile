@@ -80,7 +80,8 @@ STEP   ?=
 
 TOOLS      := build/tools
 UNIT_TESTS := build/$(TYPE)/unit_tests
-PURE_SOURCES := common/options.c common/data.c common/results.c common/diagnose.c scripts/csv_read.c scripts/tables.c scripts/svg.c
+REPORT_LIB   := report/csv_read.c report/tables.c report/svg.c
+PURE_SOURCES := common/options.c common/data.c common/results.c common/diagnose.c $(REPORT_LIB)
 
 export TYPE SUFFIX N REPS SIZES DEVICE NVCC CUDA_PATH V
 # for the scripts: the extensions' pages and sources (make docs: docs/Doxyfile adds them to its INPUT),
@@ -102,23 +103,22 @@ $(PROGRAM_DIRS): harness
 ## harness: the harness library of this TYPE (build/TYPE/harness-ARCH/), which every program links
 harness: $(HARNESS_LIB) $(HARNESS_MAIN_OBJ)
 
-# The report tool and the unit tests; each depends on its command line too (config.mk).
-REPORT_SOURCES := scripts/report_main.c common/results.c scripts/csv_read.c scripts/tables.c scripts/svg.c
-REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts
-UNIT_CFLAGS    := $(HOST_CFLAGS) -Iscripts
+# The report tool (report/) and the unit tests, each depending on its command line too (config.mk)
+REPORT_CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Ireport
+UNIT_CFLAGS    := $(HOST_CFLAGS) -Ireport
 $(TOOLS)/report.cmd: FORCE
 	@$(call write_if_changed,$(CC) $(REPORT_CFLAGS))
 $(UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(UNIT_CFLAGS))
 
-$(TOOLS)/report: $(REPORT_SOURCES) common/results.h scripts/csv_read.h scripts/tables.h scripts/svg.h $(TOOLS)/report.cmd
-	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SOURCES) -lm
+$(TOOLS)/report: report/report_main.c common/results.c $(REPORT_LIB) common/results.h $(wildcard report/*.h) $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ report/report_main.c common/results.c $(REPORT_LIB) -lm
 
-# data of mixed magnitudes for --input, where the order of a float sum shows (step 14)
-$(TOOLS)/mixed_data: scripts/mixed_data.c common/data.c common/data.h $(TOOLS)/report.cmd
-	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ scripts/mixed_data.c common/data.c -lm -pthread
+# mixed data for --input (step 14): here, not in step14_same_bits/, which a handout may leave out
+$(TOOLS)/mixed_data: report/mixed_data.c common/data.c common/data.h $(TOOLS)/report.cmd
+	$(Q)$(CC) $(REPORT_CFLAGS) -o $@ report/mixed_data.c common/data.c -lm -pthread
 
-$(UNIT_TESTS): tests/unit_tests.c tests/unit_test.h $(PURE_SOURCES) $(wildcard common/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(UNIT_TESTS).cmd
+$(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h report/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm -pthread
 
 ## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)

@@ -46,7 +46,7 @@ int gpu_open(int device, gpu_info *info, char *error, size_t error_size);
  * FLUSH_WRITE is a memset of the buffer (`pass` varies the byte), as nvbench's flush and
  * Triton's do_bench zero theirs. It leaves L2 holding lines written and not yet written back,
  * which the timed kernel's loads evict, and so write back to DRAM, inside the timed region.
- * The ncu run of scripts/flush_study.sh counts them: 22.7 to 22.9 MB (dram__bytes_write.sum,
+ * Nsight Compute counts them: 22.7 to 22.9 MB (dram__bytes_write.sum,
  * H100, 2^26 and 2^28, int and float) written during step 11's kernel, about 19 MB more than
  * with no flush: 6.6 to 8.4 us more inside the kernel (ncu), 10 to 12 us more per timed run
  * from 2^26 up, less at small n (docs/reference.md, "How it measures").

@@ -11,8 +11,7 @@
 
 #include "harness.h"
 
-/* here, not in harness.c: a tool that times the way the harness does (scripts/method.cu)
-   links the slots without a step */
+/* here, not in harness.c: the slots name the program in their messages, and link without it */
 const char *harness_program = "reduce";
 
 /** Bytes of the L2 flush buffer on `gpu` (1 MiB of L2 assumed when it says none). */

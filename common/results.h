@@ -1,7 +1,7 @@
 /**
  * @file results.h
  * @brief Measurements as data: statistics of the repetitions and one CSV row per run
- * (read back by the tools: scripts/csv_read.h; their tables: scripts/tables.h). Pure C,
+ * (read back by the tools: report/csv_read.h; their tables: report/tables.h). Pure C,
  * unit-tested without a GPU.
  */
 #ifndef REDUCE_RESULTS_H
@@ -78,7 +78,7 @@ extern const char CSV_HEADER[];
 
 /**
  * Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row
- * is one line, which csv_split() of scripts/csv_read.h reads back). For tools that write CSV files of their own.
+ * is one line, which csv_split() of report/csv_read.h reads back). For tools that write CSV files of their own.
  */
 void csv_write_field(FILE *f, const char *text);
 

@@ -7,9 +7,9 @@ lab_default_goal := $(.DEFAULT_GOAL)
 
 LAB_TOOL       := build/tools/lab_grade
 LAB_UNIT_TESTS := build/$(TYPE)/lab_unit_tests
-LAB_SOURCES    := lab/lab_grade.c common/results.c common/options.c scripts/csv_read.c
-LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Iscripts -Ilab
-LAB_HEADERS    := lab/lab_grade.h common/results.h common/options.h scripts/csv_read.h
+LAB_SOURCES    := lab/lab_grade.c common/results.c common/options.c report/csv_read.c
+LAB_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -Icommon -Ireport -Ilab
+LAB_HEADERS    := lab/lab_grade.h common/results.h common/options.h report/csv_read.h
 # what the lab scripts run: the steps (from the top Makefile), the lab's tool, the core's report
 LAB_ENV         = LAB_STEPS="$(STEPS)" LAB_GRADER=$(LAB_TOOL)
 
@@ -30,13 +30,13 @@ all test: $(LAB_TOOL) $(LAB_UNIT_TESTS)
 $(LAB_TOOL).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(LAB_CFLAGS))
 $(LAB_UNIT_TESTS).cmd: FORCE
-	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Iscripts -Ilab -Itests)
+	@$(call write_if_changed,$(CC) $(HOST_CFLAGS) -Ireport -Ilab)
 
 $(LAB_TOOL): lab/lab_grade_main.c $(LAB_SOURCES) $(LAB_HEADERS) $(LAB_TOOL).cmd
 	$(Q)$(CC) $(LAB_CFLAGS) -o $@ lab/lab_grade_main.c $(LAB_SOURCES) -lm
 
-$(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) tests/unit_test.h $(LAB_UNIT_TESTS).cmd
-	$(Q)$(CC) $(HOST_CFLAGS) -Iscripts -Ilab -Itests -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
+$(LAB_UNIT_TESTS): lab/unit_tests.c $(LAB_SOURCES) $(LAB_HEADERS) common/unit_test.h $(LAB_UNIT_TESTS).cmd
+	$(Q)$(CC) $(HOST_CFLAGS) -Ireport -Ilab -o $@ lab/unit_tests.c $(LAB_SOURCES) -lm
 
 ## lab STEP=k: start lab exercise k (1..11, 14): lab/work/stepK_name/ gets step k-1's kernel (step 11's for 14), the exercise and TODOs (FORCE=1 replaces it)
 lab:

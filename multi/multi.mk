@@ -32,17 +32,17 @@ export SCALING_SIZES
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
-MULTI_REPORT_SOURCES := multi/multi_report.c multi/multi_results.c common/results.c scripts/csv_read.c scripts/tables.c scripts/svg.c
-MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/multi_results.c multi/shard_reference.c common/data.c common/options.c common/results.c scripts/tables.c
-MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Iscripts -Itests
+MULTI_REPORT_SOURCES := multi/multi_report.c multi/multi_results.c common/results.c report/csv_read.c report/tables.c report/svg.c
+MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/multi_results.c multi/shard_reference.c common/data.c common/options.c common/results.c report/tables.c
+MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Ireport
 
 $(MULTI_REPORT).cmd $(MULTI_UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(MULTI_CFLAGS))
 
-$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) scripts/csv_read.h scripts/tables.h scripts/svg.h $(MULTI_REPORT).cmd
+$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) report/csv_read.h report/tables.h report/svg.h $(MULTI_REPORT).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_REPORT_SOURCES) -lm
 
-$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) scripts/tables.h tests/unit_test.h $(MULTI_UNIT_TESTS).cmd
+$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) report/tables.h $(MULTI_UNIT_TESTS).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
 
 .PHONY: scaling mpich

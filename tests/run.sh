@@ -61,7 +61,7 @@ section() {
 }
 
 # ---------------------------------------------------------------- unit
-# unit_tests NAME: build/TYPE/NAME's lines (tests/unit_test.h: PASS or FAIL, one a test),
+# unit_tests NAME: build/TYPE/NAME's lines (common/unit_test.h: PASS or FAIL, one a test),
 # each counted as a test of this suite; the extensions' suites run theirs with it too
 unit_tests() {
     local name=$1 status verdict rest

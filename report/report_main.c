@@ -1,12 +1,9 @@
 /**
  * @file report_main.c
- * @brief The `report` tool: turns the rows the programs appended into the tables, the
- * CSV files and the pictures of `make run-all` and `make sweep`, and the fit of each program's
- * times to t = c + bytes / b (`report fit`, and under the sweep) (usage: main()'s lines).
- *
- * REFERENCE: what "vs CUB" divides by ("-" for none; several, comma-separated: the
- * fastest, fastest_reference()). Exits 1 if any row failed. The scripts name these
- * programs from what the programs say (--describe); this tool knows no step by name.
+ * @brief The `report` tool: the rows the programs appended, turned into the tables, CSV files
+ * and charts of `make run-all` and `make sweep`, and each program's fit to t = c + bytes / b
+ * (usage: main()'s lines). REFERENCE: what "vs CUB" divides by ("-": none; several,
+ * comma-separated: the fastest). Exits 1 if any row failed. It knows no step by name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,23 +15,18 @@
 
 #define MAX_ROWS 1024
 
-/** Says that `path` cannot be written; returns the exit code for it. */
-static int cannot_write(const char *path)
+/** The exit code once the CSV file and the chart are written (their writers' statuses): 2 if one was not. */
+static int finish_outputs(int csv_status, int svg_status, const char *csv_path, const char *svg_path, int failed)
 {
-    fprintf(stderr, "report: cannot write '%s'\n", path);
-    return 2;
-}
-
-/** The exit code once the CSV is written and the chart tried (svg_status: its writer's). */
-static int finish_outputs(int svg_status, const char *csv_path, const char *svg_path, int failed)
-{
-    if (svg_status != 0)
-        return cannot_write(svg_path);
+    if (csv_status != 0 || svg_status != 0) {
+        fprintf(stderr, "report: cannot write '%s'\n", csv_status != 0 ? csv_path : svg_path);
+        return 2;
+    }
     printf("\nWrote %s and %s\n", csv_path, svg_path);
-    return failed ? 1 : 0;
+    return failed;
 }
 
-/** `report run`: one row per PROGRAM, in order (missing_row() for one that left none). */
+/** `report run`: a row per PROGRAM (missing_row() for one that left none); none: every row, as in the file. */
 static int report_run(const char *rows_path, const char *csv_path, const char *svg_path, const char *reference,
                       char **programs, int program_count)
 {
@@ -42,30 +34,27 @@ static int report_run(const char *rows_path, const char *csv_path, const char *s
     int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
     if (raw_count < 0)
         raw_count = 0;   /* every program failed before writing: all rows FAILED below */
-    int count = 0, reference_index;
+    int count = program_count ? 0 : raw_count;
+    memcpy(rows, raw, (size_t)count * sizeof *rows);
     for (int p = 0; p < program_count && count < MAX_ROWS; p++) {
         const result_row *found = NULL;
         for (int i = 0; i < raw_count; i++)
             if (strcmp(raw[i].step, programs[p]) == 0)
                 found = &raw[i];   /* the last row of that program wins */
-        result_row *row = &rows[count++];
         if (found)
-            *row = *found;
+            rows[count++] = *found;
         else
-            missing_row(row, programs[p]);
+            missing_row(&rows[count++], programs[p]);
     }
-    /* the fastest of the reference programs (the CUBs in their default mode) */
-    reference_index = fastest_reference(rows, count, reference, 0);
+    int reference_index = fastest_reference(rows, count, reference, 0);   /* the fastest CUB in its default mode */
     print_run_table(stdout, rows, count, reference_index);
-    if (write_run_csv(csv_path, rows, count, reference_index) != 0)
-        return cannot_write(csv_path);
-    return finish_outputs(svg_write_run_chart(svg_path, rows, count, reference_index), csv_path, svg_path,
+    return finish_outputs(write_run_csv(csv_path, rows, count, reference_index),
+                          svg_write_run_chart(svg_path, rows, count, reference_index), csv_path, svg_path,
                           any_failed(rows, count));
 }
 
 /** `report sweep`: every row in file order (sizes outer, designs inner). */
-static int report_sweep(const char *rows_path, const char *csv_path, const char *svg_path,
-                        const char *reference)
+static int report_sweep(const char *rows_path, const char *csv_path, const char *svg_path, const char *reference)
 {
     static result_row rows[MAX_ROWS];
     int count = csv_read_some("report", rows_path, rows, MAX_ROWS);
@@ -73,17 +62,14 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
         return 1;
     print_sweep_table(stdout, rows, count, reference);
     print_fit_table(stdout, rows, count, NULL);
-    if (write_sweep_csv(csv_path, rows, count, reference) != 0)
-        return cannot_write(csv_path);
-    return finish_outputs(svg_write_sweep_chart(svg_path, rows, count), csv_path, svg_path,
-                          any_failed(rows, count));
+    return finish_outputs(write_sweep_csv(csv_path, rows, count, reference), svg_write_sweep_chart(svg_path, rows, count),
+                          csv_path, svg_path, any_failed(rows, count));
 }
 
 /**
- * `report field`: COLUMN's value in every row of a CSV file with a header line (the
- * programs' rows, the tables' CSV files), one a line, empty for a row that has none:
- * scripts read a CSV by column name, never by position or by cutting at commas, which a
- * quoted label may hold. Exits 2 when the file cannot be read or has no such column.
+ * `report field`: COLUMN's value in every row of a CSV file with a header line, one a line:
+ * scripts read a CSV by column name, never by cutting at commas, which a quoted label may
+ * hold. Exits 2 when the file cannot be read or has no such column.
  */
 static int report_field(const char *path, const char *column)
 {
@@ -113,20 +99,23 @@ static int report_field(const char *path, const char *column)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 7 && strcmp(argv[1], "run") == 0)
+    if (argc >= 6 && strcmp(argv[1], "run") == 0)
         return report_run(argv[2], argv[3], argv[4], argv[5], argv + 6, argc - 6);
     if (argc == 6 && strcmp(argv[1], "sweep") == 0)
         return report_sweep(argv[2], argv[3], argv[4], argv[5]);
-    if (argc == 4 && strcmp(argv[1], "fit") == 0) {   /* scripts/flush_study.sh: rows of several types and flushes */
+    if (argc == 4 && strcmp(argv[1], "fit") == 0) {   /* rows of several types and flushes, e.g. --flush read and write */
         static result_row rows[MAX_ROWS];
         int count = csv_read_some("report", argv[2], rows, MAX_ROWS);
-        return count == 0 ? 1 : print_fit_table(stdout, rows, count, argv[3]) != 0 ? cannot_write(argv[3]) : 0;
+        int status = count > 0 ? print_fit_table(stdout, rows, count, argv[3]) : 0;
+        if (status != 0)
+            fprintf(stderr, "report: cannot write '%s'\n", argv[3]);
+        return count == 0 ? 1 : status != 0 ? 2 : 0;
     }
     if (argc == 2 && strcmp(argv[1], "header") == 0)
         return printf("%s\n", CSV_HEADER) < 0;   /* for scripts that write rows of their own */
     if (argc == 4 && strcmp(argv[1], "field") == 0)
         return report_field(argv[2], argv[3]);
-    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE PROGRAM...\n"
+    fprintf(stderr, "usage: report run ROWS.csv OUT.csv OUT.svg REFERENCE [PROGRAM...]\n"
                     "       report sweep ROWS.csv OUT.csv OUT.svg REFERENCE\n"
                     "       report fit ROWS.csv OUT.csv\n"
                     "       report header\n"

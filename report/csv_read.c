@@ -5,7 +5,6 @@
 #include "csv_read.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 int csv_split(char *line, char **fields, int max)
@@ -39,34 +38,14 @@ int csv_split(char *line, char **fields, int max)
 /** Copies a parsed field into a fixed buffer; -1 if it does not fit. */
 static int copy_field(char *dst, size_t size, const char *src)
 {
-    if (strlen(src) >= size)
-        return -1;
-    strcpy(dst, src);
-    return 0;
+    return snprintf(dst, size, "%s", src) >= (int)size ? -1 : 0;
 }
 
-/** Parses a whole field as an unsigned count; -1 if anything follows the number. */
-static int number_field(const char *text, unsigned long long *value)
+/** Parses a whole field with `format` ("%llu%n", "%d%n", "%lf%n"); -1 if it is empty or anything follows the number. */
+static int number(const char *text, const char *format, void *value)
 {
-    char *end;
-    *value = strtoull(text, &end, 10);
-    return *end ? -1 : 0;
-}
-
-/** Parses a whole field as an int; -1 if anything follows the number. */
-static int int_field(const char *text, int *value)
-{
-    char *end;
-    *value = (int)strtol(text, &end, 10);
-    return *end ? -1 : 0;
-}
-
-/** Parses a whole field as a double; -1 if anything follows the number. */
-static int real_field(const char *text, double *value)
-{
-    char *end;
-    *value = strtod(text, &end);
-    return *end ? -1 : 0;
+    int used = -1;
+    return sscanf(text, format, value, &used) == 1 && used >= 0 && text[used] == '\0' ? 0 : -1;
 }
 
 int csv_parse_row(const char *line, result_row *r)
@@ -74,24 +53,20 @@ int csv_parse_row(const char *line, result_row *r)
     enum { FIELDS = 20 };
     char buffer[1024];
     char *f[FIELDS];
-    if (strlen(line) >= sizeof buffer)
-        return -1;
-    strcpy(buffer, line);
-    if (csv_split(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
+    if (copy_field(buffer, sizeof buffer, line) || csv_split(buffer, f, FIELDS) != FIELDS || strcmp(f[0], "step") == 0)
         return -1;
     memset(r, 0, sizeof *r);
-    if (copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
-        copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
-        copy_field(r->status, sizeof r->status, f[17]))
-        return -1;
     /* f[15], % of peak, is derived */
-    if (number_field(f[3], &r->n) || number_field(f[4], &r->bytes) || real_field(f[6], &r->peak_gbs) ||
-        int_field(f[7], &r->reps) || int_field(f[8], &r->flushed) || real_field(f[9], &r->median_ms) ||
-        real_field(f[10], &r->min_ms) || real_field(f[11], &r->max_ms) || real_field(f[12], &r->ci_low_ms) ||
-        real_field(f[13], &r->ci_high_ms) || real_field(f[14], &r->gbs) || real_field(f[16], &r->rel_error) ||
-        int_field(f[18], &r->gpus) || real_field(f[19], &r->combine_ms))
-        return -1;
-    return 0;
+    return copy_field(r->step, sizeof r->step, f[0]) || copy_field(r->label, sizeof r->label, f[1]) ||
+                   copy_field(r->type, sizeof r->type, f[2]) || copy_field(r->device, sizeof r->device, f[5]) ||
+                   copy_field(r->status, sizeof r->status, f[17]) || number(f[3], "%llu%n", &r->n) ||
+                   number(f[4], "%llu%n", &r->bytes) || number(f[6], "%lf%n", &r->peak_gbs) ||
+                   number(f[7], "%d%n", &r->reps) || number(f[8], "%d%n", &r->flushed) ||
+                   number(f[9], "%lf%n", &r->median_ms) || number(f[10], "%lf%n", &r->min_ms) ||
+                   number(f[11], "%lf%n", &r->max_ms) || number(f[12], "%lf%n", &r->ci_low_ms) ||
+                   number(f[13], "%lf%n", &r->ci_high_ms) || number(f[14], "%lf%n", &r->gbs) ||
+                   number(f[16], "%lf%n", &r->rel_error) || number(f[18], "%d%n", &r->gpus) ||
+                   number(f[19], "%lf%n", &r->combine_ms) ? -1 : 0;
 }
 
 int csv_read_all(const char *path, result_row *rows, int max)
@@ -111,10 +86,9 @@ int csv_read_all(const char *path, result_row *rows, int max)
 int csv_read_some(const char *tool, const char *path, result_row *rows, int max)
 {
     int count = csv_read_all(path, rows, max);
-    if (count > 0)
-        return count;
-    fprintf(stderr, "%s: no rows in '%s'\n", tool, path);
-    return 0;
+    if (count <= 0)
+        fprintf(stderr, "%s: no rows in '%s'\n", tool, path);
+    return count > 0 ? count : 0;
 }
 
 int any_failed(const result_row *rows, int count)
@@ -127,8 +101,7 @@ int any_failed(const result_row *rows, int count)
 
 void missing_row(result_row *row, const char *program)
 {
-    memset(row, 0, sizeof *row);
+    *row = (result_row){ .status = "FAILED" };
     snprintf(row->step, sizeof row->step, "%s", program);
     snprintf(row->label, sizeof row->label, "%s", program);
-    snprintf(row->status, sizeof row->status, "FAILED");
 }

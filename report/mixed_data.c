@@ -2,7 +2,8 @@
  * @file mixed_data.c
  * @brief Writes n floats or doubles of mixed magnitudes (common/data.h: mixed_values()) to a
  * file, for --input: data on which the order of a float sum shows in its result (step 14's
- * README). The programs' --same-bits makes the same data itself.
+ * README; --same-bits makes the same data itself). A host tool beside the report, not in
+ * step14_same_bits/, which a course's handout may leave out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,14 +33,11 @@ int main(int argc, char **argv)
     int ok = file != NULL;
     for (unsigned long long i = 0; ok && i < n; i++) {
         float single = (float)values[i];
-        ok = is_double ? fwrite(&values[i], sizeof values[i], 1, file) == 1 : fwrite(&single, sizeof single, 1, file) == 1;
+        ok = fwrite(is_double ? (void *)&values[i] : (void *)&single, is_double ? sizeof *values : sizeof single, 1, file) == 1;
     }
-    if (file && fclose(file) != 0)
-        ok = 0;
+    ok = (file == NULL || fclose(file) == 0) && ok;
     free(values);
-    if (!ok) {
+    if (!ok)
         fprintf(stderr, "%s: cannot write %s: %s\n", argv[0], argv[4], strerror(errno));
-        return 2;
-    }
-    return 0;
+    return ok ? 0 : 2;
 }

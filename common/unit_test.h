@@ -1,9 +1,9 @@
 /**
  * @file unit_test.h
- * @brief The unit tests' one way of reporting, shared by the core's (tests/unit_tests.c)
- * and each extension's: one line per test, "PASS unit NAME" or "FAIL unit NAME: the
- * condition that failed", which make test counts as it counts its own lines; and the
- * helpers more than one of them needs (a result row, an argv, a small file read back).
+ * @brief The unit tests' one way of reporting, in the core so that every layer's unit tests
+ * (tests/unit_tests.c, each extension's) include it from below; no step does. One line per
+ * test, "PASS unit NAME" or "FAIL unit NAME: the condition that failed", which make test
+ * counts; and the helpers more than one of them needs (a result row, an argv, a file read back).
  */
 #ifndef UNIT_TEST_H
 #define UNIT_TEST_H

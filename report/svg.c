@@ -17,13 +17,11 @@
 #define LABEL_ANGLE 35.0  /* x-axis labels of the bar chart, degrees below horizontal */
 #define RADIANS(deg) ((deg) * 3.14159265358979323846 / 180.0)
 
-/** Distinct colours for the designs (d3's category10). */
+/** Distinct colours for the designs (d3's category10); the run chart's bars are the first, CUB's the second. */
 static const char *const PALETTE[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
 #define PALETTE_SIZE ((int)(sizeof PALETTE / sizeof PALETTE[0]))
-#define BAR_COLOUR "#1f77b4"
-#define REFERENCE_COLOUR "#ff7f0e"
-#define FAILED_COLOUR "#d62728"
+#define RED "#d62728"   /* the peak, and FAILED */
 
 /** The plot area in pixels and the value at its top; both charts share the y axis. */
 typedef struct plot {
@@ -34,21 +32,16 @@ typedef struct plot {
 static void put_escaped(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
+        const char *entity = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
+        if (entity)
+            fputs(entity, f);
+        else
+            fputc(*s, f);
     }
 }
 
 /** One `<text>` element: `attrs` is raw SVG, the printf-formatted content is escaped. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static void text(FILE *f, double x, double y, const char *attrs, const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static void text(FILE *f, double x, double y, const char *attrs, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -73,15 +66,14 @@ static const char *short_label(const char *label)
 /** Estimated width in pixels of short_label(label) at `font_px`: SVG has no text metrics before rendering. */
 static double label_width(const char *label, double font_px)
 {
-    size_t length = strlen(label);
-    return (double)(length <= LABEL_MAX ? length : LABEL_MAX) * CHAR_WIDTH * font_px;
+    return fmin((double)strlen(label), LABEL_MAX) * CHAR_WIDTH * font_px;
 }
 
 /** Opens the file and writes the header, white background, title and subtitle. */
 static FILE *begin(const char *path, const char *title, const char *subtitle)
 {
     FILE *f = fopen(path, "w");
-    if (!f)
+    if (f == NULL)
         return NULL;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -98,8 +90,7 @@ static FILE *begin(const char *path, const char *title, const char *subtitle)
 static int finish(FILE *f)
 {
     fputs("</svg>\n", f);
-    int failed = ferror(f);
-    return (fclose(f) != 0 || failed) ? -1 : 0;
+    return close_csv(f);
 }
 
 /** A valid page that says why there is no chart, rather than no file at all. */
@@ -112,10 +103,7 @@ static int write_empty(const char *path, const char *title)
     return finish(f);
 }
 
-/**
- * Sets p->ymax to a round value a little above `max` and returns the tick step: 1, 2, 2.5
- * or 5 x 10^k, the smallest giving at most 6 intervals, so that the labels are round.
- */
+/** Sets p->ymax a little above `max`; returns the tick step, the smallest round one (1, 2, 2.5, 5 x 10^k) of <= 6 intervals. */
 static double set_y_range(plot *p, double max)
 {
     static const double factors[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
@@ -160,9 +148,9 @@ static void draw_peak(FILE *f, const plot *p, double peak)
     if (!(peak > 0.0))
         return;
     double y = y_of(p, peak);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" RED "\" "
                "stroke-width=\"1.5\" stroke-dasharray=\"6,4\"/>\n", p->left, y, p->left + p->width, y);
-    text(f, p->left + 6, y - 5, "font-size=\"12\" fill=\"#d62728\"", "peak %.0f GB/s", peak);
+    text(f, p->left + 6, y - 5, "font-size=\"12\" fill=\"" RED "\"", "peak %.0f GB/s", peak);
 }
 
 /** Left margin that keeps the rotated x labels of the first bars inside the picture. */
@@ -171,10 +159,8 @@ static double bar_left_margin(const result_row *rows, int count, double right)
     double left = 70.0, c = cos(RADIANS(LABEL_ANGLE));
     for (int pass = 0; pass < 3; pass++) {
         double slot = (WIDTH - left - right) / count, need = 0.0;
-        for (int i = 0; i < count; i++) {
-            double over = label_width(rows[i].label, 11) * c - (i + 0.5) * slot + 10.0;
-            need = over > need ? over : need;
-        }
+        for (int i = 0; i < count; i++)
+            need = fmax(need, label_width(rows[i].label, 11) * c - (i + 0.5) * slot + 10.0);
         left = fmin(fmax(need, 70.0), WIDTH / 3);
     }
     return left;
@@ -195,7 +181,6 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;
-
     double max = h->peak_gbs, longest = 0.0;
     for (int i = 0; i < count; i++) {
         longest = fmax(longest, label_width(rows[i].label, 11));
@@ -207,7 +192,6 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
     plot p = { left, 70.0, WIDTH - left - 30.0, HEIGHT - 70.0 - bottom, 0.0 };
     double step = set_y_range(&p, max);
     draw_y_axis(f, &p, step);
-
     double slot = p.width / count, base = y_of(&p, 0.0);
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
@@ -215,7 +199,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
         if (row_passed(r)) {
             double y = y_of(&p, r->gbs);
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
-                    cx - 0.3 * slot, y, 0.6 * slot, base - y, i == reference_index ? REFERENCE_COLOUR : BAR_COLOUR);
+                    cx - 0.3 * slot, y, 0.6 * slot, base - y, PALETTE[i == reference_index]);
             fputs("<title>", f);
             put_escaped(f, r->label);
             fprintf(f, ": %.1f GB/s, %.3f ms</title></rect>\n", r->gbs, r->median_ms);
@@ -223,7 +207,7 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
             if (s.cumulative > 0.0)
                 text(f, cx, y - 5, "font-size=\"11\" text-anchor=\"middle\"", "%.1fx", s.cumulative);
         } else {
-            text(f, cx, base - 8, "font-size=\"11\" font-weight=\"bold\" fill=\"" FAILED_COLOUR
+            text(f, cx, base - 8, "font-size=\"11\" font-weight=\"bold\" fill=\"" RED
                  "\" text-anchor=\"middle\"", "FAILED");
         }
         char attrs[128];
@@ -267,7 +251,6 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
     FILE *f = begin(path, title, subtitle);
     if (!f)
         return -1;
-
     double max = h->peak_gbs, lo = 1e9, hi = -1e9, legend = 0.0;
     for (int i = 0; i < count; i++) {
         legend = fmax(legend, label_width(rows[i].label, 12));
@@ -299,19 +282,16 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
                    "2<tspan dy=\"-6\" font-size=\"9\">%d</tspan></text>\n", x, base + 22, e);
     }
     text(f, p.left + p.width / 2, base + 50, "font-size=\"13\" text-anchor=\"middle\"", "Elements n");
-
     int designs = 0;
     for (int i = 0; i < count; i++) {
         if (!first_of_design(rows, i))
             continue;
         const char *colour = PALETTE[designs % PALETTE_SIZE];
-        int first = next_point(rows, count, rows[i].step, 0);
-        if (first >= 0) {
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
-            for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
-                fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
-            fputs("\"/>\n", f);
-        }
+        int first = next_point(rows, count, rows[i].step, 0);   /* -1: no point passed, an empty line */
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
+        for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
+            fprintf(f, "%.1f,%.1f ", X_OF(log2((double)rows[j].n)), y_of(&p, rows[j].gbs));
+        fputs("\"/>\n", f);
         for (int j = first; j >= 0; j = next_point(rows, count, rows[i].step, rows[j].n))
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X_OF(log2((double)rows[j].n)),
                     y_of(&p, rows[j].gbs), colour);

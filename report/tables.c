@@ -72,13 +72,13 @@ int fastest_reference(const result_row *rows, int count, const char *candidates,
     return best;
 }
 
-/** Writes a speedup as "2.33x", or blanks when there is none. */
-static void format_ratio(char *buf, size_t size, double ratio)
+/** A speedup as "2.33x" in `buf` (16 bytes), or blank when there is none; returns buf. */
+static const char *ratio_text(char *buf, double ratio)
 {
+    buf[0] = '\0';
     if (ratio > 0.0)
-        snprintf(buf, size, "%.2fx", ratio);
-    else
-        buf[0] = '\0';
+        snprintf(buf, 16, "%.2fx", ratio);
+    return buf;
 }
 
 void print_run_table(FILE *out, const result_row *rows, int count, int reference_index)
@@ -105,11 +105,9 @@ void print_run_table(FILE *out, const result_row *rows, int count, int reference
         }
         speedups s = compute_speedups(rows, count, i, reference_index);
         char step[16], cumulative[16], vs[16];
-        format_ratio(step, sizeof step, s.step);
-        format_ratio(cumulative, sizeof cumulative, s.cumulative);
-        format_ratio(vs, sizeof vs, s.vs_reference);
         fprintf(out, "%-42s %9.3f %17.1f %6.1f%% %13s %11s %7s", r->label, r->median_ms, r->gbs,
-                100.0 * r->gbs / r->peak_gbs, step, cumulative, vs);
+                100.0 * r->gbs / r->peak_gbs, ratio_text(step, s.step), ratio_text(cumulative, s.cumulative),
+                ratio_text(vs, s.vs_reference));
         if (floats)
             fprintf(out, " %10.1e", r->rel_error);
         if (row_is_noisy(r))
@@ -137,14 +135,10 @@ int write_run_csv(const char *path, const result_row *rows, int count, int refer
 
 void format_size(char *buf, size_t size, unsigned long long n)
 {
-    if (n && (n & (n - 1)) == 0) {
-        int k = 0;
-        while ((1ull << k) < n)
-            k++;
-        snprintf(buf, size, "2^%d", k);
-    } else {
+    if (n && (n & (n - 1)) == 0)
+        snprintf(buf, size, "2^%d", __builtin_ctzll(n));
+    else
         format_count(buf, size, n);
-    }
 }
 
 void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
@@ -154,42 +148,37 @@ void format_size_cell(char *buf, size_t size, const result_row *rows, int i)
         format_size(buf, size, rows[i].n);
 }
 
-/** The reference row at size n (the fastest of the names in `steps`, see fastest_reference()), or NULL. */
-static const result_row *reference_at(const result_row *rows, int count, const char *steps,
-                                      unsigned long long n)
-{
-    int i = fastest_reference(rows, count, steps, n);
-    return i < 0 ? NULL : &rows[i];
-}
-
-/** 1 if row j is the reference at its size, and is labelled `label`. */
+/** 1 if row j is the reference at its size (fastest_reference() of `steps`) and is labelled `label`. */
 static int reference_labelled(const result_row *rows, int count, const char *steps, int j, const char *label)
 {
-    return reference_at(rows, count, steps, rows[j].n) == &rows[j] && strcmp(rows[j].label, label) == 0;
+    return fastest_reference(rows, count, steps, rows[j].n) == j && strcmp(rows[j].label, label) == 0;
 }
 
-/**
- * Under the sweep: which row "vs CUB" divided by, at which sizes, one line per reference
- * row ("vs CUB: against X at 2^16 2^18"), so that a table of several CUBs says which it used.
- */
+/** Under the sweep, a line per reference row: "vs CUB: against X at 2^16 2^18", every size X was it at. */
 static void print_sweep_references(FILE *out, const result_row *rows, int count, const char *steps)
 {
     for (int i = 0; i < count; i++) {
-        /* row i's line: the first row that is its size's reference, with its label, names every size it is */
-        int first = reference_labelled(rows, count, steps, i, rows[i].label);
+        int first = reference_labelled(rows, count, steps, i, rows[i].label);   /* the first of its label */
         for (int j = 0; j < i && first; j++)
             first = !reference_labelled(rows, count, steps, j, rows[i].label);
         if (!first)
             continue;
         fprintf(out, "vs CUB: against %s at", rows[i].label);
-        for (int j = i; j < count; j++)
-            if (reference_labelled(rows, count, steps, j, rows[i].label)) {
-                char size_text[32];
-                format_size(size_text, sizeof size_text, rows[j].n);
+        for (int j = i; j < count; j++) {
+            char size_text[32];
+            format_size(size_text, sizeof size_text, rows[j].n);
+            if (reference_labelled(rows, count, steps, j, rows[i].label))
                 fprintf(out, " %s", size_text);
-            }
+        }
         fputc('\n', out);
     }
+}
+
+/** Row r's bandwidth over the reference's at its size, or 0 when either is missing or failed. */
+static double vs_reference(const result_row *rows, int count, const char *steps, const result_row *r)
+{
+    int ref = fastest_reference(rows, count, steps, r->n);
+    return ref >= 0 && row_passed(r) ? r->gbs / rows[ref].gbs : 0.0;
 }
 
 void print_sweep_table(FILE *out, const result_row *rows, int count, const char *reference_step)
@@ -210,11 +199,9 @@ void print_sweep_table(FILE *out, const result_row *rows, int count, const char 
             fprintf(out, "%-8s %-42s %10s\n", size_text, r->label, "FAILED");
             continue;
         }
-        const result_row *ref = reference_at(rows, count, reference_step, r->n);
         char vs[16];
-        format_ratio(vs, sizeof vs, ref ? r->gbs / ref->gbs : 0.0);
         fprintf(out, "%-8s %-42s %10.1f %9.1f %6.1f%% %7s\n", size_text, r->label, r->median_ms * 1e3,
-                r->gbs, 100.0 * r->gbs / r->peak_gbs, vs);
+                r->gbs, 100.0 * r->gbs / r->peak_gbs, ratio_text(vs, vs_reference(rows, count, reference_step, r)));
     }
     print_sweep_references(out, rows, count, reference_step);
 }
@@ -226,19 +213,16 @@ int write_sweep_csv(const char *path, const result_row *rows, int count, const c
         return -1;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        const result_row *ref = reference_at(rows, count, reference_step, r->n);
-        double vs = (ref && row_passed(r)) ? r->gbs / ref->gbs : 0.0;
         fprintf(out, "%s,", r->step);
         csv_write_field(out, r->label);   /* quoted, a quote doubled: the one CSV writer */
         fprintf(out, ",%s,%llu,%.2f,%.2f,%.2f,%.3f,%s\n", r->type, r->n, r->median_ms * 1e3, r->gbs,
-                r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs, r->status);
+                r->peak_gbs > 0 ? 100.0 * r->gbs / r->peak_gbs : 0.0, vs_reference(rows, count, reference_step, r), r->status);
     }
     return close_csv(out);
 }
 
 time_fit fit_time(const double *bytes, const double *us, int count)
 {
-    time_fit fit = { 0.0, 0.0, 0 };
     double mean_x = 0.0, mean_t = 0.0, sxx = 0.0, sxt = 0.0;
     for (int i = 0; i < count; i++) {
         mean_x += bytes[i] / count;
@@ -249,12 +233,9 @@ time_fit fit_time(const double *bytes, const double *us, int count)
         sxt += (bytes[i] - mean_x) * (us[i] - mean_t);
     }
     if (count < 2 || sxx <= 0.0 || sxt <= 0.0)
-        return fit;
-    double us_per_byte = sxt / sxx;
-    fit.fixed_us = mean_t - us_per_byte * mean_x;
-    fit.gbs = 1e-3 / us_per_byte;   /* a byte per us is 10^6 bytes/s */
-    fit.points = count;
-    return fit;
+        return (time_fit){ 0.0, 0.0, 0 };
+    double us_per_byte = sxt / sxx;   /* b: a byte per us is 10^6 bytes/s */
+    return (time_fit){ mean_t - us_per_byte * mean_x, 1e-3 / us_per_byte, count };
 }
 
 /** 1 if rows a and b are the same program, type and flush: one line of the fit table. */
@@ -266,26 +247,23 @@ static int same_series(const result_row *a, const result_row *b)
 int print_fit_table(FILE *out, const result_row *rows, int count, const char *csv_path)
 {
     FILE *csv = csv_path ? create_csv(csv_path, "step,label,type,flush,sizes,fixed_us,gbs,pct_peak") : NULL;
-    if (csv_path && !csv)
-        return -1;
+    double *bytes = malloc(((size_t)count + 1) * sizeof *bytes), *us = malloc(((size_t)count + 1) * sizeof *us);
+    int status = (csv_path && !csv) || !bytes || !us ? -1 : 0;
     fprintf(out, "\nt = c + bytes / b, least squares over each design's sizes above: c, the time of no bytes "
                  "(launch, gate, finish); b, the streaming rate\n");
     fprintf(out, "%-42s %-6s %-6s %10s %9s %7s\n", "Design", "Type", "Flush", "c (us)", "b (GB/s)", "% peak");
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count && status == 0; i++) {
         int first = 1, points = 0;
         for (int j = 0; j < i && first; j++)
             first = !same_series(&rows[j], &rows[i]);
-        if (!first)
-            continue;
-        double *bytes = malloc((size_t)count * sizeof *bytes), *us = malloc((size_t)count * sizeof *us);
-        for (int j = i; j < count && bytes && us; j++)
+        for (int j = i; j < count && first; j++)
             if (same_series(&rows[j], &rows[i]) && row_passed(&rows[j])) {
                 bytes[points] = (double)rows[j].bytes;
                 us[points++] = rows[j].median_ms * 1e3;
             }
-        time_fit fit = bytes && us ? fit_time(bytes, us, points) : (time_fit){ 0.0, 0.0, 0 };
-        free(bytes);
-        free(us);
+        if (!first)
+            continue;
+        time_fit fit = fit_time(bytes, us, points);
         const char *flush = flush_name(rows[i].flushed);
         double pct = rows[i].peak_gbs > 0 ? 100.0 * fit.gbs / rows[i].peak_gbs : 0.0;
         if (fit.points)
@@ -300,5 +278,7 @@ int print_fit_table(FILE *out, const result_row *rows, int count, const char *cs
             fprintf(csv, ",%s,%s,%d,%.3f,%.1f,%.2f\n", rows[i].type, flush, fit.points, fit.fixed_us, fit.gbs, pct);
         }
     }
-    return csv ? close_csv(csv) : 0;
+    free(bytes);
+    free(us);
+    return csv && close_csv(csv) != 0 ? -1 : status;
 }

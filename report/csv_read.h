@@ -1,8 +1,8 @@
 /**
  * @file csv_read.h
  * @brief Reading CSV back: a line split into fields, and the rows the programs write
- * (common/results.h's csv_append()). The tools' (the report, the lab's grader, the
- * multi-GPU tables); no step program reads a CSV file, so none links this.
+ * (common/results.h's csv_append()), for the tools (the report, the lab's grader, the
+ * multi-GPU tables); no step reads a CSV file.
  */
 #ifndef CSV_READ_H
 #define CSV_READ_H
@@ -10,9 +10,8 @@
 #include "results.h"
 
 /**
- * Splits one CSV line into at most `max` fields, in place: quoted fields unquoted (a
- * doubled quote is one quote, a comma inside quotes is text). Returns the field count,
- * or -1 for an unterminated quote or more than `max` fields.
+ * Splits one CSV line into at most `max` fields, in place, unquoting (a doubled quote is one,
+ * a comma inside quotes is text): the field count, or -1 (an unterminated quote, too many).
  */
 int csv_split(char *line, char **fields, int max);
 
