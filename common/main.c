@@ -240,38 +240,32 @@ typedef struct one_gpu {
 } one_gpu;
 
 /**
- * Allocates the GPU's slot (gpu_slot.h) for inputs of up to max_n elements, after
- * checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a message saying
- * how much was asked and how much is free).
+ * The allocate hook: the GPU's slot (gpu_slot.h) for the largest of `sizes` and the scratch
+ * of each, after checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a
+ * message saying how much was asked and how much is free).
  */
-static int allocate(gpu_slot *slot, size_t max_n, size_t max_scratch, int flush, int gated, const gpu_info *gpu)
-{
-    size_t need = slot_bytes(max_n, max_scratch > 0 ? max_scratch : 1, 0, flush, gpu);
-    size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
-    if (!slot_fits(max_n, need, slack, gpu)) {
-        char asked[32], free_text[32], message[512];
-        format_bytes(asked, sizeof asked, (unsigned long long)need);
-        format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
-        snprintf(message, sizeof message, "n = %zu needs %s of device memory but %s has %s free; "
-                 "use a smaller -n", max_n, asked, gpu->name, free_text);
-        say_error(message);
-        return EXIT_USAGE;
-    }
-    slot_allocate(slot, gpu->device, max_n, max_scratch, flush, gated, gpu);
-    return 0;
-}
-
-/** The allocate hook: room for the largest of `sizes`, and the scratch of each. */
 static int one_allocate(void *ctx, const size_t *sizes, int count, int flush, int gated)
 {
     one_gpu *one = ctx;
-    size_t max_n = 0, max_scratch = 0;
+    size_t max_n = 0, max_scratch = 1;
     for (int i = 0; i < count; i++) {
         size_t s = scratch_for(sizes[i]);
         max_n = sizes[i] > max_n ? sizes[i] : max_n;
         max_scratch = s > max_scratch ? s : max_scratch;
     }
-    return allocate(&one->slot, max_n, max_scratch, flush, gated, &one->gpu);
+    size_t need = slot_bytes(max_n, max_scratch, 0, flush, &one->gpu);
+    size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
+    if (!slot_fits(max_n, need, slack, &one->gpu)) {
+        char asked[32], free_text[32], message[512];
+        format_bytes(asked, sizeof asked, (unsigned long long)need);
+        format_bytes(free_text, sizeof free_text, (unsigned long long)one->gpu.free_bytes);
+        snprintf(message, sizeof message, "n = %zu needs %s of device memory but %s has %s free; "
+                 "use a smaller -n", max_n, asked, one->gpu.name, free_text);
+        say_error(message);
+        return EXIT_USAGE;
+    }
+    slot_allocate(&one->slot, one->gpu.device, max_n, max_scratch, flush, gated, &one->gpu);
+    return 0;
 }
 
 static void one_release(void *ctx)
@@ -374,26 +368,6 @@ static void one_report(void *ctx, result_row *row, const options *opt, const dri
                "(every run verified)\n", got_text, expected_text, o->v.rel_error, o->v.bound);
 }
 
-/** Reads --input into a new host buffer; returns it (NULL after an error message). */
-static element_t *read_input(const char *path, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        char message[512];
-        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
-        say_error(message);
-        return NULL;
-    }
-    element_t *host = host_alloc(n);
-    if (host && fread(host, sizeof(element_t), n, f) != n) {
-        say_error("--input: the file could not be read to the end");
-        free(host);
-        host = NULL;
-    }
-    fclose(f);
-    return host;
-}
-
 /** Size in elements of the --input file; 0 after an error message. */
 static size_t input_elements(const char *path)
 {
@@ -423,11 +397,22 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
 {
     if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
         return NULL;
-    element_t *host = read_input(path, *n);
+    char why[256], message[768];
+    FILE *f = fopen(path, "rb");
+    element_t *host = f ? host_alloc(*n) : NULL;
+    if (!f) {
+        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
+        say_error(message);
+    } else if (host && fread(host, sizeof(element_t), *n, f) != *n) {
+        say_error("--input: the file could not be read to the end");
+        free(host);
+        host = NULL;
+    }
+    if (f)
+        fclose(f);
     if (!host)
         return NULL;
     *ref = cpu_reference(host, *n);
-    char why[256], message[768];
     if (reference_problem(ref, why, sizeof why)) {
         snprintf(message, sizeof message, "--input: '%s': %s", path, why);
         say_error(message);
@@ -454,29 +439,29 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
  * runs differ), "fail grid" or "fail wrong" (a wrong sum, which stops it: exit 1).
  * Untimed: no gate.
  */
-static int run_same_bits(const options *opt, const gpu_info *gpu)
+static int run_same_bits(const options *opt, one_gpu *one)
 {
     size_t sizes[MAX_CHECK_SIZES];
     int count = same_bits_sizes(&STEP, sizes), failures = 0, wrong = 0;
     size_t max_n = sizes[count - 1];
-    gpu_slot slot;
-    int status = allocate(&slot, max_n, scratch_for(max_n), opt->flush ? opt->flush : DEFAULT_FLUSH, 0, gpu);
+    int status = one_allocate(one, &max_n, 1, opt->flush ? opt->flush : DEFAULT_FLUSH, 0);
     if (status != 0)
         return status;
+    gpu_slot *slot = &one->slot;
     element_t *host = host_alloc(max_n);
     double *values = malloc(max_n * sizeof *values);
     if (!host || !values) {
         say_error("out of host memory for --same-bits' data");
         return EXIT_USAGE;
     }
-    void *flush = slot.flush;
+    void *flush = slot->flush;
     for (int i = 0; i < count && !wrong; i++) {
         size_t n = sizes[i];
         mixed_values(values, n, SAME_BITS_SEED);
         for (size_t k = 0; k < n; k++)
             host[k] = (element_t)values[k];
         reference ref = cpu_reference(host, n);
-        CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(slot->in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
         int runs = opt->reps * (n == (size_t)1 << 20 || n == ((size_t)1 << 24) + 7 || n == (size_t)1 << 26 ? 2 : 1);
         element_t first = 0, other = 0;
         int differs = -1;   /* the grid whose result differs first (0: the own grid's runs) */
@@ -489,8 +474,8 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
             }
             for (int r = 0; r < runs && !wrong; r++) {
                 element_t got;
-                slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
-                run_once(&slot, n, r, &got);
+                slot->flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
+                run_once(slot, n, r, &got);
                 verdict v = check_within(got, &ref, accepted_error(&ref, n));
                 if (!v.ok) {
                     char where[160];
@@ -505,7 +490,7 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
                     other = got;
                 }
             }
-            slot.flush = flush;
+            slot->flush = flush;
         }
         char value[64], second[64];
         format_element(value, sizeof value, first);
@@ -528,7 +513,7 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
     }
     free(values);
     free(host);
-    slot_release(&slot);
+    slot_release(slot);
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
@@ -551,7 +536,7 @@ __attribute__((weak)) int main(int argc, char **argv)
     if (opt.resources)
         return print_resources(&STEP, &one.gpu);
     if (opt.same_bits)
-        return run_same_bits(&opt, &one.gpu);
+        return run_same_bits(&opt, &one);
     if (opt.check_count) {   /* the checks make their own data */
         free(one.input);
         one.input = NULL;
