@@ -3,7 +3,10 @@
  * @brief The program every step links: flags, data, memory, timing, verification, report.
  *
  * A step provides STEP and step_reduce() (step.h); this file does the rest the same way
- * for every step, so the table compares kernels and nothing else.
+ * for every step, so the table compares kernels and nothing else. Its checks and timed
+ * runs (driver_run()) ask hooks where the input lives and how a run goes (driver.h); its
+ * own hold the input on one GPU. main() is weak: a program that links a main() of its own
+ * (multi/) runs driver_run() with its own hooks instead.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 
 #include "data.h"
 #include "diagnose.h"
+#include "driver.h"
 #include "gpu.h"
 #include "gpu_slot.h"
 #include "harness.h"
@@ -20,26 +24,299 @@
 #include "results.h"
 #include "step.h"
 
-/**
- * Allocates the GPU's slot (gpu_slot.h) for inputs of up to max_n elements, after
- * checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a message saying
- * how much was asked and how much is free).
- */
-static int allocate(gpu_slot *slot, size_t max_n, size_t max_scratch, int flush, int gated, const gpu_info *gpu)
+/* ---------------------------------------------------------------- the method: driver_run() */
+
+/** Compares a sum with the reference: exact for int (in 64 bits), within `bound` for floats. */
+static verdict check_result(sum_t got, const reference *ref, double bound)
 {
-    size_t need = slot_bytes(max_n, max_scratch > 0 ? max_scratch : 1, 0, flush, gpu);
+    verdict v = check_within((element_t)got, ref, bound);
+#if ELEMENT_IS_INTEGER
+    v.ok = got == ref->exact;   /* an int sum wider than element_t too: a driver's 64-bit one */
+#endif
+    return v;
+}
+
+/** Writes a sum as the program prints it (format_element()'s digits). */
+static void format_sum(char *buf, size_t size, sum_t value)
+{
+#if ELEMENT_IS_INTEGER
+    snprintf(buf, size, "%lld", value);
+#else
+    format_element(buf, size, value);
+#endif
+}
+
+/** --print-sum: the result alone on a line, every bit of it. */
+static void print_sum(sum_t got)
+{
+    char text[64];
+    format_sum(text, sizeof text, got);
+    printf("%s\n", text);
+}
+
+/** Verified runs on one input: verify_run()'s state, shared by --check and the timed runs. */
+typedef struct verified_runs {
+    const driver_hooks *h;
+    const options *opt;
+    size_t n;
+    reference ref;           /**< of the data now on the GPU, changed with it */
+    const char *what;        /**< the data, for the failure line (NULL: the timed runs') */
+    const uint64_t *fresh;   /**< random data's seed: each run after the first changes an element */
+    int runs;                /**< runs there will be, for the failure line */
+    sum_t got;               /**< the last sum checked, and its verdict */
+    verdict v;
+    int poison;              /**< 1: a wrong sum was still the poison */
+    int run;                 /**< the run now checked: 0, 1, ... */
+} verified_runs;
+
+/** Prints "expected X, got Y" for a wrong sum (stderr); `where`: where it lies, after Y. */
+static void report_mismatch(const char *what, sum_t got, const char *where, const reference *ref, const verdict *v)
+{
+    char got_text[64], expected_text[64];
+    format_sum(got_text, sizeof got_text, got);
+    format_reference(expected_text, sizeof expected_text, ref);
+    if (ELEMENT_IS_INTEGER)
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s%s\n", harness_program, what, expected_text, got_text, where);
+    else
+        fprintf(stderr, "%s: FAILED %s: expected %s, got %s%s (error %.3g, bound %.3g)\n", harness_program, what,
+                expected_text, got_text, where, v->error, v->bound);
+}
+
+/** driver_check for verified_runs: the verdict, and the failure line of a wrong sum. */
+static int check_sum_of_run(void *arg, sum_t got, int poison, const char *where)
+{
+    verified_runs *r = arg;
+    const driver_hooks *h = r->h;
+    r->got = got;
+    r->v = check_result(got, &r->ref, STEP.error_bound ? STEP.error_bound(&r->ref, r->n)
+                                                       : error_bound(&r->ref, h->depth(h->ctx, r->n)));
+    r->poison = poison;
+    if (r->v.ok)
+        return 1;
+    char at[160];
+    if (r->what)
+        snprintf(at, sizeof at, "n=%zu %s, call %d of %d%s", r->n, r->what, r->run + 1, r->runs,
+                 r->run > 0 && r->fresh ? " (one element changed since call 1)" : "");
+    else
+        snprintf(at, sizeof at, "n=%zu, run %d of %d", r->n, r->run + 1, r->runs);
+    report_mismatch(at, got, where, &r->ref, &r->v);
+    return 0;
+}
+
+/**
+ * One verified run (time_runs()'s callback, `ctx` a verified_runs): with `fresh`, one
+ * element changed before each run after the first (fresh_index() says why), outside the
+ * timed events; the run; each of its sums verified. Returns the time, or -1 on a wrong sum.
+ */
+static float verify_run(void *ctx, int run)
+{
+    verified_runs *r = ctx;
+    const driver_hooks *h = r->h;
+    r->run = run;
+    if (run > 0 && r->fresh) {
+        size_t i = fresh_index(*r->fresh, run, r->n);
+        element_t old = h->get(h->ctx, r->n, i);
+        h->set(h->ctx, r->n, i, fresh_value(*r->fresh, run, old, &r->ref, h->depth(h->ctx, r->n)));
+    }
+    float ms = h->run(h->ctx, r->n, run, check_sum_of_run, r);
+    if (ms >= 0.0f && r->what == NULL && r->opt->print_sum && r->opt->input_path && run >= r->opt->warmup)
+        print_sum(r->got);   /* the same data every run: each run's result, to compare their bits */
+    return ms;
+}
+
+/** Runs `r` twice in a row (--check); returns the first wrong call (1 or 2), 0 when both were right. */
+static int verify_twice(verified_runs *r)
+{
+    for (int call = 0; call < 2; call++)
+        if (verify_run(r, call) < 0.0f)
+            return call + 1;
+    return 0;
+}
+
+/**
+ * --check: each size on random data, then one-hot at each of the hooks' one_hots, each
+ * reduced twice in a row (diagnose.h says what a failure's pattern tells). After a random
+ * failure the one-hots still run, up to the first wrong one, for diagnose()'s "hint:" line.
+ */
+static int run_checks(const options *opt, const driver_hooks *h)
+{
+    int status = h->allocate(h->ctx, opt->check_sizes, opt->check_count, 0, 0);
+    if (status != 0)
+        return status;
+    int failures = 0;
+    for (int i = 0; i < opt->check_count; i++) {
+        size_t n = opt->check_sizes[i];
+        check_outcome outcome;
+        memset(&outcome, 0, sizeof outcome);
+        outcome.n = n;
+        outcome.per_block = STEP.elements_per_block;
+        outcome.vector_width = VECTOR_BYTES / sizeof(element_t);
+
+        char what[96];
+        uint64_t seed = opt->seed + n;
+        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
+        verified_runs r = { .h = h, .opt = opt, .n = n, .ref = h->load(h->ctx, n, seed), .what = what,
+                            .fresh = &seed, .runs = 2 };
+        outcome.random_wrong_call = verify_twice(&r);
+        outcome.got_poison = outcome.random_wrong_call && r.poison;
+
+        int count = 0;
+        const size_t *positions = h->one_hots(h->ctx, n, &count);
+        r.ref = one_hot_reference(1);
+        r.fresh = NULL;
+        h->zero(h->ctx, n);
+        for (int c = 0; c < count && outcome.one_hot_wrong_call == 0; c++) {
+            size_t p = positions[c];
+            snprintf(what, sizeof what, "one-hot at index %zu", p);
+            h->set(h->ctx, n, p, 1);
+            int wrong = verify_twice(&r);
+            h->set(h->ctx, n, p, 0);
+            outcome.one_hots_tested++;
+            if (wrong) {
+                outcome.one_hot_wrong_call = wrong;
+                outcome.one_hot_index = p;
+                outcome.one_hot_got = (double)r.got;
+                outcome.got_poison |= r.poison;
+            }
+        }
+        int ok = outcome.random_wrong_call == 0 && outcome.one_hot_wrong_call == 0;
+        if (!ok) {
+            char hint[768];
+            diagnose(&outcome, hint, sizeof hint);
+            fprintf(stderr, "%s: hint: %s\n", harness_program, hint);
+        }
+        printf("check n=%zu: %s (random data and %d one-hot positions%s, each reduced twice)\n", n,
+               ok ? "PASS" : "FAIL", outcome.one_hots_tested, h->spread);
+        fflush(stdout);
+        failures += !ok + !record_verdict(opt, "check", n, ok, NULL);
+    }
+    h->release(h->ctx);
+    return failures ? EXIT_WRONG : EXIT_OK;
+}
+
+/**
+ * The timed runs of opt->n elements: warm-up, repetitions (each on new data but with
+ * --input, each verified), statistics; the combine hook's runs timed alike; the report
+ * and the CSV row (written by the process that writes files).
+ */
+static int run_benchmark(const options *opt, const driver_hooks *h)
+{
+    /* device memory first: a too-large n must fail before the host fills gigabytes */
+    int status = h->allocate(h->ctx, &opt->n, 1, opt->flush, !opt->no_gate);
+    if (status != 0)
+        return status;
+    verified_runs r = { .h = h, .opt = opt, .n = opt->n, .ref = h->load(h->ctx, opt->n, opt->seed),
+                        .fresh = opt->input_path ? NULL : &opt->seed, .runs = opt->warmup + opt->reps };
+    timing_stats t = time_runs(verify_run, &r, opt->warmup, opt->reps);
+    driver_outcome o = { r.got, r.ref, r.v, { 0, 0, 0, 0, 0 } };
+    int ok = r.v.ok;
+    if (ok && h->combine)
+        o.combine = time_runs(h->combine, h->ctx, opt->warmup, opt->reps);
+    result_row row;
+    fill_row(&row, h->info, opt->n, h->gpu, opt, &t, r.v.rel_error, ok);
+    h->report(h->ctx, &row, opt, &o, ok && !opt->quiet);
+    if (ok && opt->print_sum && !opt->input_path)
+        print_sum(r.got);
+    if (harness_writes_files && !append_csv(opt, &row))
+        ok = 0;
+    h->release(h->ctx);
+    return ok ? EXIT_OK : EXIT_WRONG;
+}
+
+int driver_run(const options *opt, const driver_hooks *hooks)
+{
+    return opt->check_count ? run_checks(opt, hooks) : run_benchmark(opt, hooks);
+}
+
+/* ---------------------------------------------------------------- one GPU: main.c's hooks */
+
+/** The one GPU's run: its slot (gpu_slot.h), and --input's data for the timed runs. */
+typedef struct one_gpu {
+    gpu_info gpu;
+    gpu_slot slot;
+    element_t *input;               /**< --input's elements (NULL: random data), freed once on the GPU */
+    reference input_ref;            /**< and their reference */
+    size_t positions[MAX_ONE_HOT];  /**< one_hots()'s */
+} one_gpu;
+
+/**
+ * The allocate hook: the GPU's slot (gpu_slot.h) for the largest of `sizes` and the scratch
+ * of each, after checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a
+ * message saying how much was asked and how much is free).
+ */
+static int one_allocate(void *ctx, const size_t *sizes, int count, int flush, int gated)
+{
+    one_gpu *one = ctx;
+    size_t max_n = 0, max_scratch = 1;
+    for (int i = 0; i < count; i++) {
+        size_t s = scratch_for(sizes[i]);
+        max_n = sizes[i] > max_n ? sizes[i] : max_n;
+        max_scratch = s > max_scratch ? s : max_scratch;
+    }
+    size_t need = slot_bytes(max_n, max_scratch, 0, flush, &one->gpu);
     size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
-    if (!slot_fits(max_n, need, slack, gpu)) {
+    if (!slot_fits(max_n, need, slack, &one->gpu)) {
         char asked[32], free_text[32], message[512];
         format_bytes(asked, sizeof asked, (unsigned long long)need);
-        format_bytes(free_text, sizeof free_text, (unsigned long long)gpu->free_bytes);
+        format_bytes(free_text, sizeof free_text, (unsigned long long)one->gpu.free_bytes);
         snprintf(message, sizeof message, "n = %zu needs %s of device memory but %s has %s free; "
-                 "use a smaller -n", max_n, asked, gpu->name, free_text);
+                 "use a smaller -n", max_n, asked, one->gpu.name, free_text);
         say_error(message);
         return EXIT_USAGE;
     }
-    slot_allocate(slot, gpu->device, max_n, max_scratch, flush, gated, gpu);
+    slot_allocate(&one->slot, one->gpu.device, max_n, max_scratch, flush, gated, &one->gpu);
     return 0;
+}
+
+static void one_release(void *ctx)
+{
+    slot_release(&((one_gpu *)ctx)->slot);
+}
+
+/** The load hook: --input's data once, else random data made on the host and copied. */
+static reference one_load(void *ctx, size_t n, uint64_t seed)
+{
+    one_gpu *one = ctx;
+    element_t *host = one->input ? one->input : host_alloc(n);
+    if (!host)
+        exit(EXIT_USAGE);   /* host_alloc() said why */
+    reference ref = one->input ? one->input_ref : random_input(host, n, seed, 0);
+    CUDA_CHECK(cudaMemcpy(one->slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+    free(host);
+    one->input = NULL;
+    return ref;
+}
+
+static void one_zero(void *ctx, size_t n)
+{
+    CUDA_CHECK(cudaMemset(((one_gpu *)ctx)->slot.in, 0, n * sizeof(element_t)));
+}
+
+static element_t one_get(void *ctx, size_t n, size_t i)
+{
+    (void)n;
+    element_t value;
+    CUDA_CHECK(cudaMemcpy(&value, ((one_gpu *)ctx)->slot.in + i, sizeof value, cudaMemcpyDeviceToHost));
+    return value;
+}
+
+static void one_set(void *ctx, size_t n, size_t i, element_t value)
+{
+    (void)n;
+    CUDA_CHECK(cudaMemcpy(((one_gpu *)ctx)->slot.in + i, &value, sizeof value, cudaMemcpyHostToDevice));
+}
+
+static const size_t *one_hots(void *ctx, size_t n, int *count)
+{
+    one_gpu *one = ctx;
+    *count = one_hot_positions(n, one->positions);
+    return one->positions;
+}
+
+static uint64_t one_depth(void *ctx, size_t n)
+{
+    (void)ctx;
+    return depth_for(n);
 }
 
 /**
@@ -57,164 +334,38 @@ static float run_once(gpu_slot *slot, size_t n, int pass, element_t *result)
     return ms;
 }
 
-/**
- * Changes one element of the input, and `ref` with it, before call `call` (fresh_index()
- * says why), outside the timed events.
- */
-static void refresh_input(gpu_slot *slot, size_t n, reference *ref, uint64_t seed, int call, uint64_t depth)
+/** The run hook: run_once(), its one result checked. */
+static float one_run(void *ctx, size_t n, int pass, driver_check check, void *arg)
 {
-    size_t i = fresh_index(seed, call, n);
-    element_t value;
-    CUDA_CHECK(cudaMemcpy(&value, slot->in + i, sizeof value, cudaMemcpyDeviceToHost));
-    value = fresh_value(seed, call, value, ref, depth);
-    CUDA_CHECK(cudaMemcpy(slot->in + i, &value, sizeof value, cudaMemcpyHostToDevice));
+    element_t got;
+    float ms = run_once(&((one_gpu *)ctx)->slot, n, pass, &got);
+    return check(arg, got, is_poison(&got, sizeof got), "") ? ms : -1.0f;
 }
 
-/** Prints "expected X, got Y" for a wrong result (stderr). */
-static void report_mismatch(const char *what, element_t got, const reference *ref, const verdict *v)
+/** The report hook: the human-readable report of one timed run. */
+static void one_report(void *ctx, result_row *row, const options *opt, const driver_outcome *o, int print)
 {
-    char got_text[64], expected_text[64];
-    format_element(got_text, sizeof got_text, got);
-    format_reference(expected_text, sizeof expected_text, ref);
+    const gpu_info *gpu = &((one_gpu *)ctx)->gpu;
+    if (!print)
+        return;
+    char n_text[32], bytes_text[32], l2_text[32], got_text[64], expected_text[64];
+    format_count(n_text, sizeof n_text, row->n);
+    format_bytes(bytes_text, sizeof bytes_text, row->bytes);
+    format_bytes(l2_text, sizeof l2_text, gpu->l2_bytes);
+    format_sum(got_text, sizeof got_text, o->got);
+    format_reference(expected_text, sizeof expected_text, &o->ref);
+    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.citation);
+    printf("  input    %s %s (%s), %s%s\n", n_text, ELEMENT_NAME, bytes_text,
+           opt->input_path ? opt->input_path : random_data_description(),
+           opt->input_path ? "" : ", one element changed before each run");
+    printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
+    print_timing(row, opt);
+    printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
     if (ELEMENT_IS_INTEGER)
-        fprintf(stderr, "%s: FAILED %s: expected %s, got %s\n", harness_program, what, expected_text, got_text);
+        printf("  result   %s, expected %s: PASSED (every run verified)\n", got_text, expected_text);
     else
-        fprintf(stderr, "%s: FAILED %s: expected %s, got %s (error %.3g, bound %.3g)\n", harness_program, what,
-                expected_text, got_text, v->error, v->bound);
-}
-
-/** The first wrong call of verify_runs(), for diagnose(): which call and what it returned. */
-typedef struct wrong_call {
-    int call;        /**< 0: every call right; else 1-based */
-    element_t got;   /**< the wrong result */
-} wrong_call;
-
-/**
- * Reduces the data at slot->in (n elements, reference `ref`) `runs` times in a row and
- * verifies every result. With `fresh` (the data's seed), each call after the first gets
- * new data (refresh_input()); without, the same data each time (one-hot data, whose sum
- * is 1 whatever the call). Returns which call went wrong first (call 0: all right),
- * after printing the mismatch.
- */
-static wrong_call verify_runs(gpu_slot *slot, size_t n, reference ref, int runs, const char *what,
-                              const uint64_t *fresh)
-{
-    uint64_t depth = depth_for(n);
-    wrong_call wrong = { 0, 0 };
-    for (int r = 0; r < runs; r++) {
-        element_t got;
-        if (r > 0 && fresh)
-            refresh_input(slot, n, &ref, *fresh, r, depth);
-        run_once(slot, n, r, &got);
-        verdict v = check_within(got, &ref, accepted_error(&ref, n));
-        if (!v.ok) {
-            char where[160];
-            snprintf(where, sizeof where, "n=%zu %s, call %d of %d%s", n, what, r + 1, runs,
-                     r > 0 && fresh ? " (one element changed since call 1)" : "");
-            report_mismatch(where, got, &ref, &v);
-            wrong.call = r + 1;
-            wrong.got = got;
-            return wrong;
-        }
-    }
-    return wrong;
-}
-
-/**
- * --check: each size on random data, then one-hot at each of one_hot_positions(), each
- * reduced twice in a row (diagnose.h says what a failure's pattern tells). After a random
- * failure the one-hots still run, up to the first wrong one, for diagnose()'s "hint:" line.
- */
-static int run_checks(const options *opt, const gpu_info *gpu)
-{
-    size_t max_n = 0, max_scratch = 0;
-    for (int i = 0; i < opt->check_count; i++) {
-        size_t n = opt->check_sizes[i];
-        max_n = n > max_n ? n : max_n;
-        size_t s = scratch_for(n);
-        max_scratch = s > max_scratch ? s : max_scratch;
-    }
-    gpu_slot slot;
-    int status = allocate(&slot, max_n, max_scratch, 0, 0, gpu);
-    if (status != 0)
-        return status;
-    element_t *host = host_alloc(max_n);
-    if (!host)
-        return EXIT_USAGE;
-
-    int failures = 0;
-    for (int i = 0; i < opt->check_count; i++) {
-        size_t n = opt->check_sizes[i];
-        check_outcome outcome;
-        memset(&outcome, 0, sizeof outcome);
-        outcome.n = n;
-        outcome.per_block = STEP.elements_per_block;
-        outcome.vector_width = VECTOR_BYTES / sizeof(element_t);
-
-        char what[96];
-        uint64_t seed = opt->seed + n;
-        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
-        reference ref = random_input(host, n, seed, 0);
-        CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-        wrong_call wrong = verify_runs(&slot, n, ref, 2, what, &seed);
-        outcome.random_wrong_call = wrong.call;
-        outcome.got_poison |= wrong.call && is_poison(&wrong.got, sizeof wrong.got);
-
-        size_t positions[MAX_ONE_HOT];
-        int count = one_hot_positions(n, positions);
-        const element_t one = 1, zero = 0;
-        reference one_hot = one_hot_reference(one);
-        CUDA_CHECK(cudaMemset(slot.in, 0, n * sizeof(element_t)));
-        for (int c = 0; c < count && outcome.one_hot_wrong_call == 0; c++) {
-            size_t p = positions[c];
-            snprintf(what, sizeof what, "one-hot at index %zu", p);
-            CUDA_CHECK(cudaMemcpy(slot.in + p, &one, sizeof one, cudaMemcpyHostToDevice));
-            wrong = verify_runs(&slot, n, one_hot, 2, what, NULL);
-            CUDA_CHECK(cudaMemcpy(slot.in + p, &zero, sizeof zero, cudaMemcpyHostToDevice));
-            outcome.one_hots_tested++;
-            if (wrong.call) {
-                outcome.one_hot_wrong_call = wrong.call;
-                outcome.one_hot_index = p;
-                outcome.one_hot_got = (double)wrong.got;
-                outcome.got_poison |= is_poison(&wrong.got, sizeof wrong.got);
-            }
-        }
-        int ok = outcome.random_wrong_call == 0 && outcome.one_hot_wrong_call == 0;
-        if (!ok) {
-            char hint[768];
-            diagnose(&outcome, hint, sizeof hint);
-            fprintf(stderr, "%s: hint: %s\n", harness_program, hint);
-        }
-        printf("check n=%zu: %s (random data and %d one-hot positions, each reduced twice)\n", n,
-               ok ? "PASS" : "FAIL", outcome.one_hots_tested);
-        fflush(stdout);
-        failures += !ok;
-        if (!record_verdict(opt, "check", n, ok, NULL))
-            failures++;
-    }
-    slot_release(&slot);
-    free(host);
-    return failures ? EXIT_WRONG : EXIT_OK;
-}
-
-/** Reads --input into a new host buffer; returns it (NULL after an error message). */
-static element_t *read_input(const char *path, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        char message[512];
-        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
-        say_error(message);
-        return NULL;
-    }
-    element_t *host = host_alloc(n);
-    if (host && fread(host, sizeof(element_t), n, f) != n) {
-        say_error("--input: the file could not be read to the end");
-        free(host);
-        host = NULL;
-    }
-    fclose(f);
-    return host;
+        printf("  result   %s, reference %s, relative error %.2e, within the bound %.3g: PASSED "
+               "(every run verified)\n", got_text, expected_text, o->v.rel_error, o->v.bound);
 }
 
 /** Size in elements of the --input file; 0 after an error message. */
@@ -237,38 +388,6 @@ static size_t input_elements(const char *path)
     return (size_t)st.st_size / sizeof(element_t);
 }
 
-/** Prints the human-readable report of one timed run. */
-static void print_report(const result_row *row, const gpu_info *gpu, const options *opt, element_t got,
-                         const reference *ref, const verdict *v)
-{
-    char n_text[32], bytes_text[32], l2_text[32], got_text[64], expected_text[64];
-    format_count(n_text, sizeof n_text, row->n);
-    format_bytes(bytes_text, sizeof bytes_text, row->bytes);
-    format_bytes(l2_text, sizeof l2_text, gpu->l2_bytes);
-    format_element(got_text, sizeof got_text, got);
-    format_reference(expected_text, sizeof expected_text, ref);
-    printf("%s: %s (%s)\n", STEP.name, STEP.title, STEP.citation);
-    printf("  input    %s %s (%s), %s%s\n", n_text, ELEMENT_NAME, bytes_text,
-           opt->input_path ? opt->input_path : random_data_description(),
-           opt->input_path ? "" : ", one element changed before each run");
-    printf("  device   %s (%d SMs, %s L2), peak %.0f GB/s\n", gpu->name, gpu->sm_count, l2_text, gpu->peak_gbs);
-    print_timing(row, opt);
-    printf("  speed    %.1f GB/s, %.1f%% of peak\n", row->gbs, 100.0 * row->gbs / gpu->peak_gbs);
-    if (ELEMENT_IS_INTEGER)
-        printf("  result   %s, expected %s: PASSED (every run verified)\n", got_text, expected_text);
-    else
-        printf("  result   %s, reference %s, relative error %.2e, within the bound %.3g: PASSED "
-               "(every run verified)\n", got_text, expected_text, v->rel_error, v->bound);
-}
-
-/** --print-sum: the result alone on a line, every bit of it (format_element()). */
-static void print_sum(element_t got)
-{
-    char text[64];
-    format_element(text, sizeof text, got);
-    printf("%s\n", text);
-}
-
 /**
  * Reads and checks --input before the GPU is touched: its size against the step's
  * maximum, then whether its sum can be verified (reference_problem()). Returns the data
@@ -278,11 +397,22 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
 {
     if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
         return NULL;
-    element_t *host = read_input(path, *n);
+    char why[256], message[768];
+    FILE *f = fopen(path, "rb");
+    element_t *host = f ? host_alloc(*n) : NULL;
+    if (!f) {
+        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
+        say_error(message);
+    } else if (host && fread(host, sizeof(element_t), *n, f) != *n) {
+        say_error("--input: the file could not be read to the end");
+        free(host);
+        host = NULL;
+    }
+    if (f)
+        fclose(f);
     if (!host)
         return NULL;
     *ref = cpu_reference(host, *n);
-    char why[256], message[768];
     if (reference_problem(ref, why, sizeof why)) {
         snprintf(message, sizeof message, "--input: '%s': %s", path, why);
         say_error(message);
@@ -290,74 +420,6 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
         return NULL;
     }
     return host;
-}
-
-/** What run_benchmark()'s runs share: time_runs() hands it to each benchmark_run(). */
-typedef struct benchmark_runs {
-    gpu_slot *slot;
-    const options *opt;
-    size_t n;
-    reference *ref;   /**< of the data now on the GPU */
-    element_t got;    /**< the last run's result */
-    verdict v;        /**< and its verdict */
-    int runs;         /**< runs made: the last one is the wrong one when !v.ok */
-} benchmark_runs;
-
-/** One run of the benchmark (time_runs()'s callback): new data, the timed run, its check. */
-static float benchmark_run(void *ctx, int r)
-{
-    benchmark_runs *b = ctx;
-    uint64_t depth = depth_for(b->n);
-    if (r > 0 && !b->opt->input_path)
-        refresh_input(b->slot, b->n, b->ref, b->opt->seed, r, depth);   /* every run on new data */
-    float ms = run_once(b->slot, b->n, r, &b->got);
-    b->v = check_within(b->got, b->ref, accepted_error(b->ref, b->n));
-    b->runs = r + 1;
-    if (b->v.ok && b->opt->print_sum && b->opt->input_path && r >= b->opt->warmup)
-        print_sum(b->got);   /* the same data every run: each run's result, to compare their bits */
-    return b->v.ok ? ms : -1.0f;
-}
-
-/**
- * The timed run: warm-up, repetitions (each verified), statistics, report, CSV row.
- * `input` (with its reference) is --input's data, already checked; NULL: random data.
- */
-static int run_benchmark(const options *opt, const gpu_info *gpu, size_t n, element_t *input,
-                         const reference *input_ref)
-{
-    /* device memory first: a too-large n must fail before the host fills gigabytes */
-    gpu_slot slot;
-    int status = allocate(&slot, n, scratch_for(n), opt->flush, !opt->no_gate, gpu);
-    if (status != 0)
-        return status;
-    element_t *host = input ? input : host_alloc(n);
-    if (!host)
-        return EXIT_USAGE;
-    reference ref = input ? *input_ref : random_input(host, n, opt->seed, 0);
-    CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
-    free(host);
-
-    benchmark_runs b = { &slot, opt, n, &ref, 0, { 1, 0.0, 0.0, 0.0 }, 0 };
-    timing_stats t = time_runs(benchmark_run, &b, opt->warmup, opt->reps);
-    element_t got = b.got;
-    verdict v = b.v;
-    int ok = v.ok, failed_run = b.runs;
-    result_row row;
-    fill_row(&row, &STEP, n, gpu, opt, &t, v.rel_error, ok);
-
-    if (!ok) {
-        char where[96];
-        snprintf(where, sizeof where, "n=%zu, run %d of %d", n, failed_run, opt->warmup + opt->reps);
-        report_mismatch(where, got, &ref, &v);
-    } else if (!opt->quiet) {
-        print_report(&row, gpu, opt, got, &ref, &v);
-    }
-    if (ok && opt->print_sum && !opt->input_path)
-        print_sum(got);
-    if (!append_csv(opt, &row))
-        ok = 0;
-    slot_release(&slot);
-    return ok ? EXIT_OK : EXIT_WRONG;
 }
 
 /** The grids --same-bits tries after the program's own, as --blocks values (blocks_flag.h). */
@@ -377,29 +439,29 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
  * runs differ), "fail grid" or "fail wrong" (a wrong sum, which stops it: exit 1).
  * Untimed: no gate.
  */
-static int run_same_bits(const options *opt, const gpu_info *gpu)
+static int run_same_bits(const options *opt, one_gpu *one)
 {
     size_t sizes[MAX_CHECK_SIZES];
     int count = same_bits_sizes(&STEP, sizes), failures = 0, wrong = 0;
     size_t max_n = sizes[count - 1];
-    gpu_slot slot;
-    int status = allocate(&slot, max_n, scratch_for(max_n), opt->flush ? opt->flush : DEFAULT_FLUSH, 0, gpu);
+    int status = one_allocate(one, &max_n, 1, opt->flush ? opt->flush : DEFAULT_FLUSH, 0);
     if (status != 0)
         return status;
+    gpu_slot *slot = &one->slot;
     element_t *host = host_alloc(max_n);
     double *values = malloc(max_n * sizeof *values);
     if (!host || !values) {
         say_error("out of host memory for --same-bits' data");
         return EXIT_USAGE;
     }
-    void *flush = slot.flush;
+    void *flush = slot->flush;
     for (int i = 0; i < count && !wrong; i++) {
         size_t n = sizes[i];
         mixed_values(values, n, SAME_BITS_SEED);
         for (size_t k = 0; k < n; k++)
             host[k] = (element_t)values[k];
         reference ref = cpu_reference(host, n);
-        CUDA_CHECK(cudaMemcpy(slot.in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(slot->in, host, n * sizeof(element_t), cudaMemcpyHostToDevice));
         int runs = opt->reps * (n == (size_t)1 << 20 || n == ((size_t)1 << 24) + 7 || n == (size_t)1 << 26 ? 2 : 1);
         element_t first = 0, other = 0;
         int differs = -1;   /* the grid whose result differs first (0: the own grid's runs) */
@@ -412,14 +474,14 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
             }
             for (int r = 0; r < runs && !wrong; r++) {
                 element_t got;
-                slot.flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
-                run_once(&slot, n, r, &got);
+                slot->flush = r < opt->reps ? flush : NULL;   /* the second R runs: no flush */
+                run_once(slot, n, r, &got);
                 verdict v = check_within(got, &ref, accepted_error(&ref, n));
                 if (!v.ok) {
                     char where[160];
                     snprintf(where, sizeof where, "--same-bits n=%zu, %s%s, run %d", n, g ? "--blocks " : "its own grid",
                              g ? blocks : "", r + 1);
-                    report_mismatch(where, got, &ref, &v);
+                    report_mismatch(where, got, "", &ref, &v);
                     wrong = 1;
                 } else if (g == 0 && r == 0) {
                     first = got;
@@ -428,7 +490,7 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
                     other = got;
                 }
             }
-            slot.flush = flush;
+            slot->flush = flush;
         }
         char value[64], second[64];
         format_element(value, sizeof value, first);
@@ -451,31 +513,35 @@ static int run_same_bits(const options *opt, const gpu_info *gpu)
     }
     free(values);
     free(host);
-    slot_release(&slot);
+    slot_release(slot);
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/** Weak: a program with hooks of its own links its own main() (driver.h). */
+__attribute__((weak)) int main(int argc, char **argv)
 {
     options opt;
     int status = harness_begin(argc, argv, &opt, &STEP, NULL);
     if (status != HARNESS_GO_ON)
         return status;
-    size_t n = opt.n;
-    element_t *input = NULL;
-    reference input_ref;
-    if (opt.input_path && !(input = load_input(opt.input_path, &n, &input_ref)))
+    one_gpu one = { .input = NULL };
+    if (opt.input_path && !(one.input = load_input(opt.input_path, &opt.n, &one.input_ref)))
         return EXIT_USAGE;
     char error[512];
-    gpu_info gpu;
-    status = gpu_open(opt.device, &gpu, error, sizeof error);
+    status = gpu_open(opt.device, &one.gpu, error, sizeof error);
     if (status != 0) {
         say_error(error);
         return status;
     }
     if (opt.resources)
-        return print_resources(&STEP, &gpu);
+        return print_resources(&STEP, &one.gpu);
     if (opt.same_bits)
-        return run_same_bits(&opt, &gpu);
-    return opt.check_count ? run_checks(&opt, &gpu) : run_benchmark(&opt, &gpu, n, input, &input_ref);
+        return run_same_bits(&opt, &one);
+    if (opt.check_count) {   /* the checks make their own data */
+        free(one.input);
+        one.input = NULL;
+    }
+    driver_hooks hooks = { &one, &STEP, &one.gpu, "", one_allocate, one_release, one_load, one_zero, one_get, one_set,
+                           one_hots, one_depth, one_run, NULL, one_report };
+    return driver_run(&opt, &hooks);
 }

@@ -65,13 +65,13 @@ ci-setup::
 
 else
 # ---------------------------------------------------------------- a step folder's build
-# The driver, with ranks_one.c or ranks_mpi.c. memcheck (make sanitize) reports no API
-# errors: NCCL asks cudaFuncGetAttributes about kernels built for other GPUs and handles
-# "no kernel image" itself (seen on H200); the program checks every call of its own.
+# main.c's driver with multi_main.c's hooks and main() (main.c's is weak), and ranks_one.c
+# or ranks_mpi.c. memcheck (make sanitize) reports no API errors: NCCL asks
+# cudaFuncGetAttributes about kernels built for other GPUs and handles "no kernel image"
+# itself (seen on H200); the program checks every call of its own.
 MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 HARNESS_DIRS  := $(MULTI_DIR)
-HARNESS_MAIN  := multi_main
-HARNESS_EXTRA := ranks_$(MULTI_RANKS) multi_options shard_reference
+HARNESS_EXTRA := multi_main ranks_$(MULTI_RANKS) multi_options shard_reference
 SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)

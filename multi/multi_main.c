@@ -4,17 +4,17 @@
  * with step 11, and NCCL adds the G partial sums on every GPU; steps 12 and 13 differ in
  * their processes alone (ranks.h).
  *
- * main.c's method on every GPU at once: each GPU is a slot (gpu_slot.h) and makes its own
- * shard, and the runs are the core's (time_runs()). Events on each process's first GPU
- * time from the start of the shard reductions until that GPU holds the combined sum (an
- * all-reduce: its stop waits for every GPU's shard).
+ * main.c's driver_run() with hooks of its own (driver.h): each GPU is a slot (gpu_slot.h)
+ * and makes its own shard. Events on each process's first GPU time from the start of the
+ * shard reductions until that GPU holds the combined sum (an all-reduce: its stop waits
+ * for every GPU's shard).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data.h"
+#include "driver.h"
 #include "gpu_slot.h"
 #include "harness.h"
 #include "multi_options.h"
@@ -33,6 +33,8 @@ typedef struct gpu_group {
     size_t first[MAX_GPUS];        /**< index in the whole input of each shard's first element */
     size_t max_shard;              /**< elements each shard's buffer holds (at least 1) */
     element_t *host;               /**< room for max_shard elements: each shard's data is made there */
+    size_t *positions;             /**< one_hots()'s: MAX_ONE_HOT and both sides of each shard's edge */
+    char spread[32];               /**< " on G GPUs", for --check's lines */
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
     ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
 } gpu_group;
@@ -147,12 +149,16 @@ static element_t *element_at(const gpu_group *m, size_t i)
 }
 
 /**
- * Allocates every GPU's slot for inputs of up to max_n elements in all, and the host's
- * room for a shard, once every rank has found that they fit; then one combine, untimed,
+ * The allocate hook: every GPU's slot for inputs of up to the largest of `sizes` in all,
+ * and the host's room for a shard, once every rank has found that they fit; then one combine, untimed,
  * so that NCCL connects its ranks before anything is timed. Returns 0 or EXIT_USAGE.
  */
-static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
+static int allocate(void *ctx, const size_t *sizes, int count, int flush, int gated)
 {
+    gpu_group *m = ctx;
+    size_t max_n = 0;
+    for (int i = 0; i < count; i++)
+        max_n = sizes[i] > max_n ? sizes[i] : max_n;
     m->max_shard = shard_first(max_n, m->total, 1);     /* the largest shard: the first */
     m->max_shard = m->max_shard > 0 ? m->max_shard : 1; /* every GPU's buffers exist */
     size_t scratch = scratch_for(m->max_shard);
@@ -175,6 +181,7 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
     }
     if (status == 0 && !(m->host = host_alloc(m->max_shard)))
         status = EXIT_USAGE;   /* host_alloc() said why */
+    m->positions = host_memory((MAX_ONE_HOT + 2 * (size_t)m->total) * sizeof *m->positions);
     if ((status = ranks_agree(&m->world, status != 0, status)) != 0)
         return status;
     for (int g = 0; g < m->count; g++) {
@@ -199,8 +206,9 @@ static int allocate(gpu_group *m, size_t max_n, int flush, int gated)
 }
 
 /** Frees what allocate() and open_gpus() took. */
-static void release(gpu_group *m)
+static void release(void *ctx)
 {
+    gpu_group *m = ctx;
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
         CUDA_CHECK(cudaSetDevice(s->device));
@@ -210,11 +218,14 @@ static void release(gpu_group *m)
         slot_release(&m->slots[g]);
     }
     free(m->host);
+    free(m->positions);
 }
 
-/** Each GPU makes its shard of the random input (seed); the whole's reference, the same on every rank. */
-static reference load_random(gpu_group *m, uint64_t seed)
+/** The load hook: each GPU makes its shard of the random input (seed); the whole's reference, the same on every rank. */
+static reference load(void *ctx, size_t n, uint64_t seed)
 {
+    gpu_group *m = ctx;
+    set_sizes(m, n);
     reference mine = { .fits_element = 1 }, total = mine;
     for (int g = 0; g < m->count; g++) {
         shard *s = &m->shards[g];
@@ -270,49 +281,56 @@ static float run_once(gpu_group *m, int combine_only, int pass)
     return ranks_slowest(&m->world, ms);
 }
 
-/** time_runs()'s callback for the all-reduce alone (`ctx`: the group): nothing to verify. */
+
+/** The combine hook (time_runs()'s callback): the all-reduce alone, nothing to verify. */
 static float combine_run(void *ctx, int run)
 {
     return run_once(ctx, 1, run);
 }
 
-/** Longest chain of additions of a run: step 11 on the largest shard, then up to G in the combine. */
-static uint64_t total_depth(const gpu_group *m)
+/** The run hook: run_once(), then the sum on every GPU checked, until a wrong one; every rank stops at once. */
+static float run(void *ctx, size_t n, int pass, driver_check check, void *arg)
 {
+    (void)n;   /* set_sizes() spread it */
+    gpu_group *m = ctx;
+    float ms = run_once(m, 0, pass);
+    int ok = 1;
+    for (int g = 0; g < m->count && ok; g++) {   /* cudaMemcpy with unified addressing: from any GPU */
+        combine_t got;
+        char where[64];
+        CUDA_CHECK(cudaMemcpy(&got, m->shards[g].sum, sizeof got, cudaMemcpyDeviceToHost));
+        int poison = is_poison(&got, sizeof got);
+        snprintf(where, sizeof where, " on GPU %d of %d%s", m->base + g, m->total, poison ? " (nothing was written)" : "");
+        ok = check(arg, got, poison, where);
+    }
+    return ranks_all(&m->world, ok) ? ms : -1.0f;
+}
+
+/** The depth hook: step 11 on the largest shard, then up to G additions in the combine. */
+static uint64_t depth(void *ctx, size_t n)
+{
+    (void)n;
+    const gpu_group *m = ctx;
     return depth_for(m->max_shard) + (uint64_t)m->total + 1;
 }
 
-/** Compares a combined sum with the reference: exact in 64 bits for int, else within the float bound. */
-static verdict check_total(const gpu_group *m, combine_t got, const reference *ref)
+/** The zero hook: every shard of n elements all zeros. */
+static void zero(void *ctx, size_t n)
 {
-#if ELEMENT_IS_INTEGER
-    (void)m;   /* exact: no bound */
-    double error = fabs((double)got - (double)ref->exact), size = fabs((double)ref->exact);
-    verdict v = { got == ref->exact, error, 0.0, size > 0 ? error / size : (error == 0.0 ? 0.0 : 1.0) };
-    return v;
-#else
-    return check_sum(got, ref, total_depth(m));
-#endif
-}
-
-/** Writes a combined sum as the program prints it. */
-static void format_total(char *buf, size_t size, combine_t value)
-{
-#if ELEMENT_IS_INTEGER
-    snprintf(buf, size, "%lld", value);
-#else
-    format_element(buf, size, value);
-#endif
+    gpu_group *m = ctx;
+    set_sizes(m, n);
+    for (int g = 0; g < m->count; g++)
+        if (m->shards[g].n > 0)
+            CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
 }
 
 /**
- * New data for a run (main.c's refresh_input()): one element of the whole input changed,
- * on the GPU that holds it, and the reference with it on every rank. The element's old
- * value, which decides the new one, goes to every rank first, so that all change it alike.
+ * The get hook: element i of the whole input on every rank, from the GPU that holds it
+ * (every rank gathers each rank's answer and takes its holder's).
  */
-static void refresh(gpu_group *m, size_t n, reference *ref, uint64_t seed, int run)
+static element_t get(void *ctx, size_t n, size_t i)
 {
-    size_t i = fresh_index(seed, run, n);
+    gpu_group *m = ctx;
     int k = 0;   /* the shard that holds element i; its GPU's rank is k / count */
     while (shard_first(n, m->total, k + 1) <= i)
         k++;
@@ -321,129 +339,62 @@ static void refresh(gpu_group *m, size_t n, reference *ref, uint64_t seed, int r
         CUDA_CHECK(cudaMemcpy(&old, at, sizeof old, cudaMemcpyDeviceToHost));
     element_t *olds = host_memory((size_t)m->world.size * sizeof *olds);
     ranks_gather(&m->world, &old, olds, sizeof old);
-    element_t value = fresh_value(seed, run, olds[k / m->count], ref, total_depth(m));
+    old = olds[k / m->count];
     free(olds);
+    return old;
+}
+
+/** The set hook: element i written on the GPU that holds it, by its rank. */
+static void set(void *ctx, size_t n, size_t i, element_t value)
+{
+    (void)n;
+    element_t *at = element_at(ctx, i);
     if (at)
         CUDA_CHECK(cudaMemcpy(at, &value, sizeof value, cudaMemcpyHostToDevice));
 }
 
-/** Runs of the whole step, each verified on every GPU: verified_run()'s state. */
-typedef struct group_runs {
-    gpu_group *m;
-    size_t n;                /**< elements of the input in all */
-    reference ref;           /**< its reference, changed with it */
-    const char *what;        /**< the data, for the failure line */
-    const uint64_t *fresh;   /**< random data's seed: each run after the first changes an element */
-    int runs;                /**< runs there will be, for the failure line */
-    int ok;                  /**< 1 while every run was right on every GPU of every rank */
-    combine_t got;           /**< the last sum checked, and its verdict */
-    verdict v;
-} group_runs;
-
-/**
- * One run of the whole step (time_runs()'s callback, `ctx` a group_runs): new data, the
- * timed run, then the sum on every GPU checked. Returns the time, or -1 on every rank when
- * a GPU of any rank holds a wrong sum (its rank says which, and what it holds).
- */
-static float verified_run(void *ctx, int run)
+/** The one_hots hook: one_hot_positions(), and both sides of every shard's edge. */
+static const size_t *one_hots(void *ctx, size_t n, int *count)
 {
-    group_runs *r = ctx;
-    gpu_group *m = r->m;
-    if (run > 0 && r->fresh)
-        refresh(m, r->n, &r->ref, *r->fresh, run);
-    float ms = run_once(m, 0, run);
-    int ok = 1;
-    for (int g = 0; g < m->count && ok; g++) {   /* cudaMemcpy with unified addressing: from any GPU */
-        CUDA_CHECK(cudaMemcpy(&r->got, m->shards[g].sum, sizeof r->got, cudaMemcpyDeviceToHost));
-        r->v = check_total(m, r->got, &r->ref);
-        ok = r->v.ok;
-        if (!ok) {
-            char got_text[64], expected_text[64];
-            format_total(got_text, sizeof got_text, r->got);
-            format_reference(expected_text, sizeof expected_text, &r->ref);
-            fprintf(stderr, "%s: FAILED n=%zu on %d GPUs, %s, run %d of %d%s: GPU %d holds %s, expected %s%s\n",
-                    harness_program, r->n, m->total, r->what, run + 1, r->runs,
-                    run > 0 && r->fresh ? " (one element changed since run 1)" : "", m->base + g, got_text,
-                    expected_text, is_poison(&r->got, sizeof r->got) ? " (nothing was written)" : "");
+    gpu_group *m = ctx;
+    *count = one_hot_positions(n, m->positions);
+    for (int k = 1; k < m->total; k++) {
+        size_t edge = shard_first(n, m->total, k);
+        if (edge > 0 && edge < n) {
+            m->positions[(*count)++] = edge - 1;
+            m->positions[(*count)++] = edge;
         }
     }
-    r->ok = ranks_all(&m->world, ok);   /* every rank checks; all stop at the first wrong run */
-    return r->ok ? ms : -1.0f;
+    return m->positions;
 }
 
 /**
- * --check: for each size, random data and one-hot data (a single 1 at the positions of
- * one_hot_positions(), and on both sides of every shard's edge), each reduced twice in a
- * row (random data changed in between, as main.c's), the sum checked on every GPU; one
- * line and one --verdicts line a size.
+ * The report hook: the row on G GPUs, with the all-reduce alone as its combine and the
+ * setup in its label (", network transport": NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 keep
+ * NCCL off NVLink and shared memory); then main.c's report, on G GPUs, and the combine alone.
  */
-static int run_checks(gpu_group *m, const options *opt)
+static void report(void *ctx, result_row *row, const options *opt, const driver_outcome *o, int print)
 {
-    size_t max_n = 0;
-    for (int i = 0; i < opt->check_count; i++)
-        max_n = opt->check_sizes[i] > max_n ? opt->check_sizes[i] : max_n;
-    int status = allocate(m, max_n, 0, 0);
-    if (status != 0)
-        return status;
-    size_t *positions = host_memory((MAX_ONE_HOT + 2 * (size_t)m->total) * sizeof *positions);
-    int failures = 0;
-    for (int i = 0; i < opt->check_count; i++) {
-        size_t n = opt->check_sizes[i];
-        set_sizes(m, n);
-        char what[96];
-        uint64_t seed = opt->seed + n;
-        snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
-        group_runs r = { .m = m, .n = n, .ref = load_random(m, seed), .what = what, .fresh = &seed, .runs = 2,
-                         .ok = 1 };
-        for (int call = 0; call < 2 && r.ok; call++)
-            verified_run(&r, call);
-
-        int count = one_hot_positions(n, positions);
-        for (int k = 1; k < m->total; k++) {   /* both sides of every shard edge, on every rank */
-            size_t edge = shard_first(n, m->total, k);
-            if (edge > 0 && edge < n) {
-                positions[count++] = edge - 1;
-                positions[count++] = edge;
-            }
-        }
-        for (int g = 0; g < m->count; g++)
-            if (m->shards[g].n > 0)
-                CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
-        group_runs one_hot = { .m = m, .n = n, .ref = one_hot_reference(1), .what = what, .runs = 2, .ok = r.ok };
-        const element_t one = 1, zero = 0;
-        for (int c = 0; c < count && one_hot.ok; c++) {
-            element_t *at = element_at(m, positions[c]);
-            snprintf(what, sizeof what, "one-hot at index %zu", positions[c]);
-            if (at)
-                CUDA_CHECK(cudaMemcpy(at, &one, sizeof one, cudaMemcpyHostToDevice));
-            for (int call = 0; call < 2 && one_hot.ok; call++)
-                verified_run(&one_hot, call);
-            if (at)
-                CUDA_CHECK(cudaMemcpy(at, &zero, sizeof zero, cudaMemcpyHostToDevice));
-        }
-        printf("check n=%zu: %s (random data and %d one-hot positions on %d GPU%s, each reduced twice)\n", n,
-               one_hot.ok ? "PASS" : "FAIL", count, m->total, m->total == 1 ? "" : "s");
-        fflush(stdout);
-        failures += !one_hot.ok + !record_verdict(opt, "check", n, one_hot.ok, NULL);
-    }
-    free(positions);
-    release(m);
-    return failures ? EXIT_WRONG : EXIT_OK;
-}
-
-/** Prints the report of a timed run that passed: main.c's lines, on G GPUs, and the combine alone. */
-static void print_report(const gpu_group *m, const result_row *row, const options *opt, const group_runs *r,
-                         const timing_stats *c)
-{
+    const gpu_group *m = ctx;
+    row->gpus = m->total;
+    row->peak_gbs = m->total * m->info[0].peak_gbs;
+    row->combine_ms = o->combine.median_ms;
+    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
+    int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
+    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
+             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
+             network ? ", network transport" : "");
+    if (!print)
+        return;
     char n_text[32], bytes_text[32], shard_text[32], l2_text[32], got_text[64], expected_text[64];
     int nccl = 0;
     NCCL_CHECK(ncclGetVersion(&nccl));
-    format_count(n_text, sizeof n_text, r->n);
+    format_count(n_text, sizeof n_text, row->n);
     format_bytes(bytes_text, sizeof bytes_text, row->bytes);
     format_count(shard_text, sizeof shard_text, m->shards[0].n);
     format_bytes(l2_text, sizeof l2_text, m->info[0].l2_bytes);
-    format_total(got_text, sizeof got_text, r->got);
-    format_reference(expected_text, sizeof expected_text, &r->ref);
+    snprintf(got_text, sizeof got_text, ELEMENT_IS_INTEGER ? "%lld" : "%.17g", o->got);
+    format_reference(expected_text, sizeof expected_text, &o->ref);
     printf("%s: %s (%s)\n", MULTI_STEP.name, MULTI_STEP.title, MULTI_STEP.citation);
     printf("  input    %s %s (%s), %s, in %d shard%s of up to %s, each made on its GPU, one element changed "
            "before each run\n", n_text, ELEMENT_NAME, bytes_text, random_data_description(), m->total,
@@ -455,56 +406,14 @@ static void print_report(const gpu_group *m, const result_row *row, const option
                ranks_describe());
     print_timing(row, opt);
     printf("  combine  %.4f ms median: the all-reduce of one value alone, [%.4f, %.4f] ms with 95%% confidence\n",
-           c->median_ms, c->ci_low_ms, c->ci_high_ms);
+           o->combine.median_ms, o->combine.ci_low_ms, o->combine.ci_high_ms);
     printf("  speed    %.1f GB/s in all (input bytes / time), %.1f%% of %d x peak\n", row->gbs,
            100.0 * row->gbs / row->peak_gbs, m->total);
     if (ELEMENT_IS_INTEGER)
         printf("  result   %s on every GPU, expected %s: PASSED (every run verified)\n", got_text, expected_text);
     else
         printf("  result   %s on every GPU, reference %s, relative error %.2e: PASSED (every run verified)\n",
-               got_text, expected_text, r->v.rel_error);
-}
-
-/**
- * The timed runs, then the all-reduce alone timed the same way; the report, and the CSV row
- * on G GPUs, with the all-reduce as its combine and the setup in its label (", network
- * transport": NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 keep NCCL off NVLink and shared memory).
- */
-static int run_benchmark(gpu_group *m, const options *opt)
-{
-    int status = allocate(m, opt->n, opt->flush, !opt->no_gate);
-    if (status != 0)
-        return status;
-    set_sizes(m, opt->n);
-    char what[64];
-    snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)opt->seed);
-    group_runs r = { .m = m, .n = opt->n, .ref = load_random(m, opt->seed), .what = what, .fresh = &opt->seed,
-                     .runs = opt->warmup + opt->reps, .ok = 1 };
-    timing_stats t = time_runs(verified_run, &r, opt->warmup, opt->reps), c = t;
-    if (r.ok)
-        c = time_runs(combine_run, m, opt->warmup, opt->reps);
-
-    result_row row;
-    fill_row(&row, &MULTI_STEP, opt->n, &m->info[0], opt, &t, r.v.rel_error, r.ok);
-    row.gpus = m->total;
-    row.peak_gbs = m->total * m->info[0].peak_gbs;
-    row.combine_ms = c.median_ms;
-    const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
-    int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
-    snprintf(row.label, sizeof row.label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
-             m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
-             network ? ", network transport" : "");
-    if (r.ok && !opt->quiet)
-        print_report(m, &row, opt, &r, &c);
-    if (r.ok && opt->print_sum) {
-        char got_text[64];
-        format_total(got_text, sizeof got_text, r.got);
-        printf("%s\n", got_text);
-    }
-    if (m->world.rank == 0 && !append_csv(opt, &row))
-        r.ok = 0;
-    release(m);
-    return r.ok ? EXIT_OK : EXIT_WRONG;
+               got_text, expected_text, o->v.rel_error);
 }
 
 /**
@@ -551,8 +460,12 @@ int main(int argc, char **argv)
     if (status == HARNESS_GO_ON) {
         m->world = world;
         ranks_hold_errors(&world);
-        if ((status = open_gpus(m, flags.gpus)) == 0)
-            status = opt.check_count ? run_checks(m, &opt) : run_benchmark(m, &opt);
+        if ((status = open_gpus(m, flags.gpus)) == 0) {
+            snprintf(m->spread, sizeof m->spread, " on %d GPU%s", m->total, m->total == 1 ? "" : "s");
+            driver_hooks hooks = { m, &MULTI_STEP, &m->info[0], m->spread, allocate, release, load, zero, get, set,
+                                   one_hots, depth, run, combine_run, report };
+            status = driver_run(&opt, &hooks);
+        }
         status = ranks_agree(&world, status != 0, status);
     }
     free(m);
