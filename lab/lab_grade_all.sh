@@ -36,8 +36,6 @@ if [ "${1:-}" = --demo ]; then
     [ "${DEMO_OURS:-}" != all ] || for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
     LAB_DIR=$demo/start lab/lab.sh start 3 > /dev/null || exit 1
     put start-3 3 "$demo/start/$(step_dir 3)/reduce.cu"
-    sed 's/return partial\[0\];/return partial[0]/' "$(step_dir 3)/reduce.cu" > "$demo/build-error.cu"
-    put build-error-3 3 "$demo/build-error.cu"
     for file in lab/broken/*.patch; do
         name=$(basename "$file" .patch)
         left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
