@@ -610,13 +610,9 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
  */
 static void csv_text(FILE *f, const char *text)
 {
-    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@') {
-        char escaped[2048];
-        snprintf(escaped, sizeof escaped, "'%s", text);
-        csv_write_field(f, escaped);
-    } else {
-        csv_write_field(f, text);
-    }
+    char cell[2048];
+    snprintf(cell, sizeof cell, "%s%s", text[0] && strchr("=+-@", text[0]) ? "'" : "", text);
+    csv_write_field(f, cell);
 }
 
 /** A cell as read back: without the ' that csv_text() put before a formula's first character. */

@@ -1,13 +1,12 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
 # The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk) with its helpers:
-# sections lab (make lab, lab-check, the broken copies), lab-grade and handout, in two tiers.
-# make test runs the quick one: the scripts' texts and refusals, every copy made, step 3's
-# copies built and checked, the checks that stop before a GPU. make test-lab (TEST_TIER=lab,
-# a TA on the lab GPU) runs all: every copy built and lab-checked with its time's verdict,
-# the broken copies on the GPU, lab-grade's timed runs, lab-grade-all over a class and make
-# handout. Without a GPU make test runs all (CI has none), naming each GPU check it SKIPs.
-# What does not depend on the type runs in TYPE=int's run only; a broken copy whose header
-# sets LAB_TYPES=T, in TYPE=T's alone. Every copy is made under build/ (LAB_DIR).
+# sections lab (make lab, lab-check, the broken copies), lab-grade and handout. make test
+# runs the quick tier: the scripts' texts and refusals, every copy made, step 3's copies
+# built and checked, what stops before a GPU. make test-lab (TEST_TIER=lab, a TA on the lab
+# GPU) runs all: every copy built and lab-checked with its time's verdict, the broken copies
+# on the GPU, lab-grade's timed runs, lab-grade-all over a class, make handout. Without a
+# GPU make test runs all (CI has none), naming each GPU check it SKIPs. What does not depend
+# on the type runs in TYPE=int's run; a broken copy whose header sets LAB_TYPES=T, in T's.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
@@ -31,11 +30,10 @@ if [ -f lab/handout.txt ]; then
         result "handout: exercise $k's copy has its TODOs and builds ($type)" $? "$(tail -3 "$log/lab-build.txt" | tr '\n' ' ')"
     done
     k=${lab_steps[0]} name="handout: lab-check STEP=${lab_steps[0]} of the starting copy: correct, and our time compared or its absence said"
-    if [ -z "$gpu" ]; then skip "$name" "no GPU"; else
-        make_expect "$name" 0 "correct" lab-check STEP="$k" LAB_DIR="$lab_root" LAB_TYPES="$type" LAB_HUGE=0 N=2^22
-        grep -qE "^ours: the time your course measured|^no verdict: our step $k's time" "$log/out.txt"
-        result "handout: lab-check says where our time comes from, or that it is not here" $? "$(tail -3 "$log/out.txt" | tr '\n' ' ')"
-    fi
+    if [ -z "$gpu" ]; then skip "$name" "no GPU"; return 0; fi
+    make_expect "$name" 0 "correct" lab-check STEP="$k" LAB_DIR="$lab_root" LAB_TYPES="$type" LAB_HUGE=0 N=2^22
+    grep -qE "^ours: the time your course measured|^no verdict: our step $k's time" "$log/out.txt"
+    result "handout: lab-check says where our time comes from, or that it is not here" $? "$(tail -3 "$log/out.txt" | tr '\n' ' ')"
     return 0
 fi
 full=1   # 0: make test on a GPU, the quick tier (make test-lab runs the rest)
@@ -59,9 +57,9 @@ start=$lab_root/start
 if [ "$plumbing" = 1 ]; then
     unit_tests lab_unit_tests   # one result line each, as run.sh counts the core's
     # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES (make lint checks each)
-    targets=" $(make --no-print-directory -s print-TARGET_FILES) " helps=" $(make --no-print-directory -s print-HELP_FILES) "
     missing=""
-    [[ $targets == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
+    [[ " $(make --no-print-directory -s print-TARGET_FILES) " == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
+    helps=" $(make --no-print-directory -s print-HELP_FILES) "
     for file in lab/*.sh lab/*.mk; do
         ! grep -q '^##= ' "$file" || [[ $helps == *" $file "* ]] || missing+="$file (HELP_FILES) "
     done
@@ -91,8 +89,7 @@ for k in "${lab_steps[@]}"; do
     fi
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
-    # the README's exercise, its links (../LAB.md) made relative to the copy's folder, and
-    # each link leads to a file from there
+    # the README's exercise, its links (../LAB.md) made relative to the copy's folder and alive
     exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]' |
                sed "s#](\.\./#]($(realpath -m --relative-to="$copy" .)/#g")
     missing=$(while IFS= read -r line; do
