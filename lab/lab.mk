@@ -18,7 +18,8 @@ NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
 HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/handout.sh lab/tests.sh
-TEST_SUITES  += lab/tests.sh
+LAB_SUITES   := lab/tests.sh lab/tests_grade.sh
+TEST_SUITES  += $(LAB_SUITES)
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean handout test-lab
 
@@ -64,7 +65,7 @@ handout:
 
 ## test-lab: the lab's own tier, which a TA runs on the lab GPU before a course (TYPE=float, TYPE=double too): every lab copy built and lab-checked with its time's verdict, each broken copy rejected, lab-grade's timed runs, lab-grade-all over a class, make handout and its make test; without a GPU, all that runs without one, each GPU check named as SKIP
 test-lab: $(STEPS) build/tools/report $(LAB_TOOL) $(LAB_UNIT_TESTS)
-	@TEST_TIER=lab TEST_SUITES=lab/tests.sh tests/run.sh $(PROGRAM_DIRS)
+	@TEST_TIER=lab TEST_SUITES="$(LAB_SUITES)" tests/run.sh $(PROGRAM_DIRS)
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:

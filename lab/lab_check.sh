@@ -296,35 +296,25 @@ sanitize_one() {
 # check_sanitizers: memcheck, then racecheck, on the first type's program once it is right;
 # lab-check stops at the first finding, lab-grade runs both; then the pass marker
 check_sanitizers() {
-    local tool status skipped=0 found=0
+    local tool status statuses=""
     if [[ " $failed " == *" $first_type "* ]]; then
         echo "not run: the sanitizers and the timing, until the $first_type checks pass"
         exit 1
     fi
-    if [ "${LAB_SANITIZE:-1}" = 0 ]; then
-        for tool in memcheck racecheck; do note "$tool" skip "LAB_SANITIZE=0"; done
-    else
-        for tool in memcheck racecheck; do
-            status=0
-            sanitize_one "$program" "$tool" || status=$?
-            [ "$status" -ne 2 ] || skipped=1
-            [ "$status" -ne 1 ] && continue
-            [ "$grading" = 1 ] || exit 1
-            found=1
-        done
-        if [ "$found" = 1 ]; then
-            failed+=" sanitizers"
-        elif [ "$skipped" = 1 ]; then
-            echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
-        else
-            echo "memcheck and racecheck: clean at $sanitize_where"
-            sanitized=", memcheck and racecheck clean"
-        fi
-    fi
-    if [ -z "$failed" ]; then
-        echo "correct: $types, random and one-hot data$sanitized"
-        echo "correct" > "$dest/.lab-check"
-    fi
+    for tool in memcheck racecheck; do
+        if [ "${LAB_SANITIZE:-1}" = 0 ]; then note "$tool" skip "LAB_SANITIZE=0"; continue; fi
+        status=0
+        sanitize_one "$program" "$tool" || status=$?
+        [ "$status" != 1 ] || [ "$grading" = 1 ] || exit 1
+        statuses+=$status
+    done
+    case $statuses in
+        "") ;;   # LAB_SANITIZE=0
+        *1*) failed+=" sanitizers" ;;
+        *2*) echo "memcheck and racecheck: skipped, $SANITIZER_MISSING" ;;
+        *) echo "memcheck and racecheck: clean at $sanitize_where"; sanitized=", memcheck and racecheck clean" ;;
+    esac
+    [ -n "$failed" ] || { echo "correct: $types, random and one-hot data$sanitized"; echo "correct" > "$dest/.lab-check"; }
 }
 
 # time_field CSV FIELD: the median time (median, of a PASSED row) or the device (device)
@@ -384,19 +374,13 @@ check_timing() {
         fi
         note_item time "$role" "$ms"
         [ "$role" != yours ] || note timed pass "3 warm-up and ${REPS:-20} timed runs at n = ${N:-2^26}, each verified, each on new data"
-        if [ -z "$device" ]; then
-            device=$(time_field "$log/time-$role.csv" device)
-            note_item device "" "$device"
-        fi
+        [ -n "$device" ] || { device=$(time_field "$log/time-$role.csv" device); note_item device "" "$device"; }
     done
     [ "$timing_failed" = 0 ] || exit 1
-    if ! "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt"; then
-        rm -f "$dest/.lab-check"
-        echo "FAIL timing: a row of the table above is missing or failed"
-        exit 1
-    fi
-    verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
+    "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt" ||
+        { rm -f "$dest/.lab-check"; echo "FAIL timing: a row of the table above is missing or failed"; exit 1; }
     [ -z "$failed" ] || exit 1
+    verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 }
 
