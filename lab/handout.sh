@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: the students' repository of a course
-# (lab/README.md, "For a course"): a folder to git init and publish, without the answers.
-# It holds git's tracked files (as in the work tree) less the step folders from the first
-# exercise on (their kernels and READMEs are the answers), the multi-GPU extension (steps
-# 12, 13) where those go, lab/ANSWERS.md and lab/broken/; then, for each exercise, make lab's copy (the exercise
-# and the TODOs on step k-1's kernel) in lab/work/ and lab/exercises/. An exercise that
-# starts from another exercise gets no copy (step k-1's kernel is that one's answer): its
-# exercise and TODO lines wait in lab/exercises/, and make lab there puts them on the
-# student's own copy. lab/handout.txt says what the lab asks of the steps left out (lab/lab.sh
-# facts), and on a GPU lab/times/ holds our steps' times for lab-check to compare with.
+# (lab/README.md, "For a course"), without the answers: git's tracked files less the step
+# folders from the first exercise on (their kernels and READMEs are the answers), the
+# multi-GPU extension (steps 12, 13) where those go, lab/ANSWERS.md and lab/broken/; and
+# each exercise's make lab copy in lab/work/ and lab/exercises/. An exercise that starts
+# from another gets no copy (step k-1's kernel is that one's answer): its exercise and TODO
+# lines wait in lab/exercises/ for make lab to put on the student's own copy. lab/handout.txt
+# says what the lab asks of the steps left out (lab/lab.sh facts); on a GPU lab/times/ holds
+# our steps' times for lab-check to compare with.
 ##= EXERCISES=: make handout's exercises: one (3), a range (7-9) or all (1 to 11 and 14)
 ##= HANDOUT_DIR=build/handout: the folder make handout writes (new, or empty)
 set -euo pipefail

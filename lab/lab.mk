@@ -18,9 +18,10 @@ NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
 HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/handout.sh lab/tests.sh
-TEST_SUITES  += lab/tests.sh
+LAB_SUITES   := lab/tests.sh lab/tests_grade.sh
+TEST_SUITES  += $(LAB_SUITES)
 DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
-.PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean handout
+.PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean handout test-lab
 
 ##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu
 SUBMISSIONS ?=
@@ -54,13 +55,17 @@ lab-grade: $(LAB_TOOL) build/tools/report
 lab-grade-all: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab_grade_all.sh "$(SUBMISSIONS)" $(STEP)
 
-## lab-grade-demo: lab-grade-all over a folder of our steps, the broken copies (lab/broken/*.patch), a build error and a kernel that never ends (build/lab-demo)
+## lab-grade-demo: lab-grade-all over a folder of our steps and the broken copies (lab/broken/*.patch: a build error and a kernel that never ends among them), in build/lab-demo
 lab-grade-demo: $(LAB_TOOL) build/tools/report
 	@$(LAB_ENV) lab/lab_grade_all.sh --demo
 
 ## handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository, without the answers (lab/README.md, "For a course"); on the lab GPU, with our times
 handout:
 	@$(LAB_ENV) lab/handout.sh
+
+## test-lab: the lab's own tier, which a TA runs on the lab GPU before a course (TYPE=float, TYPE=double too): every lab copy built and lab-checked with its time's verdict, each broken copy rejected, lab-grade's timed runs, lab-grade-all over a class, make handout and its make test; without a GPU, all that runs without one, each GPU check named as SKIP
+test-lab: $(STEPS) build/tools/report $(LAB_TOOL) $(LAB_UNIT_TESTS)
+	@TEST_TIER=lab TEST_SUITES="$(LAB_SUITES)" tests/run.sh $(PROGRAM_DIRS)
 
 ## lab-status: the lab steps you have started, and which passed lab-check with the step's gain
 lab-status:

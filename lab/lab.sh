@@ -3,9 +3,9 @@
 # command says whether it is right, where it fails, and how fast it is next to ours.
 #   lab/lab.sh COMMAND ...: the usage line at the bottom; make lab, lab-check, lab-grade,
 #       lab-status and lab-clean run it (lab/lab.mk; check's stages: lab/lab_check.sh).
-# One source for each text, so they cannot drift apart: the exercise is step k's README's;
-# the TODOs come from the diff of our two kernels (lab/lab_todos.awk); what a program is,
-# from its --describe; the steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
+# One source for each text: the exercise is step k's README's; the TODOs come from the diff
+# of our two kernels (lab/lab_todos.awk); what a program is, from its --describe; the
+# steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
 # Variables (make help prints these; lab_check.sh has lab-check's), and N, REPS, DEVICE, SANITIZER, NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
@@ -27,35 +27,25 @@ lab_dir_arg=""
 [ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
+bad_input() { echo "make $1: $2" >&2; exit 2; }
 
 # A course's handout (make handout: lab/handout.sh) holds no kernel of its exercises or the
-# later steps: lab/handout.txt says what the lab asks of them ("KEY K VALUE" lines, from
-# facts below): the exercises, the step each starts from, our step's title, includes ...
+# later steps: lab/handout.txt's "KEY K VALUE" lines (facts, below) say what the lab asks of them
 handout=""
 [ -f lab/handout.txt ] && handout=lab/handout.txt
 fact() { sed -n "s/^$1 $2 //p" "$handout" | head -1; }
 if [ -n "$handout" ]; then PROGRAM_DIRS=$(fact steps all); export PROGRAM_DIRS; fi   # step_dir's
-# our_kernel K: our step k's kernel file is here (in a handout, not for an exercise)
-our_kernel() { [ -f "$(step_dir "$1")/reduce.cu" ]; }
+our_kernel() { [ -f "$(step_dir "$1")/reduce.cu" ]; }   # our step k's kernel is here
 
 # The lab's steps: the top Makefile's with a reduce.cu of their own (a program of several
 # kernel files is no exercise), by number; exercise k starts from the one before it (step
 # 14 from step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
 read -ra steps <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
-if [ ${#steps[@]} -eq 0 ]; then
-    echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2
-    exit 2
-fi
-kernel_steps=()
-for d in "${steps[@]}"; do
-    k=${d#step}; k=${k%%_*}
-    if [ -f "$d/reduce.cu" ] && [[ $k =~ ^[0-9]+$ ]]; then kernel_steps+=("$((10#$k))"); fi
-done
-mapfile -t kernel_steps < <(printf '%s\n' "${kernel_steps[@]}" | sort -nu)
+[ ${#steps[@]} -gt 0 ] || { echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2; exit 2; }
+mapfile -t kernel_steps < <(for d in "${steps[@]}"; do [ ! -f "$d/reduce.cu" ] || echo "${d#step}"; done |
+                            sed -n 's/^\([0-9][0-9]*\)_.*/\1/p' | sort -nu)
 mapfile -t lab_steps < <(printf '%s\n' "${kernel_steps[@]}" | awk '$1 >= 1')
 [ -z "$handout" ] || read -ra lab_steps <<< "$(fact exercises all)"
-
-bad_input() { echo "make $1: $2" >&2; exit 2; }
 
 # valid_step TARGET K: prints K if it is a lab step, else one line and exit 2
 valid_step() {
@@ -82,19 +72,19 @@ need_grader() {
 
 # lab_types TARGET: LAB_TYPES checked (int float double), or one line and exit 2
 lab_types() {
-    local t type_list
-    read -ra type_list <<< "${LAB_TYPES:-int float double}"
-    [ ${#type_list[@]} -gt 0 ] || type_list=(int float double)
-    for t in "${type_list[@]}"; do
+    local t list
+    read -ra list <<< "${LAB_TYPES:-int float double}"
+    [ ${#list[@]} -gt 0 ] || list=(int float double)
+    for t in "${list[@]}"; do
         [[ $t =~ ^(int|float|double)$ ]] || bad_input "$1" "LAB_TYPES takes int, float and double (got '$t'), e.g. LAB_TYPES=int"
     done
-    echo "${type_list[*]}"
+    echo "${list[*]}"
 }
 
 # need_copy TARGET K DEST: the student's copy is there, or one line and exit 2
 need_copy() {
-    [ -f "$3/reduce.cu" ] && [ -f "$3/Makefile" ] && return 0
-    bad_input "$1" "no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one"
+    { [ -f "$3/reduce.cu" ] && [ -f "$3/Makefile" ]; } ||
+        bad_input "$1" "no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one"
 }
 
 # lab_seed TARGET DEFAULT: LAB_SEED, or DEFAULT; one line and exit 2 if it is not a number
@@ -120,39 +110,33 @@ check_run_settings() {
 }
 
 # ------------------------------------------------------------------ start
-# The STEP labels of a kernel file made the lab copy's: .number k, .name lab/work/DIR, .title
-# "... (yours)", .citation "your lab copy of step k", .idea step k's. Applied to both
-# kernels, so the diff has no hunk there. Fails unless the STEP definition sets all five.
+# relabel FILE K DIR TITLE IDEA: FILE without its first comment block (the @file header),
+# its STEP labels made the lab copy's: .number K, .name "lab/work/DIR", .title "TITLE
+# (yours)", .citation "your lab copy of step K", .idea "IDEA". Applied to both kernels, the
+# diff has no hunk there. Fails unless the STEP definition sets all five.
 relabel() {
-    local file=$1 k=$2 dir=$3 title=$4 idea=$5
-    awk -v k="$k" -v dir="$dir" -v title="$title" -v idea="$idea" '
-        # set(line, key, value): the line with the value after ".key = " (a number or a
-        # quoted string) replaced; found[key] counts the replacements
-        function set(line, key, value,    at, rest, end) {
-            at = index(line, "." key " = ")
-            if (at == 0) return line
-            rest = substr(line, at + length(key) + 4)
+    awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" '
+        # set(key, value): the value after ".key = " (a number or a quoted string) replaced
+        function set(key, value,    at, rest, end) {
+            if (!(at = index($0, "." key " = "))) return
+            rest = substr($0, at + length(key) + 4)
             if (substr(rest, 1, 1) == "\"") end = index(substr(rest, 2), "\"") + 1
             else { match(rest, /^-?[0-9]+/); end = RLENGTH }
+            $0 = substr($0, 1, at + length(key) + 3) value substr(rest, end + 1)
             found[key]++
-            return substr(line, 1, at + length(key) + 3) value substr(rest, end + 1)
         }
+        NR == 1 && /^\/\*\*/ { header = 1 }
+        header { if (/\*\//) header = 0; next }
         /^extern "C" const step_info STEP = \{/ { step = 1 }
         step {
-            $0 = set($0, "number", k)
-            $0 = set($0, "name", "\"lab/work/" dir "\"")
-            $0 = set($0, "title", "\"" title " (yours)\"")
-            $0 = set($0, "citation", "\"your lab copy of step " k "\"")
-            $0 = set($0, "idea", "\"" idea "\"")
+            set("number", k); set("name", "\"lab/work/" dir "\""); set("title", "\"" title " (yours)\"")
+            set("citation", "\"your lab copy of step " k "\""); set("idea", "\"" idea "\"")
             if ($0 ~ /^};/) step = 0
         }
         { print }
         END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
-                     found["citation"] == 1 && found["idea"] == 1) }' "$file"
+                     found["citation"] == 1 && found["idea"] == 1) }' "$1"
 }
-
-# strip_header FILE: the kernel file without its first comment block (the @file header)
-strip_header() { awk 'NR == 1 && /^\/\*\*/ { skip = 1 } skip { if (/\*\//) skip = 0; next } { print }' "$1"; }
 
 # our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first, for
 # TYPE): the program says what it is, no script reads its source
@@ -167,10 +151,8 @@ our_field() {
 start() {
     local k cur prev dest before exercise title idea work="" todos root
     k=$(valid_step lab "${1:-}") || exit 2
-    cur=$(step_dir "$k")
-    before=$(before_step "$k")
-    prev=$(step_dir "$before")
-    dest=$lab_dir/$cur
+    cur=$(step_dir "$k") before=$(before_step "$k")
+    prev=$(step_dir "$before") dest=$lab_dir/$cur
     if [ -e "$dest" ] && [ "${FORCE:-0}" != 1 ]; then
         bad_input lab "$dest already exists (your work); make lab-check STEP=$k$lab_dir_arg checks it, FORCE=1 replaces it with a fresh copy"
     fi
@@ -184,10 +166,8 @@ start() {
     # the repository from the copy's folder: the README's links (../LAB.md) and the Makefile's include
     root=$(realpath -m --relative-to="$dest" .)
     work=$(mktemp -d) || exit 1
-    # both kernels without the header and with the same label, then their diff
-    { relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a-label.cu" &&
-      relabel "$cur/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/b-label.cu" &&
-      strip_header "$work/a-label.cu" > "$work/a.cu" && strip_header "$work/b-label.cu" > "$work/b.cu"; } ||
+    { relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a.cu" &&
+      relabel "$cur/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/b.cu"; } ||
         refuse "cannot find the STEP metadata in $prev/reduce.cu or $cur/reduce.cu"
     diff "$work/a.cu" "$work/b.cu" > "$work/diff" || [ $? -le 1 ]   # 1: they differ, as they should
     {
@@ -227,8 +207,7 @@ started() {
 # hold, that file's exercise and TODO lines on top of the student's own copy of that step
 start_handout() {
     local k=$1 dest=$2 before saved mine
-    before=$(before_step "$k")
-    saved=lab/exercises/$(step_dir "$k").cu
+    before=$(before_step "$k") saved=lab/exercises/$(step_dir "$k").cu
     mine=$lab_dir/$(step_dir "$before")/reduce.cu
     [ -f "$saved" ] || bad_input lab "$saved is missing: your course's handout restores it"
     if our_kernel "$before"; then
@@ -238,12 +217,11 @@ start_handout() {
     fi
     [ -f "$mine" ] || bad_input lab "exercise $k starts from your own step $before: make lab STEP=$before$lab_dir_arg first, and finish it"
     mkdir -p "$dest" && cat "$saved" > "$dest/reduce.cu.new" || exit 1
-    if ! relabel "$mine" "$k" "$(step_dir "$k")" "$(fact title "$k")" "$(fact idea "$k")" > "$dest/label.cu" ||
-       ! strip_header "$dest/label.cu" >> "$dest/reduce.cu.new"; then
+    if ! relabel "$mine" "$k" "$(step_dir "$k")" "$(fact title "$k")" "$(fact idea "$k")" > "$dest/label.cu"; then
         rm -rf "$dest"
         bad_input lab "$mine has lost its STEP definition (number, name, title, citation, idea): make lab-check STEP=$before$lab_dir_arg says more"
     fi
-    mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
+    cat "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
     started "$k" "$dest" "your step $before with exercise $k and its TODO lines at the top"
 }
 
@@ -318,20 +296,17 @@ same_bits() {
 }
 
 # ------------------------------------------------------------------ grade
-# fresh_seed: a new seed for every grading: no answer can be known beforehand
-fresh_seed() { od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ' | grep -x '[0-9][0-9]*' || echo $((RANDOM * 32768 + RANDOM)); }
-
-# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT, on data of a new seed,
-# recorded; then the score into DEST/results.json and a summary (LAB_STUDENT and
-# LAB_GRADES: lab-grade-all's row too). Exit 0 once graded, whatever the score; 2 bad
-# input; 3 no GPU (results.json says the GPU checks were not run).
+# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT, on data of a new seed (no
+# answer can be known beforehand), recorded; then the score into DEST/results.json and a
+# summary (LAB_STUDENT and LAB_GRADES: lab-grade-all's row too). Exit 0 once graded,
+# whatever the score; 2 bad input; 3 no GPU (results.json says the GPU checks did not run).
 grade() {
     local k cur dest types seed limit weights dir record start status pid
     k=$(valid_step lab-grade "${1:-}") || exit 2
-    cur=$(step_dir "$k")
-    dest=$lab_dir/$cur
+    cur=$(step_dir "$k") dest=$lab_dir/$(step_dir "$k")
     types=$(lab_types lab-grade) || exit 2
-    seed=$(lab_seed lab-grade "$(fresh_seed)") || exit 2
+    seed=$(od -An -N4 -tu4 /dev/urandom 2> /dev/null | tr -d ' ' | grep -x '[0-9][0-9]*' || echo $((RANDOM * 32768 + RANDOM)))
+    seed=$(lab_seed lab-grade "$seed") || exit 2
     need_grader lab-grade
     check_run_settings lab-grade
     limit=${LAB_TIMEOUT:-300}
@@ -339,8 +314,7 @@ grade() {
     need_copy lab-grade "$k" "$dest"
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
-    dir=$dest/build/lab-grade
-    record=$dir/record.csv
+    dir=$dest/build/lab-grade record=$dest/build/lab-grade/record.csv
     rm -rf "$dir" "$dest/results.json"
     mkdir -p "$dir" || exit 1
     { "$grader" note "$record" step "$k" "" "$cur" &&
@@ -349,7 +323,6 @@ grade() {
       "$grader" note "$record" copy "" "" "$dest/reduce.cu" &&
       "$grader" note "$record" seed "" "" "$seed" &&
       "$grader" note "$record" types "" "" "$types"; } || exit 1
-    # the step, the copy and the seed head the summary, once
     echo "lab-grade: checking $types, up to $limit s (LAB_TIMEOUT); the summary follows"
     start=$SECONDS
     # timeout puts the checks in a process group of their own: on a time limit, or on
@@ -378,7 +351,7 @@ status() {
     local k dest state started=0 correct=0 reached=0
     printf '%-5s %-40s %s\n' step "your copy" status
     for k in "${lab_steps[@]}"; do
-        dest=$lab_dir/$(step_dir "$k")
+        dest=$lab_dir/$(step_dir "$k") state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
         if [ ! -f "$dest/reduce.cu" ]; then
             state="not started (make lab STEP=$k$lab_dir_arg)"
         elif [ -f "$dest/.lab-check" ] && ! [ "$dest/reduce.cu" -nt "$dest/.lab-check" ]; then
@@ -389,10 +362,8 @@ status() {
             state="started, changed since its last lab-check passed (make lab-check STEP=$k$lab_dir_arg)"
         elif [ -f "$dest/build/lab-check/no-gpu" ] && ! [ "$dest/reduce.cu" -nt "$dest/build/lab-check/no-gpu" ]; then
             state="started, built, not checked: its last lab-check found no GPU (run it on a GPU machine)"
-        else
-            state="started, not yet passed (make lab-check STEP=$k$lab_dir_arg)"
         fi
-        [ -f "$dest/reduce.cu" ] && started=$((started + 1))
+        [ ! -f "$dest/reduce.cu" ] || started=$((started + 1))
         printf '%-5s %-40s %s\n' "$k" "$dest" "$state"
     done
     echo "$started of ${#lab_steps[@]} started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
@@ -404,10 +375,9 @@ status() {
 # must trigger (lab/README.md, "What no shortcut passes").
 make_broken() {
     local file=$1 k cur dest
-    if [ ! -f "$file" ]; then echo "lab: no broken copy $file" >&2; exit 2; fi
+    [ -f "$file" ] || { echo "lab: no broken copy $file" >&2; exit 2; }
     k=$(valid_step "lab (the step of $file)" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file" | head -1)") || exit 2
-    cur=$(step_dir "$k")
-    dest=$lab_dir/$cur
+    cur=$(step_dir "$k") dest=$lab_dir/$(step_dir "$k")
     (FORCE=1 start "$k") > /dev/null || exit 1
     cp "$cur/reduce.cu" "$dest/reduce.cu" || exit 1
     if command -v patch > /dev/null 2>&1; then
@@ -422,7 +392,6 @@ make_broken() {
 # make lab-clean: the copies in LAB_DIR are listed, then removed; a folder outside the
 # repository, or one holding a file git tracks (the answer key, the guide), is refused
 clean() {
-    local copies=()
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)
         bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed (rm -rf $(printf '%q' "$lab_dir") removes it, if it holds only copies)" ;;
@@ -430,9 +399,8 @@ clean() {
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
         bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
     fi
-    mapfile -t copies < <(find "$lab_dir" -mindepth 1 -maxdepth 1 | LC_ALL=C sort)   # listed before they go
     echo "make lab-clean: removes $lab_dir/ and what it holds:"
-    printf '  %s\n' "${copies[@]}"
+    find "$lab_dir" -mindepth 1 -maxdepth 1 | LC_ALL=C sort | sed 's/^/  /'   # listed before they go
     rm -rf -- "$lab_dir"
     echo "removed $lab_dir/; make lab STEP=k$lab_dir_arg starts a copy again"
 }

@@ -1,10 +1,9 @@
 # shellcheck shell=bash disable=SC2154  # grader, grading, lab_dir_arg ...: lab/lab.sh's, which sources this file
 # make lab-check STEP=k (lab/lab.sh check K, which sources this file; lab-grade runs it
-# under a time limit): check() runs the stages in order, each reading and setting its
+# under a time limit): check() runs the stages in order, each reading and setting check's
 # locals (bash's scope is dynamic). lab-check stops at the first failure (exit 1); with
 # LAB_MODE=grade a stage goes on wherever the rest can still say something, and every
-# outcome goes to the record. check_sizes and same_bits are lab/lab.sh's.
-# Its variables (make help prints these lines):
+# outcome goes to the record. Its variables (make help prints these lines):
 ##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
 ##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
@@ -12,17 +11,15 @@
 
 # lab-grade's record (LAB_RECORD; lab/README.md, "The record"; lab-check keeps none): note
 # ID STATUS SUMMARY: one test; note_detail: the lines on stdin as the detail of the test
-# noted last; note_item ITEM [ID] [TEXT]: any other item.
-record=${LAB_RECORD:-}
-grading=0
-[ "${LAB_MODE:-}" = grade ] && grading=1
-noted=""   # the test noted last: note_detail's
+# noted last (noted); note_item ITEM [ID] [TEXT]: any other item.
+record=${LAB_RECORD:-} grading=0 noted=""
+[ "${LAB_MODE:-}" != grade ] || grading=1
 note() { noted=$1; [ -z "$record" ] || "$grader" note "$record" test "$1" "$2" "$3"; }
 note_detail() { if [ -n "$record" ]; then "$grader" detail "$record" "$noted"; else cat > /dev/null; fi; }
 note_item() { [ -z "$record" ] || "$grader" note "$record" "$1" "${2:-}" "" "${3:-}"; }
 
-# built: the types that compiled; failed: the types (or "sanitizers") with a failure so
-# far; passed: the types whose sums are right so far
+# built: the types that compiled; failed: the types (or "sanitizers") failed so far;
+# passed: the types whose sums are right so far
 check() {
     local k cur before prev dest types seed log custom_sizes=() built="" failed="" passed="" first_type program \
           max_n sizes=() count huge_note="" same_bits_note="" sanitized="" sanitize_where=""
@@ -42,10 +39,8 @@ check() {
 check_settings() {
     local values size_list=()
     k=$(valid_step lab-check "$1") || exit 2
-    cur=$(step_dir "$k")
-    before=$(before_step "$k")
-    prev=$(step_dir "$before")
-    dest=$lab_dir/$cur
+    cur=$(step_dir "$k") before=$(before_step "$k")
+    prev=$(step_dir "$before") dest=$lab_dir/$cur
     types=$(lab_types lab-check) || exit 2
     seed=$(lab_seed lab-check 1) || exit 2
     need_grader lab-check
@@ -63,15 +58,14 @@ check_settings() {
 check_before_build() {
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check" "$log/no-gpu"   # the pass marker: rewritten only when everything passes
-    # nvcc's temporary files in the copy, not in /tmp: where a time limit that kills a
-    # build leaves them, the copy's next check (or the scratch copy's removal) clears them
+    # nvcc's temporary files in the copy, not in /tmp: what a time limit that kills a build
+    # leaves, the copy's next check (or the scratch copy's removal) clears
     rm -rf "$log/tmp"
     mkdir -p "$log/tmp" || exit 1
     TMPDIR=$(realpath -m "$log/tmp")
     export TMPDIR
     note_item phase "" build   # what a time limit cuts short from here on
-    # an empty file (a save that wrote nothing, the wrong file) is said as such, not as a
-    # build's pages of link errors
+    # an empty file (a save that wrote nothing) is said as such, not as pages of link errors
     if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
         echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
         note empty fail "empty file: reduce.cu holds no code"
@@ -112,10 +106,7 @@ check_includes() {
     while IFS=$'\t' read -r line target; do
         [[ " ${may[*]} " == *" $target "* ]] || { bad="line $line: #include $target"; break; }
     done < <(include_lines "$file")
-    if [ -z "$bad" ]; then
-        note includes pass "only what our step $k's file includes ($ours)"
-        return 0
-    fi
+    [ -n "$bad" ] || { note includes pass "only what our step $k's file includes ($ours)"; return 0; }
     {
         echo "your copy may include only what our step $k's file includes ($ours), and <cstdio>, <cstdint>,"
         echo "<climits>, <cfloat>, <cassert> (or their .h names): the exercise is your own kernel, and a library's"
@@ -159,8 +150,7 @@ no_gpu() {
     exit 3
 }
 
-# type_sizes PROGRAM: LAB_SIZES, else the program's --check auto sizes, less 2^31+5
-# (check_huge's, on its own)
+# type_sizes PROGRAM: LAB_SIZES, else the program's --check auto sizes, less 2^31+5 (check_huge's)
 type_sizes() {
     sizes=("${custom_sizes[@]}")
     [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
@@ -171,10 +161,8 @@ type_sizes() {
 # line, and the kind of bug its hint names)
 failure_summary() {
     local kind
-    kind=$(sed -n 's/^  hint: \([^:;]*\).*/\1/p' "$1" | head -1)
-    head -1 "$1" | sed -e 's/^FAIL [a-z]* //' -e 's/, the first size that fails:$//' -e 's/:$//' | tr -d '\n'
-    [ -z "$kind" ] || printf ': %s' "$kind"
-    echo
+    kind=$(sed -n 's/^  hint: \([^:;]*\).*/: \1/p' "$1" | head -1)
+    echo "$(head -1 "$1" | sed -e 's/^FAIL [a-z]* //' -e 's/, the first size that fails:$//' -e 's/:$//')$kind"
 }
 
 # type_failed T FILE [SUMMARY]: type T fails with the report in FILE (its first line the
@@ -308,35 +296,25 @@ sanitize_one() {
 # check_sanitizers: memcheck, then racecheck, on the first type's program once it is right;
 # lab-check stops at the first finding, lab-grade runs both; then the pass marker
 check_sanitizers() {
-    local tool status skipped=0 found=0
+    local tool status statuses=""
     if [[ " $failed " == *" $first_type "* ]]; then
         echo "not run: the sanitizers and the timing, until the $first_type checks pass"
         exit 1
     fi
-    if [ "${LAB_SANITIZE:-1}" = 0 ]; then
-        for tool in memcheck racecheck; do note "$tool" skip "LAB_SANITIZE=0"; done
-    else
-        for tool in memcheck racecheck; do
-            status=0
-            sanitize_one "$program" "$tool" || status=$?
-            [ "$status" -ne 2 ] || skipped=1
-            [ "$status" -ne 1 ] && continue
-            [ "$grading" = 1 ] || exit 1
-            found=1
-        done
-        if [ "$found" = 1 ]; then
-            failed+=" sanitizers"
-        elif [ "$skipped" = 1 ]; then
-            echo "memcheck and racecheck: skipped, $SANITIZER_MISSING"
-        else
-            echo "memcheck and racecheck: clean at $sanitize_where"
-            sanitized=", memcheck and racecheck clean"
-        fi
-    fi
-    if [ -z "$failed" ]; then
-        echo "correct: $types, random and one-hot data$sanitized"
-        echo "correct" > "$dest/.lab-check"
-    fi
+    for tool in memcheck racecheck; do
+        if [ "${LAB_SANITIZE:-1}" = 0 ]; then note "$tool" skip "LAB_SANITIZE=0"; continue; fi
+        status=0
+        sanitize_one "$program" "$tool" || status=$?
+        [ "$status" != 1 ] || [ "$grading" = 1 ] || exit 1
+        statuses+=$status
+    done
+    case $statuses in
+        "") ;;   # LAB_SANITIZE=0
+        *1*) failed+=" sanitizers" ;;
+        *2*) echo "memcheck and racecheck: skipped, $SANITIZER_MISSING" ;;
+        *) echo "memcheck and racecheck: clean at $sanitize_where"; sanitized=", memcheck and racecheck clean" ;;
+    esac
+    [ -n "$failed" ] || { echo "correct: $types, random and one-hot data$sanitized"; echo "correct" > "$dest/.lab-check"; }
 }
 
 # time_field CSV FIELD: the median time (median, of a PASSED row) or the device (device)
@@ -396,19 +374,13 @@ check_timing() {
         fi
         note_item time "$role" "$ms"
         [ "$role" != yours ] || note timed pass "3 warm-up and ${REPS:-20} timed runs at n = ${N:-2^26}, each verified, each on new data"
-        if [ -z "$device" ]; then
-            device=$(time_field "$log/time-$role.csv" device)
-            note_item device "" "$device"
-        fi
+        [ -n "$device" ] || { device=$(time_field "$log/time-$role.csv" device); note_item device "" "$device"; }
     done
     [ "$timing_failed" = 0 ] || exit 1
-    if ! "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt"; then
-        rm -f "$dest/.lab-check"
-        echo "FAIL timing: a row of the table above is missing or failed"
-        exit 1
-    fi
-    verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
+    "$grader" table "$raw" "$before" "$k" "${names[@]}" | tee "$log/time.txt" ||
+        { rm -f "$dest/.lab-check"; echo "FAIL timing: a row of the table above is missing or failed"; exit 1; }
     [ -z "$failed" ] || exit 1
+    verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 }
 

@@ -3,8 +3,7 @@
  * @brief lab-check's verdict and table; lab-grade's score, results.json, summary and CSV
  * row (see lab_grade.h).
  */
-/* strtok_r() is POSIX, not C11 */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L   /* strtok_r() and fmemopen() are POSIX, not C11 */
 #include "lab_grade.h"
 
 #include <ctype.h>
@@ -14,6 +13,9 @@
 #include <string.h>
 
 #include "csv_read.h"
+
+/** Copies a string into an array, cut to its size. */
+#define COPY(to, from) snprintf(to, sizeof to, "%s", from)
 
 lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size)
 {
@@ -98,23 +100,15 @@ static void chomp(char *line)
         line[--length] = '\0';
 }
 
-static void copy_text(char *to, size_t size, const char *from)
-{
-    snprintf(to, size, "%s", from);
-}
-
 /** Parses "12", "12.5" or "12.25" (at most 1000000) into hundredths; -1 on anything else. */
 static long parse_points(const char *text)
 {
-    size_t whole = strspn(text, "0123456789"), decimals = 0;
-    if (text[whole] == '.')
-        decimals = strspn(text + whole + 1, "0123456789");
-    const char *end = text + whole + (text[whole] == '.' ? decimals + 1 : 0);
-    long points = whole > 0 && whole <= 7 ? strtol(text, NULL, 10) : -1;
-    if (points < 0 || points > 1000000 || *end != '\0' || (text[whole] == '.' && (decimals == 0 || decimals > 2)))
+    const char *dot = strchr(text, '.');
+    size_t decimals = dot ? strlen(dot + 1) : 0;
+    if (!isdigit((unsigned char)text[0]) || text[strspn(text, "0123456789.")] || (dot && strchr(dot + 1, '.')) ||
+        (dot && (decimals == 0 || decimals > 2)) || strtod(text, NULL) > 1000000.0)
         return -1;
-    long hundredths = decimals ? strtol(text + whole + 1, NULL, 10) * (decimals == 1 ? 10 : 1) : 0;
-    return points * 100 + hundredths;
+    return (long)llround(strtod(text, NULL) * 100.0);
 }
 
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size)
@@ -122,43 +116,32 @@ int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size
     static const char *keys[] = { "correct", "memcheck", "racecheck", "timed_runs", "performance" };
     long *fields[] = { &w->correct, &w->memcheck, &w->racecheck, &w->timed_runs, &w->performance };
     enum { KEYS = sizeof keys / sizeof keys[0] };
-    int seen[KEYS] = { 0 };
-    char line[512];
-    int number = 0;
+    int seen[KEYS] = { 0 }, number = 0;
+    char line[512], key[64];
     memset(w, 0, sizeof *w);
     while (fgets(line, sizeof line, f)) {
         number++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
+        line[strcspn(line, "#")] = '\0';
         chomp(line);
-        char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p == '\0')
-            continue;
-        char *equals = strchr(p, '=');
-        if (!equals)
-            return fail(error, size, "%s line %d: '%s' is not 'key = value' (e.g. performance = 30)", path, number, p);
-        char *key_end = equals;
-        while (key_end > p && isspace((unsigned char)key_end[-1]))
-            key_end--;
-        *key_end = '\0';
-        char *value = equals + 1;
-        while (isspace((unsigned char)*value))
-            value++;
+        int at = 0;   /* where the value starts, after "key =" */
+        if (sscanf(line, " %63[^= \t] =%n", key, &at) == EOF)
+            continue;   /* a blank line */
+        if (at == 0)
+            return fail(error, size, "%s line %d: '%s' is not 'key = value' (e.g. performance = 30)", path, number,
+                        line + strspn(line, " \t"));
+        const char *value = line + at + strspn(line + at, " \t");
         int k = 0;
-        while (k < KEYS && strcmp(p, keys[k]) != 0)
+        while (k < KEYS && strcmp(key, keys[k]) != 0)
             k++;
         if (k == KEYS)
             return fail(error, size, "%s line %d: unknown key '%s'; the keys are correct, memcheck, racecheck, "
-                        "timed_runs and performance", path, number, p);
+                        "timed_runs and performance", path, number, key);
         if (seen[k])
-            return fail(error, size, "%s line %d: '%s' is given twice", path, number, p);
+            return fail(error, size, "%s line %d: '%s' is given twice", path, number, key);
         long points = parse_points(value);
         if (points < 0)
             return fail(error, size, "%s line %d: %s = '%s' is not a number of points >= 0 with at most two "
-                        "decimals (e.g. 30 or 12.5)", path, number, p, value);
+                        "decimals (e.g. 30 or 12.5)", path, number, key, value);
         *fields[k] = points;
         seen[k] = 1;
     }
@@ -166,7 +149,7 @@ int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size
         if (!seen[k])
             return fail(error, size, "%s: '%s = ...' is missing; give all of correct, memcheck, racecheck, "
                         "timed_runs and performance (0 leaves a part out)", path, keys[k]);
-    if (w->correct + w->memcheck + w->racecheck + w->timed_runs + w->performance == 0)
+    if (weights_total(w) == 0)
         return fail(error, size, "%s: every weight is 0; give some points", path);
     return 0;
 }
@@ -180,19 +163,12 @@ static const recorded_test *find_test(const grade_record *r, const char *id)
     return NULL;
 }
 
-/** Appends one detail line to a test, marking the cut once when it no longer fits. */
+/** Appends one detail line to a test, or "[...]" once it no longer fits. */
 static void add_detail(recorded_test *t, const char *text)
 {
-    size_t used = strlen(t->detail), length = strlen(text);
-    const char *cut = "[...]\n";
-    if (used >= sizeof t->detail - strlen(cut) - 1)
-        return;   /* already cut */
-    if (used + length + 2 > sizeof t->detail - strlen(cut) - 1) {
-        strcat(t->detail, cut);
-        return;
-    }
-    strcat(t->detail, text);
-    strcat(t->detail, "\n");
+    size_t used = strlen(t->detail), room = sizeof t->detail - sizeof "[...]\n";
+    if (used < room)   /* else already cut */
+        snprintf(t->detail + used, sizeof t->detail - used, "%s\n", used + strlen(text) + 1 < room ? text : "[...]");
 }
 
 void write_record_item(FILE *f, const char *item, const char *id, const char *status, const char *text)
@@ -217,33 +193,31 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
         char *field[4];
         if (csv_split(line, field, 4) != 4)
             return fail(error, size, "%s line %d: not a row 'item,id,status,text'", path, number);
-        const char *key = field[0], *id = field[1], *status = field[2], *rest = field[3];
+        char *key = field[0], *id = field[1], *status = field[2], *rest = field[3];
         char *end = NULL;
         if (strcmp(key, "step") == 0) {
             r->step = (int)strtol(id, &end, 10);
             if (end == id || *end != '\0' || rest[0] == '\0')
                 return fail(error, size, "%s line %d: 'step,K,,NAME' expected", path, number);
-            copy_text(r->step_name, sizeof r->step_name, rest);
+            COPY(r->step_name, rest);
         } else if (strcmp(key, "start") == 0) {
             r->start = (int)strtol(id, &end, 10);
             if (end == id || *end != '\0' || r->start < 0)
                 return fail(error, size, "%s line %d: 'start,B,,NAME' expected", path, number);
         } else if (strcmp(key, "title") == 0) {
-            copy_text(r->title, sizeof r->title, rest);
+            COPY(r->title, rest);
         } else if (strcmp(key, "copy") == 0) {
-            copy_text(r->copy, sizeof r->copy, rest);
+            COPY(r->copy, rest);
         } else if (strcmp(key, "device") == 0) {
-            copy_text(r->device, sizeof r->device, rest);
+            COPY(r->device, rest);
         } else if (strcmp(key, "seed") == 0) {
             r->seed = strtoull(rest, NULL, 10);
         } else if (strcmp(key, "types") == 0) {
-            char copy[64];
-            copy_text(copy, sizeof copy, rest);
             r->type_count = 0;
-            for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            for (char *save = NULL, *t = strtok_r(rest, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
                 if (r->type_count == 3 || (strcmp(t, "int") && strcmp(t, "float") && strcmp(t, "double")))
                     return fail(error, size, "%s line %d: types are int, float and double", path, number);
-                copy_text(r->types[r->type_count++], sizeof r->types[0], t);
+                COPY(r->types[r->type_count++], t);
             }
         } else if (strcmp(key, "test") == 0) {
             grade_status s = strcmp(status, "pass") == 0 ? GRADE_PASS : strcmp(status, "fail") == 0 ? GRADE_FAIL
@@ -260,9 +234,9 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
                 t = &r->tests[r->test_count++];
             }
             memset(t, 0, sizeof *t);
-            copy_text(t->id, sizeof t->id, id);
+            COPY(t->id, id);
             t->status = s;
-            copy_text(t->summary, sizeof t->summary, rest);
+            COPY(t->summary, rest);
         } else if (strcmp(key, "detail") == 0) {
             recorded_test *t = (recorded_test *)find_test(r, id);
             if (!t)
@@ -279,11 +253,11 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
                 return fail(error, size, "%s line %d: a time's role is start, yours or ours", path, number);
             *to = ms;
         } else if (strcmp(key, "built") == 0) {
-            copy_text(r->built, sizeof r->built, rest);
+            COPY(r->built, rest);
         } else if (strcmp(key, "nogpu") == 0) {
             r->no_gpu = 1;
         } else if (strcmp(key, "phase") == 0) {
-            copy_text(r->phase, sizeof r->phase, rest);
+            COPY(r->phase, rest);
         } else if (strcmp(key, "timeout") == 0) {
             r->timeout_s = atoi(rest) > 0 ? atoi(rest) : 1;
         } else if (strcmp(key, "elapsed") == 0) {
@@ -295,7 +269,7 @@ int read_grade_record(FILE *f, const char *path, grade_record *r, char *error, s
     if (r->step_name[0] == '\0')
         return fail(error, size, "%s: no 'step,K,,NAME' row: not a record of lab/lab.sh", path);
     if (r->type_count == 0) {
-        copy_text(r->types[0], sizeof r->types[0], "int");
+        COPY(r->types[0], "int");
         r->type_count = 1;
     }
     return 0;
@@ -331,26 +305,21 @@ static void not_run_reason(const grade_record *r, enum stopped_by stopped, const
 static void grade_test(graded_test *t, const recorded_test *rec, const char *name, const char *short_name,
                        long max, const char *not_run)
 {
-    snprintf(t->name, sizeof t->name, "%s", name);
-    snprintf(t->short_name, sizeof t->short_name, "%s", short_name);
+    COPY(t->name, name);
+    COPY(t->short_name, short_name);
     t->max_score = max;
     t->status = rec ? rec->status : GRADE_NOT_RUN;
     t->score = t->status == GRADE_PASS ? max : 0;
-    snprintf(t->summary, sizeof t->summary, "%s", rec ? rec->summary : not_run);
-    if (!rec)
-        snprintf(t->output, sizeof t->output, "%s", not_run);
-    else
-        snprintf(t->output, sizeof t->output, "%s: %s%s%s", t->status == GRADE_PASS ? "PASS" :
-                 t->status == GRADE_FAIL ? "FAIL" : "not run", rec->summary, rec->detail[0] ? "\n" : "",
-                 rec->detail);
+    COPY(t->summary, rec ? rec->summary : not_run);
+    snprintf(t->output, sizeof t->output, "%s%s%s%s", !rec ? "" : t->status == GRADE_PASS ? "PASS: " :
+             t->status == GRADE_FAIL ? "FAIL: " : "not run: ", t->summary, rec && rec->detail[0] ? "\n" : "",
+             rec ? rec->detail : "");
 }
 
 /** Points of `max` at the fraction earned/out_of (all of them when out_of is 0), rounded. */
 static long share_of(long max, long earned, long out_of)
 {
-    if (out_of <= 0)
-        return max;
-    return (long)llround((double)max * (double)earned / (double)out_of);
+    return out_of <= 0 ? max : (long)llround((double)max * (double)earned / (double)out_of);
 }
 
 /** "12.50" from hundredths. */
@@ -504,18 +473,15 @@ void write_json_string(FILE *f, const char *text)
     fputc('"', f);
     while (*p) {
         unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c < 0x20 || c == 0x7f) {
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n' || c == '\t')
+            fputs(c == '\n' ? "\\n" : "\\t", f);
+        else if (c < 0x20 || c == 0x7f)
             fprintf(f, "\\u%04x", c);
-        } else if (c < 0x80) {
+        else if (c < 0x80)
             fputc(c, f);
-        } else {
+        else {
             /* a whole, valid UTF-8 sequence passes; any other byte becomes '?' */
             int extra = (c & 0xe0) == 0xc0 && c >= 0xc2 ? 1 : (c & 0xf0) == 0xe0 ? 2
                       : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 3 : -1;
@@ -526,12 +492,8 @@ void write_json_string(FILE *f, const char *text)
                 ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);   /* overlong, surrogates */
             if (ok && extra == 3)
                 ok = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] >= 0x90);
-            if (!ok) {
-                fputc('?', f);
-            } else {
-                fwrite(p, 1, (size_t)extra + 1, f);
-                p += extra;
-            }
+            fwrite(ok ? p : (const unsigned char *)"?", 1, ok ? (size_t)extra + 1 : 1, f);
+            p += ok ? extra : 0;
         }
         p++;
     }
@@ -648,13 +610,9 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
  */
 static void csv_text(FILE *f, const char *text)
 {
-    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@') {
-        char escaped[2048];
-        snprintf(escaped, sizeof escaped, "'%s", text);
-        csv_write_field(f, escaped);
-    } else {
-        csv_write_field(f, text);
-    }
+    char cell[2048];
+    snprintf(cell, sizeof cell, "%s%s", text[0] && strchr("=+-@", text[0]) ? "'" : "", text);
+    csv_write_field(f, cell);
 }
 
 /** A cell as read back: without the ' that csv_text() put before a formula's first character. */

@@ -14,11 +14,9 @@
 #include "results.h"
 
 /**
- * A speedup of our step k over step k-1 below 1 + LAB_NOISE is too small for the time to
- * say whether a student's step k has the idea: a quarter and three quarters of it (the
- * verdict's thresholds) are then less than 2.5% apart, while two timings of one kernel
- * can differ by up to 1.1% (two sweeps on the H100, from 2^24 on). Steps 5, 7 and 9 to 11
- * on an H100; the profiler metric can tell.
+ * Below a speedup of 1 + LAB_NOISE of our step k over step k-1, a quarter and three quarters
+ * of it (the verdict's thresholds) are less than 2.5% apart, while two timings of one kernel
+ * can differ by 1.1% (two sweeps on the H100): the time cannot judge; the profiler can.
  */
 #define LAB_NOISE 0.05
 
@@ -41,8 +39,7 @@ lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start
 /** The table of step `start`, the student's and our step k (rows[0..2]), and the verdict. */
 lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int step);
 
-/** Most tests of one grade: includes, three types, two sanitizers, timed runs, performance. */
-#define GRADE_MAX_TESTS 12
+#define GRADE_MAX_TESTS 12   /**< includes, three types, two sanitizers, timed runs, performance, and room */
 #define GRADE_SUMMARY 512
 #define GRADE_DETAIL 4096
 /** Performance is full from this share of our step's gain on: lab_verdict()'s "gain reached". */
@@ -107,6 +104,12 @@ typedef struct grade {
 
 /** Reads lab/weights.conf's format (%lab/README.md, "The weights"); -1 with one line in `error`. */
 int parse_weights(FILE *f, const char *path, grade_weights *w, char *error, size_t size);
+
+/** The points of every part together, in hundredths. */
+static inline long weights_total(const grade_weights *w)
+{
+    return w->correct + w->memcheck + w->racecheck + w->timed_runs + w->performance;
+}
 
 #define RECORD_HEADER "item,id,status,text"
 

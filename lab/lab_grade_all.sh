@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make lab-grade-all SUBMISSIONS=dir [STEP=k] (lab/lab_grade_all.sh DIR [K]): grade a class
 # on one GPU, each submission by `lab/lab.sh grade` in a scratch copy of this repository
-# of its own that gets only the student's reduce.cu, so that no submission can change the
-# harness, our steps or another student's files (lab/README.md, "Grading a class").
+# that gets only the student's reduce.cu: no submission can change the harness, our steps
+# or another student's files (lab/README.md, "Grading a class").
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
 # Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
 # both failures arrive as 2 (make's own status): an autograder runs this script directly.
@@ -17,18 +17,17 @@ LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
 export LAB_STEPS
 steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its line says why not
 read -ra steps <<< "$steps_text"
+header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }   # header PATCH KEY: its "# KEY: value"
 
 # ---------------------------------------------------------------- --demo
-# make lab-grade-demo: made-up students (the puts below; lab/broken/NAME.patch unless its
-# header says "demo: no") graded in about five minutes on one GPU, with quick settings that
-# can be overridden: the night before marks are due, and the proof that every shortcut of
-# lab/broken is caught.
+# make lab-grade-demo: made-up students (the puts below; every lab/broken/NAME.patch whose
+# header says no "demo: no") graded in about five minutes on one GPU, with quick settings
+# that can be overridden: the night before marks are due, the proof that every shortcut is caught.
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 demo=""
 if [ "${1:-}" = --demo ]; then
     demo=build/lab-demo
     rm -rf "$demo"
-    mkdir -p "$demo/submissions" || exit 1
     # put STUDENT K FILE: FILE as STUDENT's step k
     put() { mkdir -p "$demo/submissions/$1/$(step_dir "$2")" && cp "$3" "$demo/submissions/$1/$(step_dir "$2")/reduce.cu"; }
     put ours-3 3 "$(step_dir 3)/reduce.cu"
@@ -36,14 +35,11 @@ if [ "${1:-}" = --demo ]; then
     [ "${DEMO_OURS:-}" != all ] || for k in "${steps[@]}"; do put ours-all "$k" "$(step_dir "$k")/reduce.cu"; done
     LAB_DIR=$demo/start lab/lab.sh start 3 > /dev/null || exit 1
     put start-3 3 "$demo/start/$(step_dir 3)/reduce.cu"
-    sed 's/return partial\[0\];/return partial[0]/' "$(step_dir 3)/reduce.cu" > "$demo/build-error.cu"
-    put build-error-3 3 "$demo/build-error.cu"
     for file in lab/broken/*.patch; do
-        name=$(basename "$file" .patch)
-        left_out=$(sed -n -e '/^--- /q' -e 's/^# demo: no *//p' "$file")
+        name=$(basename "$file" .patch) left_out=$(header "$file" demo | sed -n 's/^no *//p')
         [ -z "$left_out" ] || { echo "lab-grade-demo: $name left out: ${left_out#(}" | sed 's/)$//'; continue; }
         copy=$(LAB_DIR=$demo/broken lab/lab.sh broken "$file") || exit 1
-        put "$name" "$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$file")" "$copy/reduce.cu"
+        put "$name" "$(header "$file" step)" "$copy/reduce.cu"
     done
     echo "lab-grade-demo: $(find "$demo/submissions" -mindepth 1 -maxdepth 1 | wc -l) students in $demo/submissions"
     LAB_TYPES=${LAB_TYPES:-int} LAB_HUGE=${LAB_HUGE:-0} N=${DEMO_N:-2^24} LAB_TIMEOUT=${LAB_TIMEOUT:-60}
@@ -86,8 +82,8 @@ trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; ex
 
 # ---------------------------------------------------------------- the submissions
 # one line per submission: STUDENT, K, FILE; a student with nothing to grade: STUDENT, K,
-# nothing, WHY: a row of 0 points saying what was expected. Fields apart by $sep (\x1f,
-# which no name holds and which read never merges as it does tabs)
+# nothing, WHY (a row of 0 points). Fields apart by \x1f, which no name holds and which
+# read never merges as it does tabs
 sep=$'\x1f'
 list=$work/submissions.txt
 : > "$list"
@@ -105,8 +101,7 @@ while IFS= read -r folder; do
     [ "$found" = 0 ] || continue
     why="nothing handed in: no stepK_name/reduce.cu (e.g. $(step_dir 3)/reduce.cu) in the folder"
     [ -z "$only" ] || why="nothing handed in: no $(step_dir "$only")/reduce.cu in the folder"
-    # a kernel file under another name (a browser saves a second download as
-    # "reduce (1).cu"): named, with what to do; never graded in its place
+    # a kernel file under another name (a browser's "reduce (1).cu") is named, never graded
     stray=$(find "$folder" -maxdepth 4 -type f -name '*.cu' -path '*/step*' | LC_ALL=C sort | head -1)
     [ -z "$stray" ] || why+="; found ${stray#"$folder"/}: rename it to reduce.cu"
     # a kernel file with no step folder around it: the folder is what names the step
@@ -125,9 +120,9 @@ rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves, lab/work/, .git and the submissions, with our
-# steps built (a grading times them: their compile is charged to no student's time limit)
-# and make lab's copy of each graded step, whose reduce.cu each scratch copy replaces.
+# The repository without what a run leaves, lab/work/, .git and the submissions; our steps
+# built (their compile is charged to no student's time limit) and make lab's copy of each
+# graded step, whose reduce.cu each scratch copy replaces.
 base=$work/base
 exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
@@ -161,10 +156,9 @@ while IFS=$sep read -r student k file why; do
     cp "$file" "$scratch/lab/work/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"
-# compile only, no student code runs: lab.sh grade builds again (nothing left to do) and
-# checks the #include lines first. A build that fails is graded as such below (|| true:
-# xargs says 123 when any did); nvcc's temporary files go to the scratch copy (TMPDIR),
-# so that a build the time limit kills leaves none in /tmp.
+# compile only, no student code runs (lab.sh grade checks the #include lines first, then
+# finds nothing left to build). A build that fails is graded below (|| true: xargs says 123);
+# nvcc's temporaries go to the scratch copy (TMPDIR): a killed build leaves none in /tmp.
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
     TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
@@ -191,8 +185,8 @@ while IFS=$sep read -r student k file why; do
         LAB_REPORT="$root/build/tools/report" LAB_WEIGHTS="$weights" \
         LAB_TIMEOUT="$limit" LAB_TYPES="$types" lab/lab.sh grade "$k") \
         > "$log" 2>&1 < /dev/null || status=$?
-    [ "$status" -eq 130 ] && { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
-    [ "$status" -eq 3 ] && no_gpu=1
+    [ "$status" -ne 130 ] || { echo "make lab-grade-all: stopped at $student, step $k" >&2; exit 130; }
+    [ "$status" -ne 3 ] || no_gpu=1
     dest=$(dirname "$file")
     if [ -f "$scratch/lab/work/$name/results.json" ]; then
         cp "$scratch/lab/work/$name/results.json" "$dest/results.json" 2> /dev/null ||

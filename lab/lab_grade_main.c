@@ -43,11 +43,9 @@ static int cannot_write(const char *path) { return say("cannot write '%s'", path
 static FILE *open_append(const char *path, const char *header)
 {
     FILE *f = fopen(path, "a");
-    if (!f) {
+    if (!f)
         say("cannot append to '%s'", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+    else if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
         fprintf(f, "%s\n", header);
     return f;
 }
@@ -60,20 +58,14 @@ static FILE *open_append(const char *path, const char *header)
  */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
-    static result_row raw[MAX_ROWS];
-    result_row rows[3];
-    int from = atoi(from_text), step = atoi(step_text);
-    int raw_count = csv_read_all(rows_path, raw, MAX_ROWS);
-    int missing = 0;
+    static result_row rows[MAX_ROWS];
+    int count = csv_read_all(rows_path, rows, MAX_ROWS), missing = 0;
     for (int p = 0; p < 3; p++) {
-        int found = p < raw_count && strcmp(raw[p].step, programs[p]) == 0;
-        if (found)
-            rows[p] = raw[p];
-        else   /* a program that left no row (it crashed first): FAILED, named after it */
-            missing_row(&rows[p], programs[p]);
-        missing |= !found || !row_passed(&rows[p]);
+        if (p >= count || strcmp(rows[p].step, programs[p]) != 0)
+            missing_row(&rows[p], programs[p]);   /* a program that left no row (it crashed first): FAILED */
+        missing |= !row_passed(&rows[p]);
     }
-    print_lab_table(stdout, rows, from, step);
+    print_lab_table(stdout, rows, atoi(from_text), atoi(step_text));
     return missing ? 1 : 0;
 }
 
@@ -134,11 +126,9 @@ static int lab_weights(const char *path)
     grade_weights w;
     if (load_weights(path, &w) != 0)
         return 2;
-    long total = w.correct + w.memcheck + w.racecheck + w.timed_runs + w.performance;
-    printf("%s: correct %ld.%02ld (split over the types), memcheck %ld.%02ld, racecheck %ld.%02ld, timed_runs "
-           "%ld.%02ld, performance %ld.%02ld; total %ld.%02ld\n", path, w.correct / 100, w.correct % 100,
-           w.memcheck / 100, w.memcheck % 100, w.racecheck / 100, w.racecheck % 100, w.timed_runs / 100,
-           w.timed_runs % 100, w.performance / 100, w.performance % 100, total / 100, total % 100);
+    printf("%s: correct %.2f (split over the types), memcheck %.2f, racecheck %.2f, timed_runs %.2f, performance "
+           "%.2f; total %.2f\n", path, w.correct / 100.0, w.memcheck / 100.0, w.racecheck / 100.0,
+           w.timed_runs / 100.0, w.performance / 100.0, weights_total(&w) / 100.0);
     return 0;
 }
 
@@ -161,8 +151,7 @@ static int lab_missing(const char *csv_path, const char *weights_path, const cha
     FILE *csv = open_append(csv_path, GRADES_HEADER);
     if (!csv)
         return 2;
-    write_grades_csv_missing(csv, student, step, why, w.correct + w.memcheck + w.racecheck + w.timed_runs +
-                                                          w.performance);
+    write_grades_csv_missing(csv, student, step, why, weights_total(&w));
     return fclose(csv) == 0 ? 0 : cannot_write(csv_path);
 }
 

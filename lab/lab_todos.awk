@@ -1,8 +1,7 @@
 # make lab's TODO placement: reads step k-1's kernel (A), step k's (B) and `diff A B`
-# (normal format), all three with the header comment removed and the STEP label made
-# equal, and prints A with one `// TODO(step K, i of m): ...` line before each place
-# where B differs in code (not in comments alone): where (function), how much changes,
-# and which names B uses there that A never does, without the code itself.
+# (normal format; both without the header comment, their STEP labels equal) and prints A
+# with a `// TODO(step K, i of m): ...` line before each place where B's code differs:
+# where (function), how much changes, and the names B uses there that A never does.
 # Usage: awk -v step=K -f lab/lab_todos.awk A B DIFF      (POSIX awk: mawk, gawk)
 
 # Removes comments and the contents of strings from one line; in_comment carries a

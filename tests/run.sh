@@ -76,6 +76,26 @@ unit_tests() {
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
+# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and,
+# when CODE is not 0, its stderr is one line (make's own "***" line not counted). The output
+# stays in $log/out.txt and $log/err.txt for a check after it.
+expect() {
+    local name=$1 code=$2 text=$3 status lines
+    shift 3
+    "$@" > "$log/out.txt" 2> "$log/err.txt" < /dev/null; status=$?
+    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/err.txt")
+    if [ "$status" -ne "$code" ]; then
+        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/err.txt")"
+    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$name" "expected one line on stderr, got $lines"
+    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/out.txt" "$log/err.txt"; then
+        fail "$name" "no '$text' in the output"
+    else
+        pass "$name"
+    fi
+}
+# make_expect NAME CODE TEXT ARGS...: expect of make ARGS
+make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 # ---------------------------------------------------------------- the CI tier
 # make test-ci (.ci/run calls it; make test leaves it out).
 # removable: each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can
@@ -158,7 +178,7 @@ finish() {
     section ""
     echo "time per section: ${section_times%; }"
     # make test's time against its budget (a benchmark, not a test: it never fails on time)
-    [ "${TEST_TIER:-}" = ci ] || echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] &&
+    [ -n "${TEST_TIER:-}" ] || echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] &&
         echo "with a GPU, its build included" || echo "without a GPU"))"
     echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
          paste -sd'|' | sed 's/|/; /g')"
@@ -168,6 +188,10 @@ finish() {
 if [ "${TEST_TIER:-}" = ci ]; then
     section toolkit; toolkit_checks
     section removable; removable_checks
+    finish; exit
+elif [ -n "${TEST_TIER:-}" ]; then   # an extension's tier (make test-lab: lab/lab.mk): its suites alone
+    # shellcheck disable=SC1090  # the suites are named by the Makefile
+    for suite in $TEST_SUITES; do section "$suite"; . "$suite"; done
     finish; exit
 fi
 section unit
@@ -254,27 +278,6 @@ for dir in "${dirs[@]}"; do
     fi
     previous=$dir
 done
-
-# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and,
-# when CODE is not 0, its stderr is one line (make's own "***" line not counted). The output
-# stays in $log/out.txt and $log/err.txt for a check after it.
-expect() {
-    local name=$1 code=$2 text=$3 status lines
-    shift 3
-    "$@" > "$log/out.txt" 2> "$log/err.txt" < /dev/null; status=$?
-    lines=$(grep -vcE '^make(\[[0-9]+\])?: \*\*\*' "$log/err.txt")
-    if [ "$status" -ne "$code" ]; then
-        fail "$name" "exit $status, expected $code: $(head -c 300 "$log/err.txt")"
-    elif [ "$code" -ne 0 ] && [ "$lines" -ne 1 ]; then
-        fail "$name" "expected one line on stderr, got $lines"
-    elif [ -n "$text" ] && ! grep -qF -- "$text" "$log/out.txt" "$log/err.txt"; then
-        fail "$name" "no '$text' in the output"
-    else
-        pass "$name"
-    fi
-}
-# make_expect NAME CODE TEXT ARGS...: expect of make ARGS
-make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 
 # ---------------------------------------------------------------- tools
 section tools
