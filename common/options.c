@@ -31,15 +31,10 @@ int parse_size(const char *text, uint64_t *value)
     if (strncmp(text, "2^", 2) != 0)
         return parse_decimal(text, value);
 
-    char exponent_text[8];
     const char *rest = text + 2;
     size_t digits = strspn(rest, "0123456789");
-    if (digits == 0 || digits >= sizeof exponent_text)
-        return -1;
-    memcpy(exponent_text, rest, digits);
-    exponent_text[digits] = '\0';
-    uint64_t exponent, offset = 0;
-    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 64)
+    uint64_t exponent = digits ? strtoull(rest, NULL, 10) : 0, offset = 0;   /* up to 7 digits: no overflow */
+    if (digits == 0 || digits >= 8 || exponent > 64)
         return -1;
     rest += digits;
     /* 2^64 itself does not fit, 2^64-M (M >= 1) does: the top of the range has a name too */
@@ -84,43 +79,35 @@ int parse_int_in(const char *text, long low, long high, int *value)
 
 /**
  * Parses --check into opt: `auto` (the step's own sizes, filled in by the harness) or a
- * comma-separated list; -1 with a message on error. An empty item ("1,,2", a comma at
- * either end) is an error, not skipped: a script that built the list wrong must hear it.
+ * comma-separated list. An empty item ("1,,2", a comma at either end) is an error, not
+ * skipped: a script that built the list wrong must hear it.
  */
-static int parse_check_list(const char *text, options *opt, char *error, size_t size)
+static enum parse_result parse_check_list(const char *text, options *opt, char *error, size_t size)
 {
     char buffer[1024];
     opt->check_count = 0;
     opt->check_auto = strcmp(text, "auto") == 0;
     if (opt->check_auto)
-        return 0;
-    if (strlen(text) >= sizeof buffer) {
-        fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
-        return -1;
-    }
+        return PARSE_OK;
+    if (strlen(text) >= sizeof buffer)
+        return fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
     strcpy(buffer, text);
     for (char *item = buffer, *next; item; item = next) {
         uint64_t n;
         next = strchr(item, ',');
         if (next)
             *next++ = '\0';
-        if (item[0] == '\0') {
-            fail(error, size, "--check: an empty size in '%s'; give sizes >= 1 separated by single commas, "
-                              "e.g. --check 1,257,2^20+7, or --check auto", text);
-            return -1;
-        }
-        if (parse_size(item, &n) != 0 || n == 0) {
-            fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
-                              "e.g. --check 1,257,2^20+7", item);
-            return -1;
-        }
-        if (opt->check_count == MAX_CHECK_SIZES) {
-            fail(error, size, "--check: at most %d sizes in one run", MAX_CHECK_SIZES);
-            return -1;
-        }
+        if (item[0] == '\0')
+            return fail(error, size, "--check: an empty size in '%s'; give sizes >= 1 separated by single "
+                                     "commas, e.g. --check 1,257,2^20+7, or --check auto", text);
+        if (parse_size(item, &n) != 0 || n == 0)
+            return fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
+                                     "e.g. --check 1,257,2^20+7", item);
+        if (opt->check_count == MAX_CHECK_SIZES)
+            return fail(error, size, "--check: at most %d sizes in one run", MAX_CHECK_SIZES);
         opt->check_sizes[opt->check_count++] = (size_t)n;
     }
-    return 0;
+    return PARSE_OK;
 }
 
 /** Most flags a driver may add to the core's (driver_flags). */
@@ -224,7 +211,7 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         case OPT_SAME_BITS: opt->same_bits = 1; break;
         case OPT_VERDICTS: opt->verdicts_path = optarg; break;
         case OPT_CHECK:
-            if (parse_check_list(optarg, opt, error, error_size) != 0)
+            if (parse_check_list(optarg, opt, error, error_size) != PARSE_OK)
                 return PARSE_ERROR;
             break;
         case 'h':

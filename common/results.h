@@ -1,8 +1,7 @@
 /**
  * @file results.h
- * @brief Measurements as data: statistics of the repetitions and one CSV row per run
- * (read back by the tools: report/csv_read.h; their tables: report/tables.h). Pure C,
- * unit-tested without a GPU.
+ * @brief Measurements as data: statistics of the repetitions and one CSV row per run (read
+ * back by report/csv_read.h). Pure C, unit-tested without a GPU.
  */
 #ifndef REDUCE_RESULTS_H
 #define REDUCE_RESULTS_H
@@ -16,9 +15,8 @@ extern "C" {
 
 /**
  * A row is "noisy" when the median's 95% confidence interval reaches further than this
- * fraction of the median on either side: the figure could then be off by more than 2%,
- * as much as the smallest step speedups the table shows. One slow run (a large max)
- * does not move the median, so it does not make a row noisy.
+ * fraction of it on either side: as much as the smallest speedups the table shows. (One
+ * slow run does not move the median, so it does not make a row noisy.)
  */
 #define NOISE_THRESHOLD 0.02
 
@@ -76,10 +74,7 @@ int row_is_noisy(const result_row *r);
 /** The CSV header matching csv_write_fields(). */
 extern const char CSV_HEADER[];
 
-/**
- * Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row
- * is one line, which csv_split() of report/csv_read.h reads back). For tools that write CSV files of their own.
- */
+/** Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row is one line). */
 void csv_write_field(FILE *f, const char *text);
 
 /** Writes a row's fields (CSV, strings quoted) to `f`, without the newline, so that a
@@ -90,10 +85,9 @@ void csv_write_fields(FILE *f, const result_row *r);
 int csv_append(const char *path, const result_row *row);
 
 /**
- * Checks, before anything runs, that csv_append() will be able to write to `path`: it
- * opens the file for append (and removes it again if it did not exist). A run that
- * cannot keep its row is refused up front rather than failed after the timing. Returns
- * 0, or -1 with one line in `error` ("", a directory, a folder that does not exist).
+ * Checks before anything runs that csv_append() can write to `path` (opened for append, and
+ * removed if it was new): a run that cannot keep its row is refused up front. Returns 0, or
+ * -1 with one line in `error` ("", a directory, a folder that does not exist).
  */
 int csv_check_writable(const char *path, char *error, size_t size);
 
