@@ -5,10 +5,7 @@ TYPE      ?= int
 ifeq ($(filter $(TYPE),int float double),)
 $(error TYPE must be int, float or double (got '$(TYPE)'))
 endif
-TYPE_FLAG_int    :=
-TYPE_FLAG_float  := -DELEMENT_FLOAT
-TYPE_FLAG_double := -DELEMENT_DOUBLE
-TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
+TYPE_FLAG := $(if $(filter float,$(TYPE)),-DELEMENT_FLOAT,$(if $(filter double,$(TYPE)),-DELEMENT_DOUBLE))
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
 # NVCC_FOUND is empty when that nvcc does not answer: the top Makefile then says so first.
@@ -52,8 +49,4 @@ FORCE:
 
 ##= V=0: V=1 shows every compiler command (by default one line per kernel file)
 V ?= 0
-ifeq ($(V),1)
-Q :=
-else
-Q := @
-endif
+Q := $(if $(filter 1,$(V)),,@)

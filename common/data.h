@@ -122,17 +122,15 @@ verdict check_sum(element_t got, const reference *ref, uint64_t depth);
 verdict check_within(element_t got, const reference *ref, double bound);
 
 /**
- * New data for every call: before call `call` (1, 2, ...) of a timed run, or the second
- * of --check's random data, the harness changes the element fresh_index() draws (a new
- * place each call) to fresh_value(), so that a kernel returning an earlier result fails.
- * Random data only, never an --input file.
+ * New data for every call: before call `call` (1, 2, ...) of a timed run, or the second of
+ * --check's random data, the element fresh_index() draws (a new place each call) becomes
+ * fresh_value(), so that a kernel returning an earlier result fails. Never an --input file.
  */
 size_t fresh_index(uint64_t seed, int call, size_t n);
 
 /**
- * The new value of fresh_index()'s element, which held `old`, with `ref` updated to the
- * changed input's sum: an int moves by 1 to 7 either way, a float up by 4 times the accepted
- * error at `depth`, plus 1. `old` when that bound is infinite (nothing could be told wrong).
+ * The new value of fresh_index()'s element (`old`), `ref` updated to match: an int moves by 1 to 7
+ * either way, a float up by 4 times the accepted error at `depth`, plus 1 (none if that is infinite).
  */
 element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth);
 

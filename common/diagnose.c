@@ -165,14 +165,12 @@ int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigne
         add_derived(all, &count, b, b - 1 + d);
     }
     add_derived(all, &count, t, 16 * t + 1);
-    add_derived(all, &count, b, 2 * b - 1);
-    add_derived(all, &count, b, 2 * b + 1);
-    if (b <= LARGEST_DERIVED_SIZE) {   /* so that b * b cannot wrap around */
-        add_derived(all, &count, b, b * b - 1);
-        add_derived(all, &count, b, b * b + 1);
+    for (uint64_t d = 0; d <= 2; d += 2) {   /* one below, one above */
+        add_derived(all, &count, b, 2 * b - 1 + d);
+        if (b <= LARGEST_DERIVED_SIZE)   /* so that b * b cannot wrap around */
+            add_derived(all, &count, b, b * b - 1 + d);
+        add_derived(all, &count, v, v - 1 + d);
     }
-    add_derived(all, &count, v, v - 1);
-    add_derived(all, &count, v, v + 1);
     if (index_bits == 64)
         all[count++] = ((size_t)1 << 31) + 5;
 #if !ELEMENT_IS_INTEGER && !defined(ELEMENT_DOUBLE)

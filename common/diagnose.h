@@ -13,10 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** What `--check` saw for one size: the input of diagnose(). */
 typedef struct check_outcome {
     uint64_t n;               /**< elements */
@@ -46,9 +42,8 @@ typedef enum diagnosis {
 } diagnosis;
 
 /**
- * Names the likely bug behind a failed check in one line (no newline) in `text`: a short
- * label that scripts grep ("lost tail: ...", "state not reset: ..."), what was seen and where
- * to look. The patterns go from the most specific (when, then how large n) to the least.
+ * Names the likely bug behind a failed check in one line in `text`: a label scripts grep ("lost
+ * tail: ..."), what was seen and where to look; the most specific pattern first (when, how large n).
  */
 diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 
@@ -70,10 +65,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
                       int index_bits, size_t *sizes, int capacity);
 
-/**
- * Sorts the `count` sizes of `all` (in place) and writes each once, smallest first, to
- * `sizes`, at most `capacity` of them; returns how many (adversarial_sizes(), --same-bits).
- */
+/** Sorts `all` in place, writes each size once, smallest first, to `sizes` (at most `capacity`): how many. */
 int sorted_sizes(size_t *all, int count, size_t *sizes, int capacity);
 
 /** What the CUDA runtime said when it found no GPU to use: the input of describe_no_gpu(). */
@@ -86,14 +78,9 @@ typedef struct gpu_absence {
 } gpu_absence;
 
 /**
- * Says in one line what is missing when no GPU can be used, and what to do: no driver, one
- * older than the toolkit (the runtime's message is the same for both; the driver's version
- * tells them apart), no GPU (or none CUDA_VISIBLE_DEVICES lets through), another error.
+ * Says in one line what is missing when no GPU can be used, and what to do: no driver, an old one
+ * (the runtime says the same of both), no GPU (or none CUDA_VISIBLE_DEVICES lets through), another error.
  */
 void describe_no_gpu(const gpu_absence *a, char *text, size_t size);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

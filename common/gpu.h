@@ -39,16 +39,12 @@ void cuda_check(cudaError_t err, const char *call, const char *file, int line);
 int gpu_open(int device, gpu_info *info, char *error, size_t error_size);
 
 /**
- * Evicts the input from L2 before a timed run, by `mode` (enum l2_flush), over a buffer of
- * 4 x L2 size, queued on `stream` before the run's start event: otherwise a second run over
- * an input that fits in L2 measures the cache, not DRAM.
- *
- * FLUSH_WRITE is a memset of the buffer (`pass` varies the byte), as nvbench's and Triton's
- * flushes are: it leaves L2 dirty, and the timed kernel's loads write those lines back
- * inside the timed region. FLUSH_READ, the default, is a kernel that reads the (zeroed)
- * buffer: L2 is left clean, and whatever was dirty is written back during the flush. What
- * each costs, measured, and the commands: docs/reference.md, "The flush, and what it costs
- * a streaming kernel".
+ * Evicts the input from L2 before a timed run (else a second run of an input that fits in L2
+ * times the cache), by `mode` (enum l2_flush), over a buffer of 4 x L2, queued on `stream`.
+ * FLUSH_WRITE is a memset of it (`pass` varies the byte), as nvbench's and Triton's flushes
+ * are: L2 is left dirty, written back by the timed kernel's loads. FLUSH_READ, the default, is
+ * a kernel that reads the (zeroed) buffer: L2 is left clean. What each costs, measured:
+ * docs/reference.md, "The flush, and what it costs a streaming kernel".
  */
 void flush_l2(void *buffer, size_t bytes, int mode, int pass, cudaStream_t stream);
 

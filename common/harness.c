@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
 #include "diagnose.h"
 
 int harness_writes_files = 1;

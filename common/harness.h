@@ -29,10 +29,7 @@ extern "C" {
 /** The program's name (argv[0]) for error lines; set by harness_begin(). */
 extern const char *harness_program;
 
-/**
- * 1 (the default) where this process writes the --csv and --verdicts files; 0 in a
- * program's other processes: several creating and removing one new file could lose its header.
- */
+/** 1 where this process writes --csv's and --verdicts' files; 0 in a program's others (no lost header). */
 extern int harness_writes_files;
 
 /** Prints one error line prefixed with the program name. */
@@ -70,26 +67,21 @@ typedef struct harness_driver {
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, const harness_driver *driver);
 
-/**
- * Rejects n above info->max_n with one line naming the program, its maximum and why;
- * `what` names the n ("n", "--input: the file's n"). Returns 0 or EXIT_USAGE.
- */
+/** 0, or EXIT_USAGE after a line saying why n (named by `what`: "n", ...) is above info->max_n. */
 int check_max_n(const step_info *info, size_t n, const char *what);
 
 /** Largest size --same-bits sums: 2^26+1, the edge of its largest size. */
 #define SAME_BITS_MOST_N (((size_t)1 << 26) + 1)
 
 /**
- * The sizes --same-bits sums, smallest first, each once: --check auto's up to
- * SAME_BITS_MOST_N, and 2^20, 2^24+7 and 2^26, where many chunks and blocks meet. Into
- * `sizes` (MAX_CHECK_SIZES of room); returns how many.
+ * The sizes --same-bits sums into `sizes` (MAX_CHECK_SIZES), sorted, and returns how many: --check
+ * auto's up to SAME_BITS_MOST_N, and 2^20, 2^24+7 and 2^26, where many chunks and blocks meet.
  */
 int same_bits_sizes(const step_info *info, size_t *sizes);
 
 /**
- * Appends "WHAT N pass|fail [WHY]" (`why`: one word, or NULL) to --verdicts' file, if one
- * was given and this process writes files: what scripts read, not the lines for people.
- * Returns 0, after an error line, when it cannot.
+ * Appends "WHAT N pass|fail [WHY]" (`why`: one word, or NULL) to --verdicts' file, if any, for
+ * scripts (not the lines for people). Returns 0, after an error line, when it cannot.
  */
 int record_verdict(const options *opt, const char *what, size_t n, int ok, const char *why);
 
@@ -109,9 +101,8 @@ element_t *host_alloc(size_t n);
 int is_poison(const void *value, size_t size);
 
 /**
- * The indices --check sets to 1 one at a time for size n (0, n/2, the last three, and
- * both sides of block and warp boundaries), without repeats and all below n. Writes at
- * most MAX_ONE_HOT of them to `positions` and returns how many.
+ * The indices --check sets to 1 one at a time for size n (0, n/2, the last three, both sides
+ * of block and warp boundaries), each once, below n: at most MAX_ONE_HOT; returns how many.
  */
 int one_hot_positions(size_t n, size_t *positions);
 
@@ -121,10 +112,9 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
 
 /**
  * The timing protocol of every driver: `warmup` runs, then `reps` timed ones, each a call
- * run_once(ctx, run), run = 0, 1, ... (new data, slot_begin()'s flush and gate, the timed
- * work, its result verified), returning its time in ms, or a negative value when wrong: the
- * runs stop there. Returns summarize_times() of the timed runs, all 0 after a wrong one;
- * exits (EXIT_USAGE, one line) when the host has no memory for the times.
+ * run_once(ctx, run), run = 0, 1, ... (new data, flush and gate, the timed work, its check),
+ * that returns its time in ms, or a negative value when wrong: the runs stop there. Returns
+ * summarize_times() of the timed runs (all 0 after a wrong one); exits 2 without memory.
  */
 timing_stats time_runs(float (*run_once)(void *ctx, int run), void *ctx, int warmup, int reps);
 

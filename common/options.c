@@ -45,16 +45,12 @@ int parse_size(const char *text, uint64_t *value)
         return 0;
     }
     uint64_t base = (uint64_t)1 << exponent;
-    if (*rest == '\0') {
-        *value = base;
-        return 0;
-    }
-    if ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0)
+    if (*rest != '\0' && ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0))
         return -1;
     /* out of 0 .. 2^64-1 is not a size, as for a plain decimal: never wrap around */
     if ((*rest == '-' && offset > base) || (*rest == '+' && offset > UINT64_MAX - base))
         return -1;
-    *value = (*rest == '+') ? base + offset : base - offset;
+    *value = (*rest == '-') ? base - offset : base + offset;   /* 2^K alone: offset 0 */
     return 0;
 }
 
@@ -264,10 +260,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
            "      --seed S     seed of the random data (default 1)\n",
            program, step_name, driver ? driver->runs_on : "the GPU", (unsigned long long)max_n,
            max_n_reason(max_n), DEFAULT_REPS, DEFAULT_WARMUP);
-    if (driver)
-        printf("%s", driver->flag_lines);
-    else
-        printf("      --device D   CUDA device index (default 0)\n");
+    printf("%s", driver ? driver->flag_lines : "      --device D   CUDA device index (default 0)\n");
     printf("      --csv FILE   append one result row to FILE\n"
            "      --flush MODE how to flush the L2 cache before each run: read (a kernel reads 4 x L2,\n"
            "                   which leaves it clean) or write (a memset of 4 x L2, which leaves it\n"

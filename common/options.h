@@ -72,8 +72,8 @@ typedef struct driver_flag {
 } driver_flag;
 
 /**
- * A driver's (or a step's) own flags, parsed with the core's in one pass: `take` gets each
- * one's index in `flags` and value (NULL: none), and returns 0, or -1 with a line in `error`.
+ * A driver's (or a step's) flags, parsed with the core's: `take` gets each one's index in
+ * `flags` and value (NULL: none), and returns 0, or -1 with a line in `error`.
  */
 typedef struct driver_flags {
     const driver_flag *flags;
@@ -81,10 +81,7 @@ typedef struct driver_flags {
     int (*take)(int index, const char *value, char *error, size_t error_size);
 } driver_flags;
 
-/**
- * Parses argv into `opt` (defaults first), with a driver's own flags (`driver`; NULL:
- * none). On PARSE_ERROR, `error` holds one line: what is wrong and what is accepted.
- */
+/** Parses argv into `opt` (defaults first) with a driver's flags (or NULL); PARSE_ERROR: one line in `error`. */
 enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
                                        char *error, size_t error_size);
 

@@ -1,11 +1,8 @@
 /**
  * @file resources.h
  * @brief `--resources`: what a step's kernel takes from an SM and how many of its blocks
- * fit there, as the CUDA runtime reports it for the GPU the program runs on.
- *
- * `make resources` (scripts/resources.sh) reads these lines for every step, so that each
- * register count, shared-memory size and occupancy the READMEs quote is a number a
- * student can regenerate on their own GPU.
+ * fit there, on this GPU, so that every such number the READMEs quote can be regenerated
+ * (`make resources`, scripts/resources.sh).
  */
 #ifndef REDUCE_RESOURCES_H
 #define REDUCE_RESOURCES_H

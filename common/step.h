@@ -25,9 +25,8 @@ extern "C" {
 #define MAX_N_64BIT ((uint64_t)INT64_MAX)
 
 /**
- * A step's own flags, for a knob the harness has no reason to know (step 14's --blocks,
- * CUB's --determinism): parsed with the core's (errors exit 2 before the GPU), listed in
- * --help and --describe after them.
+ * A step's own flags, for a knob the harness has no reason to know (step 14's --blocks, CUB's
+ * --determinism): parsed with the core's (errors exit 2), listed after them in --help and --describe.
  */
 typedef struct step_flags {
     driver_flags parse;       /**< the flags and the step's function that takes each value */
