@@ -1,16 +1,12 @@
 /**
  * @file blocks_flag.h
- * @brief `--blocks B`, a flag of the programs whose grid is a full wave of the GPU: B takes
- * the wave's place as the most blocks the grid may have, fewer or more than this GPU fits
- * at once, so that one GPU runs the grid of another. Step 14 shows with it that its bits
- * do not depend on the grid; step 11's finishes (step11_single_pass/atomic_finish) that
- * theirs do.
+ * @brief `--blocks B`, for the programs whose grid is a full wave of the GPU: B replaces the
+ * wave as the most blocks the grid may have, so that one GPU runs another's grid (step 14:
+ * its bits do not depend on it; step 11's finishes: theirs do).
  *
- * A program includes this header once, caps its grid with most_blocks in place of the
- * wave, and names blocks_flag as its STEP's own_flags (step.h's step_flags): the core
- * knows nothing of grids. SAME_BITS defined to 1 before the include makes --describe also
- * say same_bits=1: the program's claim that its result's bits do not depend on the grid,
- * which make test holds it to.
+ * A program includes it once, caps its grid with most_blocks and names blocks_flag as its
+ * STEP's own_flags: the core knows nothing of grids. SAME_BITS 1 before the include makes
+ * --describe say same_bits=1, the claim that make test holds the program to.
  */
 #ifndef REDUCE_BLOCKS_FLAG_H
 #define REDUCE_BLOCKS_FLAG_H
@@ -28,10 +24,7 @@
 /** --blocks B: the most blocks the grid may have (0: not given, a full wave). */
 static int most_blocks = 0;
 
-/**
- * Takes --blocks' value: a whole number from 1 to MOST_BLOCKS_FLAG, or one line saying so.
- * NULL (never from a command line) goes back to the full wave: --same-bits' own grid.
- */
+/** Takes --blocks' value (1 to MOST_BLOCKS_FLAG), or NULL: back to the full wave (--same-bits' own grid). */
 static int take_blocks(int index, const char *value, char *error, size_t error_size)
 {
     (void)index;

@@ -5,14 +5,10 @@ TYPE      ?= int
 ifeq ($(filter $(TYPE),int float double),)
 $(error TYPE must be int, float or double (got '$(TYPE)'))
 endif
-TYPE_FLAG_int    :=
-TYPE_FLAG_float  := -DELEMENT_FLOAT
-TYPE_FLAG_double := -DELEMENT_DOUBLE
-TYPE_FLAG := $(TYPE_FLAG_$(TYPE))
+TYPE_FLAG := $(if $(filter float,$(TYPE)),-DELEMENT_FLOAT,$(if $(filter double,$(TYPE)),-DELEMENT_DOUBLE))
 SUFFIX    := $(if $(filter int,$(TYPE)),,_$(TYPE))
 
-# NVCC_FOUND is empty when that nvcc does not answer: the top Makefile then says so in one
-# line before building anything.
+# NVCC_FOUND is empty when that nvcc does not answer: the top Makefile then says so first.
 ##= CUDA_PATH=(the nvcc on PATH's toolkit, else CUDA_HOME, else /usr/local/cuda): the CUDA Toolkit that builds (its nvcc), and whose compute-sanitizer and ncu run
 ifndef CUDA_PATH
 CUDA_PATH := $(or $(patsubst %/bin/nvcc,%,$(filter %/bin/nvcc,$(shell command -v nvcc 2>/dev/null))),$(CUDA_HOME),/usr/local/cuda)
@@ -21,9 +17,8 @@ NVCC       ?= $(CUDA_PATH)/bin/nvcc
 NVCC_FOUND := $(shell command -v $(firstword $(NVCC)) 2>/dev/null)
 CC        := gcc
 
-# Without a GPU, sm_75: the oldest the toolkit supports (native would warn and pick it
-# anyway). SM wins over an NVCC_ARCH from the environment, which a make above this one
-# exports (`make test` runs make in its tests); only one on the command line is stronger.
+# Without a GPU, sm_75, the oldest the toolkit supports. SM wins over an NVCC_ARCH from the
+# environment (a make above this one exports it), not over one on the command line.
 ##= SM=: the GPU architecture to build for, e.g. SM=90 for sm_90 (a change rebuilds)
 ##= NVCC_ARCH=(native, or sm_75 without a GPU): any -arch value nvcc takes, instead of SM
 ifdef SM
@@ -40,11 +35,9 @@ NVCC_FLAGS      := -O3 -arch=$(NVCC_ARCH) -lineinfo -I$(COMMON) $(TYPE_FLAG) $(E
 NVCC_LINK_FLAGS := -arch=$(NVCC_ARCH)
 HOST_CFLAGS     := -std=c11 -O2 -Wall -Wextra -Werror -I$(COMMON) -I$(CUDA_PATH)/include $(TYPE_FLAG) $(EXTRA_CFLAGS)
 
-# Builds that cannot be stale: every object depends on a file holding the command line it
-# is built with (as the Linux kernel's .cmd files do), rewritten only when that command
-# line changes. Make runs the stamp's rule every time (FORCE), but judges what depends on
-# it by its time, which only a change moves: `make SM=90` after a default build rebuilds
-# what the new flags touch, and a second `make SM=90` nothing.
+# Builds that cannot be stale: every object depends on a stamp holding its command line (as
+# the Linux kernel's .cmd files do), run every time (FORCE) but rewritten only when the
+# line changes: `make SM=90` rebuilds what the flags touch, a second one nothing.
 #   target: FORCE ; @$(call write_if_changed,TEXT)
 squote := '
 write_if_changed = mkdir -p $(@D) && printf '%s\n' '$(subst $(squote),'\$(squote)',$(strip $(1)))' | cmp -s - $@ || \
@@ -56,8 +49,4 @@ FORCE:
 
 ##= V=0: V=1 shows every compiler command (by default one line per kernel file)
 V ?= 0
-ifeq ($(V),1)
-Q :=
-else
-Q := @
-endif
+Q := $(if $(filter 1,$(V)),,@)

@@ -69,8 +69,7 @@ _Static_assert(LDBL_MAX_EXP >= 16384 && LDBL_MANT_DIG >= 64, "the float referenc
                "x86-64's or aarch64's range and precision: 2^64 doubles sum below its largest value");
 /**
  * Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. Once
- * the sum is not finite (an infinite or NaN x) the carry is left alone: (sum - t) would
- * be inf - inf, a NaN that no later addition removes.
+ * the sum is not finite the carry is left alone: (sum - t) would be a lasting NaN.
  */
 static void neumaier_add(long double *sum, long double *carry, long double x)
 {
@@ -104,14 +103,10 @@ static void accumulate(accumulator *acc, const element_t *a, size_t n)
 #define MOST_PARTS 64
 
 /**
- * The parts of a large input, made and summed, or summed, on the host's cores. Making the
- * data and summing it is the CPU's work in every --check and timed run: make test's
- * --check 2^31+5 of ints (the largest size of --check auto, for every 64-bit step; the
- * unsigned-index test's run, in test-log/times.txt) took 13.6 s on the H100's host on one
- * core, 4.4 s in parts on its 16 (2026-11-26, made in one pass and summed in another).
- * The parts depend on n alone, and a part's elements are the same wherever it starts
- * (fill_serial() skips ahead), so the data and the reference are the same on every
- * machine, whatever its number of cores.
+ * The parts of a large input, made and summed (or summed) on the host's cores: the CPU's
+ * work in every --check and timed run (--check 2^31+5 of ints: 13.6 s on one core, 4.4 s
+ * on 16). The parts depend on n alone and fill_serial() skips ahead, so the data and the
+ * reference are the same on every machine, whatever its number of cores.
  */
 typedef struct parts {
     const element_t *in;         /**< the input summed */
@@ -148,10 +143,9 @@ static void *work_on_parts(void *arg)
 }
 
 /**
- * Fills `fill` first unless it is NULL (when given, it is `a` itself), and sums
- * a[0 .. n-1] in parts, on as many threads as this process may use cores (this one among
- * them: a process bound to one core runs one); returns the parts' sums added in order. A
- * thread that cannot start leaves its parts to the others.
+ * Fills `fill` (NULL, or `a` itself) and sums a[0 .. n-1] in parts, on as many threads as
+ * this process may use cores, this one among them; returns the parts' sums added in order.
+ * A thread that cannot start leaves its parts to the others.
  */
 static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_t seed, uint64_t first)
 {

@@ -1,7 +1,7 @@
 /**
  * @file data.h
- * @brief Input data, the CPU reference and the verdict: the pure logic that decides
- * whether a GPU result is right. No CUDA here, so it is unit-tested on any machine.
+ * @brief Input data, the CPU reference and the verdict: whether a GPU result is right.
+ * No CUDA, so it is unit-tested on any machine.
  */
 #ifndef REDUCE_DATA_H
 #define REDUCE_DATA_H
@@ -30,29 +30,22 @@ typedef struct reference {
 } reference;
 
 /**
- * Fills `a` with elements first ... first + n - 1 of a reproducible random sequence drawn
- * from `seed`, and returns their cpu_reference(), summed as they are made (the data read
- * once). Ints in [-7, 7] (symmetric, so partial sums wander around zero instead of growing
- * with n and can't overflow int in practice: the sum of 2^32 of them has a standard
- * deviation near 2^18), floats and doubles in [0, 1) (positive, so the relative error of
- * the sum means something). One part of a larger input (on each of several GPUs, say)
- * holds the values the whole input would hold there, whatever the number of parts.
+ * Fills `a` with elements first ... first + n - 1 of `seed`'s random sequence and returns
+ * their cpu_reference(), summed as they are made. Ints in [-7, 7]: symmetric, so partial
+ * sums wander around zero and cannot overflow int (2^32 of them: a deviation near 2^18);
+ * floats and doubles in [0, 1): positive, so the sum's relative error means something.
+ * A part of a larger input (one GPU's) holds what the whole input holds there.
  */
 reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first);
 
 /**
  * Writes n values of mixed magnitudes from `seed` to `v`: data on which the order of a float
- * sum shows in its result (--same-bits, build/tools/mixed_data for --input, step 14's README).
- * Most values are small, uniform in [0, 1). n/128 times, two places drawn at random get a
- * large value and its negative (magnitude from 2^20 to just under 2^31, with 25 significant
- * bits, one more than a float holds: a float build rounds each, and rounding to nearest is
- * symmetric in sign, so the pair still cancels exactly; a double holds them exactly). The places
- * are drawn with replacement, so a later pair can overwrite one value of an earlier one:
- * about 1% of the large values are left without their negative (2,021 of 260,103 at
- * n = 2^24+7, seed 1), and those set the exact sum. A partial sum that holds a large value
- * rounds every small value added to it to the large value's last bit; which small values
- * meet which large ones depends on the order of the additions, so two orders give results
- * that differ in many more bits than on uniform data. The same values on every machine.
+ * sum shows in its result (--same-bits, build/tools/mixed_data, step 14's README). Most are
+ * uniform in [0, 1); n/128 times two random places get a large value (2^20 to 2^31, 25
+ * significant bits: a float rounds it, symmetrically, so the pair still cancels) and its
+ * negative. A later pair may overwrite an earlier one's half: the large values left alone
+ * (about 1%) set the exact sum. A partial sum holding a large value rounds each small one
+ * added to it, so which meet which, the order, shows in many bits.
  */
 void mixed_values(double *v, size_t n, uint64_t seed);
 
@@ -60,27 +53,20 @@ void mixed_values(double *v, size_t n, uint64_t seed);
 const char *random_data_description(void);
 
 /**
- * Sums `a` on the CPU: exactly in 128-bit integers for int (no n the machine can hold
- * overflows them), with Neumaier's compensated summation in long double for floats, so
- * the reference is far more accurate than any GPU order of additions in element_t.
- * From 2^22 elements up it sums in parts fixed by n, on the host's cores, and adds the
- * parts' sums in order, compensated too: the same reference on every machine.
- * Right for every input: a NaN or infinite element makes the sum what IEEE addition
- * gives (inf, or NaN for inf + -inf or a NaN) and is recorded, never a NaN out of the
- * compensation itself; finite float or double elements never overflow a long double.
+ * Sums `a` on the CPU: exactly in 128-bit integers for int, with Neumaier's compensated
+ * summation in long double for floats (far more accurate than any GPU order). From 2^22
+ * elements up in parts fixed by n, on the host's cores, added in order: the same
+ * reference on every machine. A NaN or infinite element gives IEEE addition's sum and is
+ * recorded (reference.nonfinite).
  */
 reference cpu_reference(const element_t *a, size_t n);
 
 /**
- * Whether a GPU sum of this input can be verified at all; the input's fault, not the
- * kernel's, when it cannot. Writes one line saying why and returns 1, or returns 0:
- *  - int: the exact sum does not fit in int, so the GPU's int sum wraps around;
- *  - float, double: an element is NaN or infinite (there is no right answer to compare);
- *  - float, double: the positive (or the negative) elements add up to more than half the
- *    type's largest value. Every partial sum, in any order, lies between the sum of the
- *    negatives and that of the positives, times the rounding growth (1 + u)^depth, which
- *    is below e^(1/2) < 2 wherever error_bound() says anything (depth * u < 1/2): so
- *    below half the largest value, no order of additions can overflow to infinity.
+ * 1, with one line in `why`, when a GPU sum of this input cannot be verified (the input's
+ * fault): an int sum outside int; a NaN or infinite float; or positive (or negative)
+ * elements adding up to over half the type's largest value. Every partial sum lies between
+ * those two sums times (1 + u)^depth < e^(1/2) < 2 wherever error_bound() is finite, so
+ * below half, no order can overflow. Else 0.
  */
 int reference_problem(const reference *ref, char *why, size_t size);
 
@@ -96,12 +82,9 @@ typedef struct verdict {
 } verdict;
 
 /**
- * Height of one pass's summation tree: `count` values, `blocks` blocks of `threads`
- * threads. Each thread adds at most ceil(count / (blocks * threads)) values one after
- * another (a grid-stride loop, or the two of "add during load"), then the block combines
- * its threads in a tree of ceil(log2(threads)) levels. The sum of the two bounds the
- * additions any one input passes through in this pass (one more than needed, for safety).
- * No grid (0 blocks: the step could not tell) gives count, one chain through them all.
+ * Height of one pass's summation tree over `count` values, `blocks` blocks of `threads`:
+ * ceil(count / (blocks * threads)) serial additions per thread, then ceil(log2(threads))
+ * tree levels (one more than needed). 0 blocks (unknown grid): count, one chain.
  */
 uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
 
@@ -109,22 +92,15 @@ uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
 uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(size_t count));
 
 /**
- * Accepted error of a float sum whose summation tree has height `depth`.
+ * Accepted error of a float sum whose summation tree has height `depth`. Each rounded
+ * addition returns (a + b)(1 + d), |d| <= u; an input through h additions is off by a
+ * factor within gamma(h) = h u / (1 - h u) of 1 (Higham, Accuracy and Stability of
+ * Numerical Algorithms, lemma 3.1), so
  *
- * Derivation. Each rounded addition returns (a + b)(1 + d) with |d| <= u, the unit
- * roundoff. An input x_i that passes through h_i additions on its way to the result is
- * therefore multiplied by a product of h_i factors (1 + d), which differs from 1 by at
- * most gamma(h_i) = h_i u / (1 - h_i u) (Higham, Accuracy and Stability of Numerical
- * Algorithms, lemma 3.1). Summing over the inputs:
+ *     |computed - exact| <= gamma(depth) * sum_i |x_i|
  *
- *     |computed - exact| <= sum_i gamma(h_i) |x_i| <= gamma(depth) * sum_i |x_i|
- *
- * where depth = max h_i is the height of the tree, which the step knows (elements each
- * thread adds serially plus the tree levels, for every pass). The order of the additions
- * does not matter, which is why one bound serves every step. We add the reference's own
- * error (compensated summation in long double: below 2^-60 sum |x_i| for any n we can
- * allocate). Returns 0 for int (exact comparison), and INFINITY when depth * u >= 1/2,
- * where the bound says nothing.
+ * whatever the order: one bound serves every step. Plus the reference's own error (below
+ * 2^-60 sum |x_i|). 0 for int; INFINITY when depth * u >= 1/2, where it says nothing.
  */
 double error_bound(const reference *ref, uint64_t depth);
 
@@ -146,21 +122,15 @@ verdict check_sum(element_t got, const reference *ref, uint64_t depth);
 verdict check_within(element_t got, const reference *ref, double bound);
 
 /**
- * New data for every call. Before call `call` (1, 2, ...) of a timed run, or before the
- * second call of --check's random data, the harness changes one element of the input:
- * fresh_index() says which (drawn from `seed` and `call`: a new place each call, that no
- * kernel can know without reading every element), fresh_value() its new value. The sum
- * then differs from the previous call's by more than twice the accepted error, so a
- * kernel that returns an earlier result (kept in a __device__ variable, say) fails, and
- * one that reads every element cannot tell. Random data only, never an --input file.
+ * New data for every call: before call `call` (1, 2, ...) of a timed run, or the second of
+ * --check's random data, the element fresh_index() draws (a new place each call) becomes
+ * fresh_value(), so that a kernel returning an earlier result fails. Never an --input file.
  */
 size_t fresh_index(uint64_t seed, int call, size_t n);
 
 /**
- * The new value of the element fresh_index() chose, which held `old`, and `ref` updated
- * to stay the exact (int) or compensated (float) sum of the changed input: an int moves by
- * 1 to 7 either way, a float up by 4 times the accepted error of `ref` at `depth`, plus 1.
- * Returns `old` unchanged when the bound is infinite (no result could be told wrong).
+ * The new value of fresh_index()'s element (`old`), `ref` updated to match: an int moves by 1 to 7
+ * either way, a float up by 4 times the accepted error at `depth`, plus 1 (none if that is infinite).
  */
 element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth);
 

@@ -6,18 +6,13 @@
 #include "element.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/** Largest n a signed 32-bit index can reach. */
-#define INT32_LIMIT 2147483647ull
-/** Largest n an unsigned 32-bit count can hold: above it, every 32-bit index wraps. */
-#define UINT32_LIMIT 4294967295ull
-
 /**
- * 1 if the first input of the size was right on its first call and wrong on its second:
- * what a kernel does whose state survives a launch. The random data is reduced first, so
- * once its second call is wrong, every later call (the one-hots) may be wrong too.
+ * 1 if the size's first input was right on its first call and wrong on its second: state
+ * that survives a launch (which may then spoil every later call, the one-hots').
  */
 static int wrong_from_second_call(const check_outcome *o)
 {
@@ -30,8 +25,19 @@ static int in_remainder(uint64_t n, uint64_t unit, uint64_t p)
     return unit > 1 && n % unit != 0 && p >= n - n % unit;
 }
 
+/** Writes the line that names diagnosis `d` to `text`, and returns `d`. */
+__attribute__((format(printf, 4, 5)))
+static diagnosis named(diagnosis d, char *text, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, size, format, args);
+    va_end(args);
+    return d;
+}
+
 /** "lost tail: ..." with the units (block, vector) the lost index lies past. */
-static void describe_tail(const check_outcome *o, int block_tail, int vector_tail, char *text, size_t size)
+static diagnosis lost_tail(const check_outcome *o, int block_tail, int vector_tail, char *text, size_t size)
 {
     char block[160] = "", vector[160] = "";
     if (block_tail)
@@ -42,84 +48,65 @@ static void describe_tail(const check_outcome *o, int block_tail, int vector_tai
         snprintf(vector, sizeof vector,
                  "(in a step that loads 16-byte vectors) past the last whole 16-byte vector (n %% %u = %llu left over)",
                  o->vector_width, (unsigned long long)(o->n % o->vector_width));
-    snprintf(text, size, "lost tail: the one-hot at index %llu of n = %llu was never added; it lies %s%s%s: "
-             "the code for the leftover elements (the tail) is missing or its bounds test is off by one",
-             (unsigned long long)o->one_hot_index, (unsigned long long)o->n, block,
-             block_tail && vector_tail ? " and " : "", vector);
+    return named(DIAG_LOST_TAIL, text, size, "lost tail: the one-hot at index %llu of n = %llu was never added; it "
+                 "lies %s%s%s: the code for the leftover elements (the tail) is missing or its bounds test is off "
+                 "by one", (unsigned long long)o->one_hot_index, (unsigned long long)o->n, block,
+                 block_tail && vector_tail ? " and " : "", vector);
 }
 
 diagnosis diagnose(const check_outcome *o, char *text, size_t size)
 {
     unsigned long long n = o->n, p = o->one_hot_index;
-    if (o->random_wrong_call == 0 && o->one_hot_wrong_call == 0) {
-        snprintf(text, size, "no failure: random data and %d one-hot positions right on every call",
-                 o->one_hots_tested);
-        return DIAG_NONE;
-    }
-    if (wrong_from_second_call(o)) {
-        snprintf(text, size, "state not reset: right on the first call, wrong on the second call of the same "
-                 "input at n = %llu; something the kernel keeps between launches (a ticket counter, a "
-                 "__device__ variable, an accumulator) is not returned to its first value, or the result "
-                 "changes from run to run (a race: run racecheck)", n);
-        return DIAG_STATE;
-    }
+    if (o->random_wrong_call == 0 && o->one_hot_wrong_call == 0)
+        return named(DIAG_NONE, text, size, "no failure: random data and %d one-hot positions right on every call",
+                     o->one_hots_tested);
+    if (wrong_from_second_call(o))
+        return named(DIAG_STATE, text, size, "state not reset: right on the first call, wrong on the second call "
+                     "of the same input at n = %llu; something the kernel keeps between launches (a ticket counter, "
+                     "a __device__ variable, an accumulator) is not returned to its first value, or the result "
+                     "changes from run to run (a race: run racecheck)", n);
     /* two ranges, two culprits (DIAG_INDEX_32BIT): above 2^32 - 1, unsigned indices too */
-    if (n > UINT32_LIMIT) {
-        snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^32 - 1, where every 32-bit "
-                 "index or count wraps, signed or unsigned (an int or unsigned int index, n passed as "
-                 "unsigned int, blockIdx.x * blockDim.x multiplied in 32 bits); index with size_t, cast "
-                 "before multiplying ((size_t)blockIdx.x * blockDim.x), and set STEP.max_n to MAX_N_64BIT", n);
-        return DIAG_INDEX_32BIT;
-    }
-    if (n > INT32_LIMIT) {
-        snprintf(text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: a signed 32-bit index or "
-                 "count wraps (an int index or n, or blockIdx.x * blockDim.x stored in an int); an unsigned "
-                 "one would hold until about 2^32 (n, or an index plus a stride, past 2^32 - 1); index with "
-                 "size_t and set STEP.max_n to MAX_N_64BIT", n);
-        return DIAG_INDEX_32BIT;
-    }
-    if (o->got_poison) {
-        snprintf(text, size, "result not written: at n = %llu the result still holds the poison the harness "
-                 "wrote before the run; no thread stored the sum (out[blockIdx.x] or *out), or the block "
-                 "that should finish never did", n);
-        return DIAG_NOT_WRITTEN;
-    }
-    if (o->one_hot_wrong_call != 0) {
-        double got = o->one_hot_got;
-        if (got == 0.0) {
-            int block_tail = in_remainder(o->n, o->per_block, o->one_hot_index);
-            int vector_tail = in_remainder(o->n, o->vector_width, o->one_hot_index);
-            if (block_tail || vector_tail) {
-                describe_tail(o, block_tail, vector_tail, text, size);
-                return DIAG_LOST_TAIL;
-            }
-            snprintf(text, size, "element lost: the one-hot at index %llu of n = %llu was never added, and it is "
-                     "not in the tail: a gap between the ranges the threads or blocks cover (an index or "
-                     "stride off), or a tree level that drops values (a block size that is not a power of "
+    if (n > UINT32_MAX)
+        return named(DIAG_INDEX_32BIT, text, size, "32-bit index overflow: wrong at n = %llu, above 2^32 - 1, where "
+                     "every 32-bit index or count wraps, signed or unsigned (an int or unsigned int index, n passed "
+                     "as unsigned int, blockIdx.x * blockDim.x multiplied in 32 bits); index with size_t, cast "
+                     "before multiplying ((size_t)blockIdx.x * blockDim.x), and set STEP.max_n to MAX_N_64BIT", n);
+    if (n > INT32_MAX)
+        return named(DIAG_INDEX_32BIT, text, size, "32-bit index overflow: wrong at n = %llu, above 2^31 - 1: a "
+                     "signed 32-bit index or count wraps (an int index or n, or blockIdx.x * blockDim.x stored in "
+                     "an int); an unsigned one would hold until about 2^32 (n, or an index plus a stride, past "
+                     "2^32 - 1); index with size_t and set STEP.max_n to MAX_N_64BIT", n);
+    if (o->got_poison)
+        return named(DIAG_NOT_WRITTEN, text, size, "result not written: at n = %llu the result still holds the "
+                     "poison the harness wrote before the run; no thread stored the sum (out[blockIdx.x] or *out), "
+                     "or the block that should finish never did", n);
+    double got = o->one_hot_got;
+    if (o->one_hot_wrong_call != 0 && got == 0.0) {
+        int block_tail = in_remainder(o->n, o->per_block, o->one_hot_index);
+        int vector_tail = in_remainder(o->n, o->vector_width, o->one_hot_index);
+        if (block_tail || vector_tail)
+            return lost_tail(o, block_tail, vector_tail, text, size);
+        return named(DIAG_LOST_ELEMENT, text, size, "element lost: the one-hot at index %llu of n = %llu was never "
+                     "added, and it is not in the tail: a gap between the ranges the threads or blocks cover (an "
+                     "index or stride off), or a tree level that drops values (a block size that is not a power of "
                      "two?)", p, n);
-            return DIAG_LOST_ELEMENT;
-        }
-        if (got >= 2.0 && got == floor(got) && got <= 1e6) {
-            snprintf(text, size, "counted twice: the one-hot at index %llu of n = %llu came back %.0f: that element "
-                     "was added %.0f times; two threads or blocks read it (overlapping ranges, a tail also "
-                     "covered by the main loop, a stride too small)", p, n, got, got);
-            return DIAG_COUNTED_TWICE;
-        }
-        snprintf(text, size, "garbage in the sum: the one-hot at index %llu of n = %llu came back %g, not 0 or a "
-                 "count: values from outside the input reached the sum (reads past the end, shared memory "
-                 "not written before it is read); run memcheck and racecheck", p, n, got);
-        return DIAG_GARBAGE;
     }
-    if (o->one_hots_tested > 0) {
-        snprintf(text, size, "race or lost values: random data wrong at n = %llu but all %d one-hot positions "
-                 "right: the sum depends on the values' order or timing (a thread reads shared memory "
-                 "before another wrote it: a missing __syncthreads() or __syncwarp()), or elements no "
-                 "one-hot tested are lost; run compute-sanitizer --tool racecheck", n, o->one_hots_tested);
-        return DIAG_RACE;
-    }
-    snprintf(text, size, "no known pattern: random data wrong at n = %llu and no one-hot position tested; "
-             "reduce a smaller n, or a one-hot, to see which elements go wrong", n);
-    return DIAG_UNKNOWN;
+    if (o->one_hot_wrong_call != 0 && got >= 2.0 && got == floor(got) && got <= 1e6)
+        return named(DIAG_COUNTED_TWICE, text, size, "counted twice: the one-hot at index %llu of n = %llu came "
+                     "back %.0f: that element was added %.0f times; two threads or blocks read it (overlapping "
+                     "ranges, a tail also covered by the main loop, a stride too small)", p, n, got, got);
+    if (o->one_hot_wrong_call != 0)
+        return named(DIAG_GARBAGE, text, size, "garbage in the sum: the one-hot at index %llu of n = %llu came "
+                     "back %g, not 0 or a count: values from outside the input reached the sum (reads past the "
+                     "end, shared memory not written before it is read); run memcheck and racecheck", p, n, got);
+    if (o->one_hots_tested > 0)
+        return named(DIAG_RACE, text, size, "race or lost values: random data wrong at n = %llu but all %d "
+                     "one-hot positions right: the sum depends on the values' order or timing (a thread reads "
+                     "shared memory before another wrote it: a missing __syncthreads() or __syncwarp()), or "
+                     "elements no one-hot tested are lost; run compute-sanitizer --tool racecheck", n,
+                     o->one_hots_tested);
+    return named(DIAG_UNKNOWN, text, size, "no known pattern: random data wrong at n = %llu and no one-hot position "
+                 "tested; reduce a smaller n, or a one-hot, to see which elements go wrong", n);
 }
 
 void describe_no_gpu(const gpu_absence *a, char *text, size_t size)
@@ -178,14 +165,12 @@ int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigne
         add_derived(all, &count, b, b - 1 + d);
     }
     add_derived(all, &count, t, 16 * t + 1);
-    add_derived(all, &count, b, 2 * b - 1);
-    add_derived(all, &count, b, 2 * b + 1);
-    if (b <= LARGEST_DERIVED_SIZE) {   /* so that b * b cannot wrap around */
-        add_derived(all, &count, b, b * b - 1);
-        add_derived(all, &count, b, b * b + 1);
+    for (uint64_t d = 0; d <= 2; d += 2) {   /* one below, one above */
+        add_derived(all, &count, b, 2 * b - 1 + d);
+        if (b <= LARGEST_DERIVED_SIZE)   /* so that b * b cannot wrap around */
+            add_derived(all, &count, b, b * b - 1 + d);
+        add_derived(all, &count, v, v - 1 + d);
     }
-    add_derived(all, &count, v, v - 1);
-    add_derived(all, &count, v, v + 1);
     if (index_bits == 64)
         all[count++] = ((size_t)1 << 31) + 5;
 #if !ELEMENT_IS_INTEGER && !defined(ELEMENT_DOUBLE)

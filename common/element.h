@@ -1,10 +1,8 @@
 /**
  * @file element.h
- * @brief The element type every program reduces: one typedef, chosen at build time.
- *
- * `make TYPE=float` compiles everything with `-DELEMENT_FLOAT`, `make TYPE=double` with
- * `-DELEMENT_DOUBLE`; the default is `int`. Keeping the choice in one header means a
- * kernel never names a concrete type, so the same step file serves all three builds.
+ * @brief The element type every program reduces, chosen at build time (`make TYPE=float`:
+ * -DELEMENT_FLOAT, TYPE=double: -DELEMENT_DOUBLE, else int), so that a kernel never names
+ * a concrete type and one step file serves all three builds.
  */
 #ifndef REDUCE_ELEMENT_H
 #define REDUCE_ELEMENT_H

@@ -17,10 +17,9 @@ __device__ static unsigned long long global_ns(void)
 }
 
 /**
- * One thread spins until the host's flag reaches `opening`. It reads the flag through
- * a volatile pointer (every read goes to host memory over PCIe) and sleeps a little
- * between reads so as not to flood the bus. A gate that waits longer than
- * GATE_TIMEOUT_NS gives up and says so, rather than hang the program.
+ * One thread spins until the host's flag reaches `opening`, reading it over PCIe (volatile)
+ * and sleeping between reads so as not to flood the bus; after GATE_TIMEOUT_NS it gives up
+ * and says so, rather than hang the program.
  */
 __global__ void gate_kernel(const volatile unsigned int *flag, unsigned int opening, unsigned int *timed_out)
 {

@@ -2,12 +2,10 @@
  * @file gate.h
  * @brief Holds the GPU until a whole timed run is queued, so host delays are not timed.
  *
- * Events time what the GPU does between them. If the host is slower to queue a run's
- * launches than the GPU is to run them (a small n, two passes, a busy or descheduled
- * CPU), the GPU sits idle between the launches and the idle time is measured as the
- * kernel's. The gate is a one-thread kernel, queued before the start event, that spins
- * until the host says the stop event is queued too: from then on the run goes from
- * start to stop at the GPU's own pace. (nvbench calls the same device a blocking kernel.)
+ * A host slower to queue a run's launches than the GPU is to run them (small n, a busy
+ * CPU) leaves the GPU idle between them, timed as the kernel's. The gate, a one-thread
+ * kernel queued before the start event, spins until the host has queued the stop event
+ * too (nvbench's blocking kernel).
  */
 #ifndef REDUCE_GATE_H
 #define REDUCE_GATE_H

@@ -39,25 +39,12 @@ void cuda_check(cudaError_t err, const char *call, const char *file, int line);
 int gpu_open(int device, gpu_info *info, char *error, size_t error_size);
 
 /**
- * Evicts the input from L2 before a timed run, by `mode` (enum l2_flush), over a buffer of
- * 4 x L2 size (queued on `stream`, so it is done before the run's start event). Without a
- * flush, a second run over an input that fits in L2 measures the cache, not DRAM.
- *
- * FLUSH_WRITE is a memset of the buffer (`pass` varies the byte), as nvbench's flush and
- * Triton's do_bench zero theirs. It leaves L2 holding lines written and not yet written back,
- * which the timed kernel's loads evict, and so write back to DRAM, inside the timed region.
- * Nsight Compute counts them: 22.7 to 22.9 MB (dram__bytes_write.sum,
- * H100, 2^26 and 2^28, int and float) written during step 11's kernel, about 19 MB more than
- * with no flush: 6.6 to 8.4 us more inside the kernel (ncu), 10 to 12 us more per timed run
- * from 2^26 up, less at small n (docs/reference.md, "How it measures").
- *
- * FLUSH_READ, the default, is a kernel that only reads the buffer (zeroed when allocated; it
- * writes nothing unless it finds a byte that is not zero, which cannot happen). It leaves L2
- * full of clean lines, which the kernel's loads evict for free: 3.4 to 3.6 MB written, about
- * as much as with no flush (--hot: 3.4 to 3.7 MB). Reading rather than writing then reading
- * a second buffer: one buffer and one pass, and the write-back of whatever was dirty before
- * (the element changed before each run, the previous run's partials) happens during the
- * flush, before the start event.
+ * Evicts the input from L2 before a timed run (else a second run of an input that fits in L2
+ * times the cache), by `mode` (enum l2_flush), over a buffer of 4 x L2, queued on `stream`.
+ * FLUSH_WRITE is a memset of it (`pass` varies the byte), as nvbench's and Triton's flushes
+ * are: L2 is left dirty, written back by the timed kernel's loads. FLUSH_READ, the default, is
+ * a kernel that reads the (zeroed) buffer: L2 is left clean. What each costs, measured:
+ * docs/reference.md, "The flush, and what it costs a streaming kernel".
  */
 void flush_l2(void *buffer, size_t bytes, int mode, int pass, cudaStream_t stream);
 

@@ -7,11 +7,11 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
 #include "diagnose.h"
 
 int harness_writes_files = 1;
@@ -21,23 +21,22 @@ void say_error(const char *message)
     fprintf(stderr, "%s: %s\n", harness_program, message);
 }
 
-/** The table label of a step: "step3 first add during load", or the title alone. */
-static void step_label(const step_info *info, char *buf, size_t size)
+void say_errorf(const char *format, ...)
 {
-    if (info->number >= 0)
-        snprintf(buf, size, "step%d %s", info->number, info->title);
-    else
-        snprintf(buf, size, "%s", info->title);
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    say_error(message);
 }
 
 int check_max_n(const step_info *info, size_t n, const char *what)
 {
     if (n <= info->max_n)
         return 0;
-    char message[512];
-    snprintf(message, sizeof message, "%s = %zu is above %s's maximum of %llu: %s", what, n, info->name,
-             (unsigned long long)info->max_n, max_n_reason(info->max_n));
-    say_error(message);
+    say_errorf("%s = %zu is above %s's maximum of %llu: %s", what, n, info->name,
+               (unsigned long long)info->max_n, max_n_reason(info->max_n));
     return EXIT_USAGE;
 }
 
@@ -50,9 +49,9 @@ static int auto_check_sizes(const step_info *info, size_t *sizes)
 }
 
 /**
- * --describe: the step's metadata as key=value lines, for the scripts, which ask the
- * program rather than read its source: every field of step_info but the functions, and
- * what follows from them; then another driver's lines (harness_driver's describe).
+ * --describe: every field of step_info but the functions, and what follows from them, as
+ * key=value lines for the scripts (which ask the program, not its source); then the
+ * driver's or the step's own lines.
  */
 static void describe(const step_info *info, const harness_driver *driver)
 {
@@ -115,11 +114,8 @@ int record_verdict(const options *opt, const char *what, size_t n, int ok, const
     int written = file && fprintf(file, "%s %zu %s%s%s\n", what, n, ok ? "pass" : "fail", why ? " " : "", why ? why : "") > 0;
     if (file && fclose(file) != 0)
         written = 0;
-    if (!written) {
-        char message[512];
-        snprintf(message, sizeof message, "--verdicts %s: cannot write the verdict of n=%zu", opt->verdicts_path, n);
-        say_error(message);
-    }
+    if (!written)
+        say_errorf("--verdicts %s: cannot write the verdict of n=%zu", opt->verdicts_path, n);
     return written;
 }
 
@@ -160,29 +156,20 @@ int harness_begin(int argc, char **argv, options *opt, const step_info *info, co
     for (int i = 0; i < opt->check_count; i++)
         if (check_max_n(info, opt->check_sizes[i], "--check: n"))
             return EXIT_USAGE;
-    if (opt->csv_path && harness_writes_files && csv_check_writable(opt->csv_path, error, sizeof error) != 0) {
-        say_error(error);
-        return EXIT_USAGE;
-    }
-    if (opt->same_bits && same_bits_refused(info, driver, error, sizeof error) != 0) {
+    if ((opt->csv_path && harness_writes_files && csv_check_writable(opt->csv_path, error, sizeof error) != 0) ||
+        (opt->same_bits && same_bits_refused(info, driver, error, sizeof error) != 0)) {
         say_error(error);
         return EXIT_USAGE;
     }
     /* --verdicts: a new, empty file now, so that a file that cannot be written stops the run here */
     FILE *verdicts = opt->verdicts_path && harness_writes_files ? fopen(opt->verdicts_path, "w") : NULL;
     if (opt->verdicts_path && harness_writes_files && (!verdicts || fclose(verdicts) != 0)) {
-        snprintf(error, sizeof error, "--verdicts %s: cannot write it (%s); give a file in a folder that exists",
-                 opt->verdicts_path, strerror(errno));
-        say_error(error);
+        say_errorf("--verdicts %s: cannot write it (%s); give a file in a folder that exists",
+                   opt->verdicts_path, strerror(errno));
         return EXIT_USAGE;
     }
-
-    /*
-     * Under compute-sanitizer or ncu (they inject themselves through
-     * CUDA_INJECTION64_PATH) each launch waits for the one before it to finish, so the
-     * gate's spinning kernel would hold every run until it gave up (after a second,
-     * gate.h) and the run would be reported as timed out: no gate there.
-     */
+    /* compute-sanitizer and ncu (CUDA_INJECTION64_PATH) make each launch wait for the one
+       before it: the gate would hold every run until it gave up, reported as timed out */
     load_kernels_eagerly();
     if (getenv("CUDA_INJECTION64_PATH"))
         opt->no_gate = 1;
@@ -208,11 +195,9 @@ element_t *host_alloc(size_t n)
 {
     element_t *p = (n <= SIZE_MAX / sizeof(element_t)) ? malloc(n * sizeof(element_t)) : NULL;
     if (!p) {
-        char bytes[32], message[160];
+        char bytes[32];
         format_bytes(bytes, sizeof bytes, (unsigned long long)n * sizeof(element_t));
-        snprintf(message, sizeof message, "cannot allocate %s of host memory for the input; "
-                 "use a smaller -n", bytes);
-        say_error(message);
+        say_errorf("cannot allocate %s of host memory for the input; use a smaller -n", bytes);
     }
     return p;
 }
@@ -253,7 +238,10 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
 {
     memset(row, 0, sizeof *row);
     snprintf(row->step, sizeof row->step, "%s", info->name);
-    step_label(info, row->label, sizeof row->label);
+    if (info->number >= 0)   /* "step3 first add during load", or the title alone */
+        snprintf(row->label, sizeof row->label, "step%d %s", info->number, info->title);
+    else
+        snprintf(row->label, sizeof row->label, "%s", info->title);
     snprintf(row->type, sizeof row->type, "%s", ELEMENT_NAME);
     row->n = n;
     row->bytes = (unsigned long long)n * sizeof(element_t);
@@ -309,8 +297,6 @@ int append_csv(const options *opt, const result_row *row)
 {
     if (!opt->csv_path || csv_append(opt->csv_path, row) == 0)
         return 1;
-    char message[512];
-    snprintf(message, sizeof message, "--csv: cannot append to '%s'", opt->csv_path);
-    say_error(message);
+    say_errorf("--csv: cannot append to '%s'", opt->csv_path);
     return 0;
 }

@@ -1,8 +1,7 @@
 /**
  * @file harness.h
- * @brief What the one-GPU driver (main.c) shares with any other driver (harness_driver),
- * so that every driver checks, times and reports the same way (each GPU's buffers and
- * timed run: gpu_slot.h).
+ * @brief What the one-GPU driver (main.c) shares with any other (harness_driver), so that
+ * every driver checks, times and reports alike (each GPU's buffers and run: gpu_slot.h).
  */
 #ifndef REDUCE_HARNESS_H
 #define REDUCE_HARNESS_H
@@ -30,32 +29,26 @@ extern "C" {
 /** The program's name (argv[0]) for error lines; set by harness_begin(). */
 extern const char *harness_program;
 
-/**
- * 1 (the default) where this process writes the --csv file; 0 in the other processes of
- * a program of several, which must not probe or touch it: processes creating and
- * removing the same new file at once could leave it without its header line.
- */
+/** 1 where this process writes --csv's and --verdicts' files; 0 in a program's others (no lost header). */
 extern int harness_writes_files;
 
 /** Prints one error line prefixed with the program name. */
 void say_error(const char *message);
 
+/** say_error() of a printf format and its values (at most 511 characters). */
+void say_errorf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 /**
- * Makes CUDA load every kernel when the context is created: with lazy loading (CUDA's
- * default) a kernel's first launch behind a closed gate would wait for the gate to
- * finish, which waits for the host, which waits for the launch. Must run before anything
- * initializes CUDA: harness_begin() calls it, and a driver does before a library of its
- * own initializes CUDA.
+ * Makes CUDA load every kernel when the context is created: lazily loaded, a kernel's first
+ * launch behind a closed gate would wait for the gate, which waits for the launch. Before
+ * anything initializes CUDA: harness_begin() calls it (a driver, before its libraries).
  */
 void load_kernels_eagerly(void);
 
 /** What harness_begin() returns when the program should go on (any other value: exit with it). */
 #define HARNESS_GO_ON (-1)
 
-/**
- * What a driver other than the one-GPU one adds to harness_begin(), so that the core knows
- * none of its flags: they are parsed, explained and described by its own code.
- */
+/** What a driver other than the one-GPU one adds to harness_begin(): the core knows none of its flags. */
 typedef struct harness_driver {
     driver_flags flags;      /**< its own flags, parsed with the core's */
     driver_usage usage;      /**< its --help */
@@ -67,38 +60,28 @@ typedef struct harness_driver {
 
 /**
  * Parses the flags, answers --help and --describe from `info`, rejects sizes above
- * info->max_n, flags of the other kind of program and a --csv file that cannot be
- * written (all before the GPU is touched), and prepares the CUDA environment for the
- * gate (eager module loading; no gate under compute-sanitizer or ncu). Returns
- * HARNESS_GO_ON when the program should go on, or the exit code to return now.
- * `driver`: NULL for the one-GPU driver (main.c), which answers --resources after opening
- * the GPU, with print_resources(); or another driver's flags, --help, checks and
- * --describe lines (harness_driver).
+ * info->max_n, flags the program does not take and --csv or --verdicts files that cannot
+ * be written (before the GPU is touched), and prepares CUDA for the gate (eager loading; no
+ * gate under compute-sanitizer or ncu). Returns HARNESS_GO_ON, or the exit code to return.
+ * `driver`: NULL for the one-GPU driver (main.c, which answers --resources itself), or another's.
  */
 int harness_begin(int argc, char **argv, options *opt, const step_info *info, const harness_driver *driver);
 
-/**
- * Rejects n above info->max_n with one line naming the program, its maximum and why
- * (max_n_reason()); `what` names the n ("n", "--input: the file's n"). Returns 0 or
- * EXIT_USAGE.
- */
+/** 0, or EXIT_USAGE after a line saying why n (named by `what`: "n", ...) is above info->max_n. */
 int check_max_n(const step_info *info, size_t n, const char *what);
 
 /** Largest size --same-bits sums: 2^26+1, the edge of its largest size. */
 #define SAME_BITS_MOST_N (((size_t)1 << 26) + 1)
 
 /**
- * The sizes --same-bits sums, smallest first, each once: --check auto's up to
- * SAME_BITS_MOST_N, and 2^20, 2^24+7 and 2^26, where many chunks and blocks meet. Writes
- * them to `sizes` (MAX_CHECK_SIZES of room) and returns how many.
+ * The sizes --same-bits sums into `sizes` (MAX_CHECK_SIZES), sorted, and returns how many: --check
+ * auto's up to SAME_BITS_MOST_N, and 2^20, 2^24+7 and 2^26, where many chunks and blocks meet.
  */
 int same_bits_sizes(const step_info *info, size_t *sizes);
 
 /**
- * Appends "WHAT N pass" or "WHAT N fail", and " WHY" when `why` is not NULL (one word), to
- * --verdicts' file, if one was given (and this process writes files: harness_writes_files):
- * what scripts read, rather than the lines meant for people. Returns 0, after an error
- * line, when it cannot.
+ * Appends "WHAT N pass|fail [WHY]" (`why`: one word, or NULL) to --verdicts' file, if any, for
+ * scripts (not the lines for people). Returns 0, after an error line, when it cannot.
  */
 int record_verdict(const options *opt, const char *what, size_t n, int ok, const char *why);
 
@@ -118,9 +101,8 @@ element_t *host_alloc(size_t n);
 int is_poison(const void *value, size_t size);
 
 /**
- * The indices --check sets to 1 one at a time for size n (0, n/2, the last three, and
- * both sides of block and warp boundaries), without repeats and all below n. Writes at
- * most MAX_ONE_HOT of them to `positions` and returns how many.
+ * The indices --check sets to 1 one at a time for size n (0, n/2, the last three, both sides
+ * of block and warp boundaries), each once, below n: at most MAX_ONE_HOT; returns how many.
  */
 int one_hot_positions(size_t n, size_t *positions);
 
@@ -129,22 +111,17 @@ void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *
               const timing_stats *t, double rel_error, int ok);
 
 /**
- * The timing protocol of every driver: `warmup` runs, then `reps` timed ones, each one call
- * of run_once(ctx, run) with run = 0, 1, ... (the driver's run: new data, then slot_begin()'s
- * flush and gate, the timed work, its result verified), which returns the run's time in ms,
- * or a negative value when its result was wrong: the runs stop there. Returns the median and
- * the rest of the timed runs (summarize_times()), all 0 when a run was wrong; exits
- * (EXIT_USAGE, one line) when the host has no memory for the times.
+ * The timing protocol of every driver: `warmup` runs, then `reps` timed ones, each a call
+ * run_once(ctx, run), run = 0, 1, ... (new data, flush and gate, the timed work, its check),
+ * that returns its time in ms, or a negative value when wrong: the runs stop there. Returns
+ * summarize_times() of the timed runs (all 0 after a wrong one); exits 2 without memory.
  */
 timing_stats time_runs(float (*run_once)(void *ctx, int run), void *ctx, int warmup, int reps);
 
 /** Prints the report's time, confidence and noise lines of a row. */
 void print_timing(const result_row *row, const options *opt);
 
-/**
- * Appends the row to --csv's file, if one was given. Returns 0, after the error line, when
- * it cannot: a table that silently lost a row would mislead, so the run then fails.
- */
+/** Appends the row to --csv's file, if given. Returns 0, after an error line, when it cannot (the run fails). */
 int append_csv(const options *opt, const result_row *row);
 
 #ifdef __cplusplus

@@ -1,12 +1,9 @@
-# The harness (common/), built once per type and architecture into one library that every
-# program links: build/TYPE/harness-ARCH/libharness.a, and main.o beside it (the one-GPU
-# driver; a folder with a driver of its own links that instead). Included by step.mk and by
-# the top Makefile, whose `harness` target builds it before the program folders, so that
-# `make -j` never has two folders compile the same object.
-#
-# Its flags are the harness's own (not a folder's EXTRA_CFLAGS or HARNESS_DIRS): the same
-# objects serve every folder. Each object and its dependency file is written under a
-# temporary name and renamed, so that builds side by side (lab copies) never see half a file.
+# The harness (common/), built once per type and architecture into the library every
+# program links, build/TYPE/harness-ARCH/libharness.a, and main.o beside it (the one-GPU
+# driver). The top Makefile's `harness` target builds it before the program folders, so
+# that `make -j` never has two compile one object. Its own flags (not a folder's) serve
+# every folder; each file is written under a temporary name and renamed, so that builds
+# side by side (lab copies) never see half a file.
 
 harness_empty :=
 harness_comma := ,
@@ -20,8 +17,7 @@ HARNESS_C     := harness gpu_slot options data results gpu passes diagnose
 HARNESS_CU    := gate flush resources
 HARNESS_LIB_OBJ := $(HARNESS_C:%=$(HARNESS_DIR)/%.o) $(HARNESS_CU:%=$(HARNESS_DIR)/%.o)
 
-# The stamps hold the flags without the tree's own path, which differs from copy to copy of
-# the tree (a lab's scratch copies) and changes no object.
+# The stamps leave out the tree's path, which differs between copies and changes no object.
 harness_cflags    := -std=c11 -O2 -Wall -Wextra -Werror -I$(CUDA_PATH)/include $(TYPE_FLAG)
 harness_nvccflags := -O3 -arch=$(NVCC_ARCH) -lineinfo $(TYPE_FLAG)
 HARNESS_CFLAGS    := $(harness_cflags) -I$(HARNESS_SRC)

@@ -31,15 +31,10 @@ int parse_size(const char *text, uint64_t *value)
     if (strncmp(text, "2^", 2) != 0)
         return parse_decimal(text, value);
 
-    char exponent_text[8];
     const char *rest = text + 2;
     size_t digits = strspn(rest, "0123456789");
-    if (digits == 0 || digits >= sizeof exponent_text)
-        return -1;
-    memcpy(exponent_text, rest, digits);
-    exponent_text[digits] = '\0';
-    uint64_t exponent, offset = 0;
-    if (parse_decimal(exponent_text, &exponent) != 0 || exponent > 64)
+    uint64_t exponent = digits ? strtoull(rest, NULL, 10) : 0, offset = 0;   /* up to 7 digits: no overflow */
+    if (digits == 0 || digits >= 8 || exponent > 64)
         return -1;
     rest += digits;
     /* 2^64 itself does not fit, 2^64-M (M >= 1) does: the top of the range has a name too */
@@ -50,16 +45,12 @@ int parse_size(const char *text, uint64_t *value)
         return 0;
     }
     uint64_t base = (uint64_t)1 << exponent;
-    if (*rest == '\0') {
-        *value = base;
-        return 0;
-    }
-    if ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0)
+    if (*rest != '\0' && ((*rest != '+' && *rest != '-') || parse_decimal(rest + 1, &offset) != 0))
         return -1;
     /* out of 0 .. 2^64-1 is not a size, as for a plain decimal: never wrap around */
     if ((*rest == '-' && offset > base) || (*rest == '+' && offset > UINT64_MAX - base))
         return -1;
-    *value = (*rest == '+') ? base + offset : base - offset;
+    *value = (*rest == '-') ? base - offset : base + offset;   /* 2^K alone: offset 0 */
     return 0;
 }
 
@@ -84,43 +75,35 @@ int parse_int_in(const char *text, long low, long high, int *value)
 
 /**
  * Parses --check into opt: `auto` (the step's own sizes, filled in by the harness) or a
- * comma-separated list; -1 with a message on error. An empty item ("1,,2", a comma at
- * either end) is an error, not skipped: a script that built the list wrong must hear it.
+ * comma-separated list. An empty item ("1,,2", a comma at either end) is an error, not
+ * skipped: a script that built the list wrong must hear it.
  */
-static int parse_check_list(const char *text, options *opt, char *error, size_t size)
+static enum parse_result parse_check_list(const char *text, options *opt, char *error, size_t size)
 {
     char buffer[1024];
     opt->check_count = 0;
     opt->check_auto = strcmp(text, "auto") == 0;
     if (opt->check_auto)
-        return 0;
-    if (strlen(text) >= sizeof buffer) {
-        fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
-        return -1;
-    }
+        return PARSE_OK;
+    if (strlen(text) >= sizeof buffer)
+        return fail(error, size, "--check: the list is too long (at most %d sizes)", MAX_CHECK_SIZES);
     strcpy(buffer, text);
     for (char *item = buffer, *next; item; item = next) {
         uint64_t n;
         next = strchr(item, ',');
         if (next)
             *next++ = '\0';
-        if (item[0] == '\0') {
-            fail(error, size, "--check: an empty size in '%s'; give sizes >= 1 separated by single commas, "
-                              "e.g. --check 1,257,2^20+7, or --check auto", text);
-            return -1;
-        }
-        if (parse_size(item, &n) != 0 || n == 0) {
-            fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
-                              "e.g. --check 1,257,2^20+7", item);
-            return -1;
-        }
-        if (opt->check_count == MAX_CHECK_SIZES) {
-            fail(error, size, "--check: at most %d sizes in one run", MAX_CHECK_SIZES);
-            return -1;
-        }
+        if (item[0] == '\0')
+            return fail(error, size, "--check: an empty size in '%s'; give sizes >= 1 separated by single "
+                                     "commas, e.g. --check 1,257,2^20+7, or --check auto", text);
+        if (parse_size(item, &n) != 0 || n == 0)
+            return fail(error, size, "--check: '%s' is not a size; give sizes >= 1 separated by commas, "
+                                     "e.g. --check 1,257,2^20+7", item);
+        if (opt->check_count == MAX_CHECK_SIZES)
+            return fail(error, size, "--check: at most %d sizes in one run", MAX_CHECK_SIZES);
         opt->check_sizes[opt->check_count++] = (size_t)n;
     }
-    return 0;
+    return PARSE_OK;
 }
 
 /** Most flags a driver may add to the core's (driver_flags). */
@@ -224,7 +207,7 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         case OPT_SAME_BITS: opt->same_bits = 1; break;
         case OPT_VERDICTS: opt->verdicts_path = optarg; break;
         case OPT_CHECK:
-            if (parse_check_list(optarg, opt, error, error_size) != 0)
+            if (parse_check_list(optarg, opt, error, error_size) != PARSE_OK)
                 return PARSE_ERROR;
             break;
         case 'h':
@@ -277,10 +260,7 @@ void print_usage(const char *program, const char *step_name, uint64_t max_n, con
            "      --seed S     seed of the random data (default 1)\n",
            program, step_name, driver ? driver->runs_on : "the GPU", (unsigned long long)max_n,
            max_n_reason(max_n), DEFAULT_REPS, DEFAULT_WARMUP);
-    if (driver)
-        printf("%s", driver->flag_lines);
-    else
-        printf("      --device D   CUDA device index (default 0)\n");
+    printf("%s", driver ? driver->flag_lines : "      --device D   CUDA device index (default 0)\n");
     printf("      --csv FILE   append one result row to FILE\n"
            "      --flush MODE how to flush the L2 cache before each run: read (a kernel reads 4 x L2,\n"
            "                   which leaves it clean) or write (a memset of 4 x L2, which leaves it\n"

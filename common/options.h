@@ -1,9 +1,7 @@
 /**
  * @file options.h
- * @brief Command-line flags of every step program, parsed with getopt_long.
- *
- * Parsing is pure (no CUDA), so every bad input is unit-tested without a GPU and gets
- * exit code 2 before the GPU is touched.
+ * @brief Command-line flags of every step program, parsed with getopt_long. Pure C: every
+ * bad input is unit-tested without a GPU, and exits 2 before the GPU is touched.
  */
 #ifndef REDUCE_OPTIONS_H
 #define REDUCE_OPTIONS_H
@@ -22,10 +20,7 @@ extern "C" {
 #define MAX_REPS 100000
 #define MAX_CHECK_SIZES 64
 
-/**
- * How the L2 cache is emptied of the input before each timed run (gpu.h's flush_l2() says
- * what each leaves in it, and docs/reference.md's "How it measures" what it costs a kernel).
- */
+/** How the L2 cache is emptied of the input before each timed run (gpu.h's flush_l2()). */
 enum l2_flush {
     FLUSH_NONE = 0,   /**< --hot: no flush, the input may still be in L2 */
     FLUSH_WRITE = 1,  /**< --flush write: a memset of 4 x L2 (nvbench's, Triton's): L2 left full of dirty lines */
@@ -60,11 +55,9 @@ typedef struct options {
     int print_sum;           /**< 1: print the result alone on a line */
     size_t check_sizes[MAX_CHECK_SIZES]; /**< --check: sizes to verify, no timing */
     int check_count;         /**< number of sizes in check_sizes (0: no --check) */
-    int check_auto;          /**< 1: --check auto, the step's adversarial sizes (the harness
-                                  fills check_sizes from its STEP: adversarial_sizes()) */
+    int check_auto;          /**< 1: --check auto, the step's adversarial_sizes() (the harness fills them in) */
     int describe;            /**< 1: print the step's metadata as key=value lines, run nothing */
-    int resources;           /**< --resources: print the kernel's registers, shared memory and
-                                  occupancy on this GPU as key=value lines (resources.h), run nothing */
+    int resources;           /**< --resources: print the kernel's use of an SM (resources.h), run nothing */
     int same_bits;           /**< --same-bits: hold the result's bits to n and the data alone (main.c: run_same_bits()) */
     const char *verdicts_path; /**< --verdicts FILE: each size's verdict, one line, for scripts (record_verdict()) */
 } options;
@@ -79,9 +72,8 @@ typedef struct driver_flag {
 } driver_flag;
 
 /**
- * The flags of a driver other than the one-GPU one (main.c), parsed with the core's in one
- * pass, so that order and errors are alike: `take` gets each one's index in `flags` and its
- * value (NULL when it takes none), and returns 0, or -1 with one line in `error`.
+ * A driver's (or a step's) flags, parsed with the core's: `take` gets each one's index in
+ * `flags` and value (NULL: none), and returns 0, or -1 with a line in `error`.
  */
 typedef struct driver_flags {
     const driver_flag *flags;
@@ -89,11 +81,7 @@ typedef struct driver_flags {
     int (*take)(int index, const char *value, char *error, size_t error_size);
 } driver_flags;
 
-/**
- * Parses argv into `opt` (defaults first), with a driver's own flags (`driver`; NULL:
- * none). On PARSE_ERROR, `error` holds one line that says what is wrong and what is
- * accepted.
- */
+/** Parses argv into `opt` (defaults first) with a driver's flags (or NULL); PARSE_ERROR: one line in `error`. */
 enum parse_result parse_driver_options(int argc, char **argv, options *opt, const driver_flags *driver,
                                        char *error, size_t error_size);
 
@@ -101,26 +89,19 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
 int parse_int_in(const char *text, long low, long high, int *value);
 
 /**
- * Parses a size: a whole decimal number, or 2^K, or 2^K+M / 2^K-M (so scripts can say
- * 2^31+5). Returns 0 and sets *value, or -1 when the text is not such a size or its
- * value lies outside 0 .. 2^64-1: every notation overflows alike, and never wraps around
- * (2^0+18446744073709551615 is not 0). Whether a size fits a program is the program's
- * question (its largest n), asked after this one.
+ * Parses a size: a whole decimal number, 2^K, 2^K+M or 2^K-M (scripts say 2^31+5). Returns
+ * 0 and sets *value, or -1 when the text is no such size or lies outside 0 .. 2^64-1 (never
+ * wrapped around). Whether it fits a program (its largest n) is asked after.
  */
 int parse_size(const char *text, uint64_t *value);
 
 /**
- * Why a program's largest n is `max_n`, for its error line and --help: a 32-bit index,
- * and where larger n go (the programs whose --describe says index_bits=64), or a signed
- * 64-bit count, which device memory bounds long before. Derived from the value, so each
- * program says its own reason, and names no other step.
+ * Why a program's largest n is `max_n`, for its error line and --help: a 32-bit index, or a
+ * signed 64-bit count. Derived from the value, so that it names no other step.
  */
 const char *max_n_reason(uint64_t max_n);
 
-/**
- * What a driver other than the one-GPU one says in its --help (see print_usage()): a
- * program of several GPUs, say, whose placement flags differ.
- */
+/** What a driver other than the one-GPU one says in its --help (print_usage()). */
 typedef struct driver_usage {
     const char *runs_on;     /**< after "Times the X reduction on ", e.g. "the GPUs" */
     const char *flag_lines;  /**< its own flags' lines, printed where --device is for one GPU */
@@ -129,9 +110,8 @@ typedef struct driver_usage {
 
 /**
  * Prints the usage text for `program`, naming the step and its largest n: the one-GPU
- * program's (`driver` NULL: --device, --input, --resources), or a driver's, which lists its
- * own flags and footer instead of those three. `step_lines`: the step's own flags' lines
- * (step.h's step_flags), or NULL.
+ * program's (`driver` NULL: with --device, --input, --resources), or a driver's, with its own
+ * flags and footer instead. `step_lines`: the step's own flags' lines (step_flags), or NULL.
  */
 void print_usage(const char *program, const char *step_name, uint64_t max_n, const driver_usage *driver,
                  const char *step_lines);

@@ -21,10 +21,9 @@ typedef void (*pass_launcher)(const element_t *in, element_t *out, size_t count,
 
 /**
  * Runs passes until one value is left: n -> blocks_for(n) -> ... -> 1. Blocks of an
- * ordinary launch cannot wait for each other (a grid-wide barrier, cooperative groups'
- * grid.sync(), needs a cooperative launch), so each level of the tree across blocks is
- * its own launch, and the launch boundary is the barrier. Passes alternate between the two scratch buffers (a pass never reads
- * the array it writes) and the last one writes straight to `out`.
+ * ordinary launch cannot wait for each other (grid.sync() needs a cooperative launch), so
+ * each level of the tree across blocks is a launch, its end the barrier. Passes alternate
+ * between the scratch buffers (none reads what it writes); the last writes to `out`.
  */
 cudaError_t reduce_in_passes(pass_launcher launch, size_t (*blocks_for)(size_t count),
                              const element_t *in, size_t n, element_t *out,

@@ -1,9 +1,7 @@
 /**
  * @file resources.cu
- * @brief `--resources` (see resources.h, which says where each figure comes from).
- *
- * The toolkit's occupancy calculator, cuda_occupancy.h, is C++ (templates): that is why
- * this harness file is compiled by nvcc.
+ * @brief `--resources` (see resources.h); compiled by nvcc because the toolkit's occupancy
+ * calculator, cuda_occupancy.h, is C++.
  */
 #include "resources.h"
 

@@ -150,10 +150,7 @@ void format_bytes(char *buf, size_t size, unsigned long long bytes)
         value /= 1024.0;
         unit++;
     }
-    if (value == floor(value))
-        snprintf(buf, size, "%.0f %s", value, units[unit]);
-    else
-        snprintf(buf, size, "%.1f %s", value, units[unit]);
+    snprintf(buf, size, value == floor(value) ? "%.0f %s" : "%.1f %s", value, units[unit]);
 }
 
 const char *flush_name(int flushed)

@@ -1,8 +1,7 @@
 /**
  * @file results.h
- * @brief Measurements as data: statistics of the repetitions and one CSV row per run
- * (read back by the tools: report/csv_read.h; their tables: report/tables.h). Pure C,
- * unit-tested without a GPU.
+ * @brief Measurements as data: statistics of the repetitions and one CSV row per run (read
+ * back by report/csv_read.h). Pure C, unit-tested without a GPU.
  */
 #ifndef REDUCE_RESULTS_H
 #define REDUCE_RESULTS_H
@@ -10,15 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
- * A row is "noisy" when the median's 95% confidence interval reaches further than this
- * fraction of the median on either side: the figure could then be off by more than 2%,
- * as much as the smallest step speedups the table shows. One slow run (a large max)
- * does not move the median, so it does not make a row noisy.
+ * A row is "noisy" when the median's 95% confidence interval reaches further than this fraction
+ * of it on either side: as much as the smallest speedups shown (one slow run does not move it).
  */
 #define NOISE_THRESHOLD 0.02
 
@@ -64,10 +57,7 @@ typedef struct result_row {
     double combine_ms;        /**< median time of a program's combining phase timed alone (0: none) */
 } result_row;
 
-/**
- * 1 if the row holds a verified measurement: status "PASSED" and a time. Every table,
- * chart and exit code decides with this one test whether a row counts.
- */
+/** 1 if the row holds a verified measurement (PASSED, and a time): every table's and exit code's one test. */
 int row_passed(const result_row *r);
 
 /** 1 if the row's median is noisy (is_noisy() of the row's timing statistics). */
@@ -76,10 +66,7 @@ int row_is_noisy(const result_row *r);
 /** The CSV header matching csv_write_fields(). */
 extern const char CSV_HEADER[];
 
-/**
- * Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row
- * is one line, which csv_split() of report/csv_read.h reads back). For tools that write CSV files of their own.
- */
+/** Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row is one line). */
 void csv_write_field(FILE *f, const char *text);
 
 /** Writes a row's fields (CSV, strings quoted) to `f`, without the newline, so that a
@@ -90,10 +77,8 @@ void csv_write_fields(FILE *f, const result_row *r);
 int csv_append(const char *path, const result_row *row);
 
 /**
- * Checks, before anything runs, that csv_append() will be able to write to `path`: it
- * opens the file for append (and removes it again if it did not exist). A run that
- * cannot keep its row is refused up front rather than failed after the timing. Returns
- * 0, or -1 with one line in `error` ("", a directory, a folder that does not exist).
+ * Checks before anything runs that csv_append() can write to `path` (opened for append, removed
+ * if new), so a run that cannot keep its row is refused up front: 0, or -1 with a line in `error`.
  */
 int csv_check_writable(const char *path, char *error, size_t size);
 
@@ -108,9 +93,5 @@ const char *flush_name(int flushed);
 
 /** How a row's runs met the L2 cache ("L2 flushed by reading (--flush read)", "L2 warm (--hot)" ...), for reports' titles. */
 const char *cache_state(const result_row *r);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -1,20 +1,16 @@
-# Build rules shared by every step directory (and the CUB reference).
-#
-# A step's Makefile is one line, `include ../common/step.mk`: it builds the step's .cu
-# file with the harness in common/ into ./reduce (./reduce_float, ./reduce_double for
-# TYPE=float/double). Objects go to build/$(TYPE)/, so switching type never mixes them.
+# Build rules shared by every step directory (and the CUB reference): a step's Makefile
+# is `include ../common/step.mk`, which builds its .cu file with the harness into ./reduce
+# (./reduce_float, ./reduce_double for TYPE=float/double), objects in build/$(TYPE)/.
 # Its targets and variables: make help ("-C DIR ...", and SM, NVCC_ARCH, TYPE, CUDA_PATH).
 
-# No built-in rules: make must never try to "remake" a dependency file (.d) by linking.
+# No built-in rules (make must never "remake" a .d file by linking); objects of a pattern
+# chain (a variant's step_X.o) are kept, or every later `make` would compile them again.
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
-# Objects made by a pattern chain (a variant's step_X.o) are kept, not deleted as
-# intermediate files: otherwise every later `make` would compile them again.
 .SECONDARY:
 
 COMMON    := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-# A step's Makefile may add harness sources from folders of their own: HARNESS_DIRS, the
-# folders (searched after common/, their headers found by the step's kernel file too)
+# HARNESS_DIRS: folders of more harness sources (searched after common/, for headers too)
 EXTRA_NVCC_FLAGS += $(HARNESS_DIRS:%=-I%)
 EXTRA_CFLAGS     += $(HARNESS_DIRS:%=-I%)
 include $(COMMON)/config.mk
@@ -26,17 +22,15 @@ $(error no .cu file in $(CURDIR): a step directory holds one kernel file)
 endif
 
 BUILD      := build/$(TYPE)
-# A step's Makefile may name another driver (HARNESS_MAIN, a .c file's name without .c, in a
-# folder of HARNESS_DIRS), more sources of its own (HARNESS_EXTRA, likewise) and more
-# libraries (EXTRA_LIBS) before the include. The folder's own objects (HARNESS_OBJ) are
+# A step's Makefile may name another driver (HARNESS_MAIN: a .c file in HARNESS_DIRS, without
+# .c), more sources (HARNESS_EXTRA, likewise) and libraries (EXTRA_LIBS) before the include:
 # built here, with its flags; the rest of the harness is the shared library (harness.mk).
 HARNESS_MAIN ?= main
 HARNESS_OBJ := $(if $(filter main,$(HARNESS_MAIN)),$(HARNESS_MAIN_OBJ),$(BUILD)/common/$(HARNESS_MAIN).o) \
                $(HARNESS_EXTRA:%=$(BUILD)/common/%.o)
 
-# Extra programs from the same .cu file with other -D flags: a step's Makefile may set
-# VARIANTS := a b  and  VARIANT_FLAGS_a := -DX=1  before the include; VARIANTS_ONLY := yes
-# builds only those (a directory of variants, not a step).
+# More programs from the same .cu file: VARIANTS := a b, VARIANT_FLAGS_a := -DX=1 before
+# the include; VARIANTS_ONLY := yes builds only those (a folder of variants, not a step).
 PROGRAMS := $(if $(VARIANTS_ONLY),,reduce$(SUFFIX)) $(foreach v,$(VARIANTS),reduce_$(v)$(SUFFIX))
 
 .PHONY: all run profile resource-usage clean programs check-archs sanitize-flags
@@ -82,9 +76,7 @@ profile: reduce$(SUFFIX)
 	@../scripts/profile.sh $(notdir $(CURDIR))
 
 # ptxas's report of the step's kernel, which `make resources` shows where no GPU can be
-# asked. cuobjdump --dump-resource-usage would read the same from the program, but
-# cuobjdump is not in every toolkit install (nor in the PyPI wheels of make check-toolkit);
-# ptxas always is. One file per architecture: SM=90 reports sm_90 beside an older build.
+# asked (ptxas is in every toolkit install, cuobjdump not). One file per architecture.
 RESOURCE_USAGE := $(BUILD)/resource-usage-$(NVCC_ARCH).txt
 resource-usage: $(RESOURCE_USAGE)
 	@cat $<
@@ -95,12 +87,11 @@ $(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 	    { cat $@.tmp >&2; rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
-# check-archs: for this TYPE, the program and each variant whose flags the step's Makefile
-# sets (VARIANT_FLAGS_x: step 4's legacy build too), warnings as errors: nothing
-# arch-specific may slip in without a fallback. Device code alone (-cubin, a second per file
-# and architecture), and for the oldest architecture the host code as well (-c). The
-# architectures are asked for only when check-archs is a goal; CHECK_ARCHS="sm_75 sm_121"
-# picks some (scripts/check_archs.sh: the oldest and the newest, for float and double).
+# check-archs: for this TYPE, the program and each VARIANT_FLAGS_x build (step 4's legacy
+# one too) for every architecture, warnings as errors, so that nothing arch-specific slips
+# in without a fallback: device code (-cubin), and host code too (-c) for the oldest.
+# CHECK_ARCHS="sm_75 sm_121" picks some (scripts/check_archs.sh); else nvcc lists them,
+# asked only when check-archs is a goal.
 ifneq ($(filter check-archs,$(MAKECMDGOALS)),)
 REAL_ARCHS := $(or $(CHECK_ARCHS),$(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V))
 endif
@@ -122,14 +113,12 @@ $(CHECK_ARCH_TARGETS): check-arch-%: | $(BUILD)/common
 	    echo "FAILED  $(WHERE) $* ($(TYPE): $(CHECKED_BUILDS)), see $(WHERE)/$$log"; sed -n '1,6p' $$log; exit 1; \
 	fi
 
-# What make sanitize adds, for this folder's programs, to their command line (first line:
-# SANITIZE_ARGS) and to memcheck's (second line: SANITIZE_MEMCHECK_FLAGS); a step's
-# Makefile may set them before the include (a program of several GPUs run on one, say).
+# What make sanitize adds to this folder's programs' command line (SANITIZE_ARGS) and to
+# memcheck's (SANITIZE_MEMCHECK_FLAGS), one line each; a step's Makefile may set them.
 sanitize-flags:
 	@echo '$(SANITIZE_ARGS)'; echo '$(SANITIZE_MEMCHECK_FLAGS)'
 
-# The programs `all` builds, one line; tests/run.sh tests exactly these, never a
-# leftover such as step4's race-demo build.
+# The programs `all` builds, which tests/run.sh tests (never a leftover race-demo build).
 programs:
 	@echo $(PROGRAMS)
 

@@ -1,9 +1,8 @@
 /**
  * @file unit_test.h
- * @brief The unit tests' one way of reporting, in the core so that every layer's unit tests
- * (tests/unit_tests.c, each extension's) include it from below; no step does. One line per
- * test, "PASS unit NAME" or "FAIL unit NAME: the condition that failed", which make test
- * counts; and the helpers more than one of them needs (a result row, an argv, a file read back).
+ * @brief Every layer's unit tests report through it (from below; no step includes it): one
+ * line a test, "PASS unit NAME" or "FAIL unit NAME: condition", which make test counts; and
+ * the helpers more than one needs (a result row, an argv, a file read back).
  */
 #ifndef UNIT_TEST_H
 #define UNIT_TEST_H
