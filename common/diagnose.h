@@ -76,7 +76,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
  * signed 32-bit index, and no multiple of a vector; 2^32: see DIAG_INDEX_32BIT), and for float
  * 2^30 + 5 too (4 GiB: a sum near 2^29, where each value in [0, 1) added to it keeps few of its
  * bits, and CUB's gpu_to_gpu mode of CCCL 3.5.0 was 3% off on an H100:
- * docs/cub-gpu-to-gpu-defect.md). A 0
+ * cub_reference/defect/README.md). A 0
  * (CUB: the library decides its grid) adds nothing of its own. Sorted, without repeats: at
  * most 46, so --check's list (MAX_CHECK_SIZES) holds them all. Writes at most `capacity` sizes (the smallest) to
  * `sizes` and returns how many.
