@@ -43,7 +43,7 @@ TARGET_FILES := Makefile tests/lint.mk
 TEST_SUITES  :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk $(wildcard scripts/*.sh) cub_reference/defect/defect.sh
-DOC_INPUTS   :=
+DOC_INPUTS   := cub_reference/defect/README.md
 EXTRA_TOOLS  :=
 RUN_ALL_EXTRAS     :=
 SUITE_PROGRAM_DIRS :=
@@ -182,7 +182,7 @@ ci-setup::
 cccl:
 	@scripts/get_cccl.sh
 
-## cub-defect: CCCL 3.5.0's gpu_to_gpu defect (docs/cub-gpu-to-gpu-defect.md): its headers patched in a copy (build/cccl-patched), the reproducer built against each and run on both (DEFECT_SIZES); make then builds cub_reference/newest/reduce_gpu_to_gpu_renorm too
+## cub-defect: CCCL 3.5.0's gpu_to_gpu defect (cub_reference/defect/README.md): its headers patched in a copy (build/cccl-patched), the reproducer built against each and run on both (DEFECT_SIZES); make then builds cub_reference/newest/reduce_gpu_to_gpu_renorm too
 cub-defect:
 	@cub_reference/defect/defect.sh
 

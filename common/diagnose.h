@@ -59,7 +59,7 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
  * side, 16 x `threads` + 1; `elements_per_block` and one either side, 2 x it +- 1, its square
  * +- 1 (a second pass, or a third); `vector_width` +- 1. Where `index_bits` is 64, 2^31 + 5 (above
  * every signed 32-bit index), and for float 2^30 + 5 (a sum near 2^29, where CUB's gpu_to_gpu
- * mode was 3% off: docs/cub-gpu-to-gpu-defect.md). Sorted, each once (at most 46, within
+ * mode was 3% off: cub_reference/defect/README.md). Sorted, each once (at most 46, within
  * MAX_CHECK_SIZES); writes at most `capacity`, the smallest, and returns how many.
  */
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,

@@ -90,15 +90,15 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
 # library_defect PROGRAM: "SIZES REASON", the sizes (comma-separated) of its --check auto that
 # a library it calls is known to sum wrong on this GPU; nothing for every other program. The
 # one today: CUB's gpu_to_gpu in CCCL 3.5.0, whose threads end their loop without renorm()
-# (docs/cub-gpu-to-gpu-defect.md). The program says both halves of the condition
-# (cub_reference/reduce.cu): gpu_to_gpu_renorm=missing (those headers, unpatched) and
+# (cub_reference/defect/README.md). The program says both halves of the condition
+# (cub_reference/defect/trigger.cuh): gpu_to_gpu_renorm=missing (those headers, unpatched) and
 # gpu_to_gpu_every_thread_exposed_from=N, from CUB's grid on this GPU the smallest n at which
 # every thread makes more deposits than its accumulator's endurance(), 0 if no n does (from
 # gpu_to_gpu_exposed_from= some thread does: such a size may fail or not, and is held to pass).
 # Every thread exposed does not make a sum wrong, only possible: the expectation rests on --check's
-# own data (seed n + 1) failing from that n on the H100 (docs/cub-gpu-to-gpu-defect.md); check_all
-# expects those sizes to fail, and fails if one passes (the defect gone, the condition wrong, or
-# another GPU whose sums of these data happen to be right while the defect stays).
+# own data (seed n + 1) failing from that n on the H100 (cub_reference/defect/README.md); check_all
+# expects those sizes to fail, in one line, and fails it if one passes (the defect gone, the
+# condition wrong, or another GPU whose sums of these data happen to be right while the defect stays).
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
@@ -138,10 +138,10 @@ check_jobs() {
 # check_all PROGRAM: PROGRAM's --check auto run (the harness's sizes that break reductions,
 # --describe's check_sizes), one line: PASS when it exited 0 and its verdicts pass every size
 # in order; else FAIL naming the sizes that failed and the program's first FAILED and hint
-# lines. Each size library_defect names gets a line of its own, passing only if that size failed.
+# lines. The sizes library_defect names get one line of their own, passing only if each failed.
 check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
-    local size verdict what known_failed=1
+    local size verdict wrong=""
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
@@ -158,18 +158,16 @@ check_all() {
     passed_sizes=$(awk -v k=",${known}," '$3 == "pass" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     failing_sizes=$(awk -v k=",${known}," '$3 == "fail" && index(k, "," $2 ",") == 0 { print $2 }' "$saved.verdicts" 2>/dev/null | paste -sd,)
     for size in ${known//,/ }; do
-        what="gpu $program $type: n=$size fails, a library's known defect (${defect#* })"
         verdict=$(awk -v k="$size" '$2 == k { print $3 }' "$saved.verdicts" 2>/dev/null)
-        case $verdict in
-            fail) pass "$what" ;;
-            pass) known_failed=0
-                  fail "$what" "it passed: the defect is gone or its condition is wrong; see library_defect()" ;;
-            *) known_failed=0
-               fail "$what" "no verdict for n=$size: exit ${status:-unknown}, $(head -c 200 "$saved.err" 2>/dev/null | tr '\n' ' ')" ;;
-        esac
+        [ "$verdict" = fail ] || wrong+=" n=$size ${verdict:-no verdict}"
     done
+    if [ -n "$known" ]; then
+        [ -z "$wrong" ]
+        result "gpu $program $type: n=$known fail, a library's known defect (${defect#* })" $? \
+               "exit ${status:-unknown}, not failed:$wrong (a pass: the defect gone, or library_defect()'s condition wrong)"
+    fi
     # those failures were the exit's one cause
-    [ -n "$known" ] && [ "$known_failed" = 1 ] && [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0
+    [ -n "$known" ] && [ -z "$wrong" ] && [ "$status" = 1 ] && [ -z "$failing_sizes" ] && status=0
     if [ "$status" = 0 ] && [ "$passed_sizes" = "$sizes" ]; then
         pass "$name"
     elif [ -n "$failing_sizes" ]; then

@@ -1,22 +1,17 @@
 /**
  * @file cub_reference/defect/gpu_to_gpu_repro.cu
  * @brief CUB's gpu_to_gpu DeviceReduce::Sum against an exact sum, float and double: the
- * standalone reproducer of docs/cub-gpu-to-gpu-defect.md (no harness, one file).
+ * reproducer of README.md here (no harness, one file).
  *
  *   nvcc -std=c++17 -arch=native -I build/cccl/include gpu_to_gpu_repro.cu -o repro
- *   ./repro 1073741829 2147483653          (sizes: N, or 2^K, or 2^K+M, 2^K-M)
+ *   ./repro 1073741829 2147483653          (sizes: 2^30+5 and 2^31+5)
  *
  * The data are the harness's random data as `--check` makes them at n (seed n + 1,
  * common/data.c): element i is the top 24 (float) or 53 (double) bits of SplitMix64's draw
- * i + 1, over 2^24 or 2^53, exact in its type. With them the harness's double program fails
- * on the H100 at 2^31+5 and 2^31-2 (docs/cub-gpu-to-gpu-defect.md); with the periodic hash
- * this file first drew (i mod 2^20), doubles passed at every size: just past endurance()
- * few blocks go wrong (host_emulation.cpp: none of 20 at 2115 deposits). The host adds the draws exactly, in a 128-bit integer of
- * 2^-24 or 2^-53, rounded once to long double (2^-64 relative). The GPU's
- * sum passes when it is within the bound of the binned accumulator CUB uses (Ahrens,
- * Demmel and Nguyen: n 2^(W(1-K)) max|x| + 7 u |sum|, K = 3 folds, W = 13 bits for float,
- * 40 for double, cub/detail/rfa.cuh). Prints one line per type and size; exits 1 if any
- * failed, 2 on bad input, 3 on a CUDA error.
+ * i + 1, over 2^24 or 2^53, exact in its type. The host adds the draws exactly (a 128-bit
+ * integer, rounded once to long double). A sum passes within the binned accumulator's bound
+ * (n 2^(W(1-K)) max|x| + 7 u |sum|, K = 3, W = 13 for float, 40 for double). Prints a line per
+ * type and size; exits 1 if any failed, 2 on bad input, 3 on a CUDA error.
  */
 #include <cub/device/device_reduce.cuh>
 #include <cuda/execution>
@@ -25,6 +20,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/** Which headers: defect.sh builds it against both, -DCUB_GPU_TO_GPU_RENORM the patched. */
+#ifdef CUB_GPU_TO_GPU_RENORM
+#define HEADERS "patched: renorm() after the thread loop"
+#else
+#define HEADERS "as released"
+#endif
 
 /** Element i of seed's data in units of 2^-bits: SplitMix64's draw i + 1, its top `bits`. */
 __host__ __device__ static uint64_t units(uint64_t seed, uint64_t i, int bits)
@@ -64,55 +66,39 @@ static int run(const char *type, uint64_t n, int bin_width, long double expected
     auto env = cuda::execution::require(cuda::execution::determinism::gpu_to_gpu);
     check(cub::DeviceReduce::Sum(x, out, (int64_t)n, env), "DeviceReduce::Sum");
     check(cudaMemcpy(&got, out, sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy of the result");
-    cudaFree(x);
-    cudaFree(out);
-    long double u = ldexpl(1, -(int)(sizeof(T) == 4 ? 24 : 53));
-    long double bound = ldexpl((long double)n, bin_width * (1 - 3)) + 7 * u * expected;
+    check(cudaFree(x), "cudaFree");
+    check(cudaFree(out), "cudaFree");
+    long double bound = ldexpl((long double)n, bin_width * (1 - 3)) + 7 * ldexpl(expected, -bits);  // u = 2^-bits
     long double error = fabsl((long double)got - expected);
-    printf("%-6s n=%-11llu expected %.6Lf got %.6Lf error %.3Lg bound %.3Lg %s\n", type, (unsigned long long)n, expected,
-           (long double)got, error, bound, error <= bound ? "PASS" : "FAIL");
+    printf("%-6s n=%-11llu expected %.6Lf got %.6Lf error %.3Lg bound %.3Lg %s\n", type, (unsigned long long)n,
+           expected, (long double)got, error, bound, error <= bound ? "PASS" : "FAIL");
     return error > bound;
-}
-
-/** N, 2^K, 2^K+M or 2^K-M; 0 for anything else. */
-static uint64_t parse_size(const char *text)
-{
-    char *end;
-    if (text[0] == '2' && text[1] == '^') {
-        unsigned long k = strtoul(text + 2, &end, 10);
-        long long m = *end ? strtoll(end, &end, 10) : 0;
-        return k < 63 && !*end ? (uint64_t)((1ull << k) + m) : 0;
-    }
-    unsigned long long v = strtoull(text, &end, 10);
-    return *end ? 0 : v;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s SIZE...   (e.g. 2^30+5 2^31+5)\n", argv[0]);
+    uint64_t sizes[64];
+    if (argc < 2 || argc > 65) {
+        fprintf(stderr, "usage: %s SIZE...   (1 to 64 of them, e.g. 1073741829 2147483653: 2^30+5, 2^31+5)\n", argv[0]);
         return 2;
     }
-    for (int a = 1; a < argc; a++)
-        if (parse_size(argv[a]) == 0) {
-            fprintf(stderr, "gpu_to_gpu_repro: '%s' is no size: give N, 2^K or 2^K+M, e.g. 2^31+5\n", argv[a]);
+    for (int a = 1; a < argc; a++) {
+        char *end;
+        sizes[a - 1] = strtoull(argv[a], &end, 10);
+        if (*end || sizes[a - 1] == 0) {
+            fprintf(stderr, "gpu_to_gpu_repro: '%s' is no size: give N > 0\n", argv[a]);
             return 2;
         }
-    int device = 0, sms = 0;
+    }
+    int device = 0;
     cudaDeviceProp prop;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-#ifdef CUB_GPU_TO_GPU_RENORM
-    const char *headers = "patched: renorm() after the thread loop";
-#else
-    const char *headers = "as released";
-#endif
-    printf("CCCL %d.%d.%d (%s), %s, %d SMs\n", CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, headers,
-           prop.name, sms);
+    printf("CCCL %d.%d.%d (%s), %s, %d SMs\n", CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION,
+           HEADERS, prop.name, prop.multiProcessorCount);
     int failed = 0;
     for (int a = 1; a < argc; a++) {
-        uint64_t n = parse_size(argv[a]);
+        uint64_t n = sizes[a - 1];
         unsigned __int128 floats = 0, doubles = 0;   // in 2^-24 and 2^-53: below 2^87 for n < 2^34
         for (uint64_t i = 0; i < n; i++) {
             uint64_t draw = units(n + 1, i, 64);
