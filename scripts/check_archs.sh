@@ -19,15 +19,14 @@ ends="$(echo "$archs" | cut -d' ' -f1) $(echo "$archs" | rev | cut -d' ' -f1 | r
 echo "check-archs: $archs (int; float and double: $ends)"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+# every folder and type at once, one a core, each compiling its architectures at once too
+# (make's own "Entering directory" lines and job-server notes are not the build's)
+export CHECK_ENDS=$ends
 status=0
-for dir in "$@"; do
-    for type in $types; do
-        some=(); [ "$type" = int ] || some=(CHECK_ARCHS="$ends")
-        # (make's own "Entering directory" lines and job-server notes are not the build's)
-        make -s --no-print-directory -j"$(nproc)" -C "$dir" TYPE="$type" "${some[@]}" check-archs 2>&1 | tee -a "$out" ||
-            status=1
-    done
-done
+for dir in "$@"; do for type in $types; do echo "$dir $type"; done; done |
+    # shellcheck disable=SC2016  # $0, $1: the inner shell's folder and type
+    xargs -P "$(nproc)" -L 1 bash -c 'some=(); [ "$1" = int ] || some=(CHECK_ARCHS="$CHECK_ENDS")
+        make -s --no-print-directory -j"$(nproc)" -C "$0" TYPE="$1" "${some[@]}" check-archs 2>&1' | tee "$out" || status=1
 if [ "$status" -ne 0 ]; then echo "check-archs: FAILED"; exit 1; fi
 echo "check-archs: $(grep -c '^ok ' "$out" || true) builds (folder, type, architecture), no warnings;" \
     "$(grep -c ': skipped, ' "$out" || true) skipped, each said why above"

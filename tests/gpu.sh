@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The GPU sections of make test, sourced by tests/run.sh after its own with its functions
-# and variables (pass, fail, skip, result, section, expect, make_expect, programs,
-# programs_64, small, large, newest_cub, type, suffix, log). Without a GPU they list their
-# GPU checks as SKIP, by name. Each section's comment says what it checks:
+# and variables (pass, fail, skip, result, section, expect, step_copy, programs, small,
+# large, newest_cub, type, suffix, log ...). Without a GPU they list their GPU checks as
+# SKIP, by name. Each section's comment says what it checks:
 #   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
 #             program's --check auto (one line each), a 32-bit step's unsigned index
-#             (TYPE=int), each timed path verified 100 times, --input and --print-sum
+#             (TYPE=int, tests/fixtures/unsigned_index.patch), each timed path verified
+#             100 times, --input and --print-sum
 #   same-bits the programs that claim the same bits whatever the grid, and the controls
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
@@ -118,10 +119,9 @@ check_run() {
 
 # check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
 # host's available memory each hold the largest size (2^31+5 elements, with a tenth more
-# for scratch and slack), at most 4, at least 1. A run spends most of its time making and
-# summing that size's data on the host's cores (common/data.c) and copying it to the GPU:
-# four side by side take about half the time of one after another (20 programs on the
-# H100's host, 16 cores, 2026-11-26: 25 s, against 53 s; 8 at once 23 s).
+# for scratch and slack), at most 4, at least 1. A run spends most of its time making that
+# size's data on the host's cores (common/data.c) and copying it to the GPU: four side by
+# side take about half the time of one after another (20 programs, 16 cores: 25 s, not 53).
 check_jobs() {
     local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
     [ "$type" = double ] && element_bytes=8
@@ -199,29 +199,29 @@ if [ -n "$gpu" ]; then
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
 # The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
-# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. A copy of the
-# first 32-bit step (whose kernel indexes with unsigned int) whose STEP claims 64-bit
-# indices must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too. 2^32+5
-# ints are 16 GiB: --check auto stops at 2^31+5, and this runs once, for TYPE=int.
-unsigned_program=""
-for program in "${programs[@]}"; do
-    [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ] && { unsigned_program=$program; break; }
-done
-unsigned_dir=${unsigned_program%/*}
-unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
-unsigned_name="unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
+# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The fixture
+# tests/fixtures/unsigned_index.patch (its header says why) makes a copy of a 32-bit step
+# whose kernel indexes with unsigned int claim 64-bit indices: it must pass --check 2^31+5
+# and fail 2^32+5 blaming unsigned indices too. 2^32+5 ints are 16 GiB: --check auto stops
+# at 2^31+5, and this runs once, for TYPE=int.
+fixture=tests/fixtures/unsigned_index.patch
+unsigned_step=$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$fixture")
+unsigned_dir=$(step_dir "$unsigned_step")
+unsigned_copy=$log/unsigned-index/$unsigned_dir
+unsigned_name="unsigned index: a copy of ${unsigned_dir:-step $unsigned_step} that claims 64-bit indices (MAX_N_64BIT, $fixture) and keeps its unsigned int index builds"
 unsigned_built=""
 if [ "$type" != int ]; then
     skip "$unsigned_name" "TYPE=int only: the indices are the same in every type"
-elif [ -z "$unsigned_program" ]; then
-    fail "$unsigned_name" "no program whose --describe says index_bits=32 and kernel=own was built"
-else
-    rm -rf "${unsigned_copy%/*}" && mkdir -p "$unsigned_copy"
-    sed 's/^\( *\.max_n = \)MAX_N_32BIT,/\1MAX_N_64BIT,/' "$unsigned_dir/reduce.cu" > "$unsigned_copy/reduce.cu"
-    echo "include $(pwd)/common/step.mk" > "$unsigned_copy/Makefile"
-    changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>')
+elif ! handout_lacks "$unsigned_step" "$unsigned_name"; then
+    step_copy "$unsigned_copy" "$unsigned_dir"
     why=""
-    if [ "$changed" -ne 1 ]; then why="$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
+    if [ "$(describe "$unsigned_dir/reduce$suffix" index_bits) $(describe "$unsigned_dir/reduce$suffix" kernel)" != "32 own" ]; then
+        why="$unsigned_dir's --describe does not say index_bits=32 and kernel=own: not the 32-bit kernel of its own this tests"
+    elif ! { if command -v patch > /dev/null; then patch -s --no-backup-if-mismatch -d "$unsigned_copy" -p1 < "$fixture"
+             else git apply --unsafe-paths --directory="$unsigned_copy" -p1 "$fixture"; fi; } > "$log/unsigned-index.txt" 2>&1; then
+        why="$fixture does not apply to $unsigned_dir/reduce.cu: $(head -1 "$log/unsigned-index.txt")"
+    elif changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>'); [ "$changed" -ne 1 ]; then
+        why="$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
     elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then why="its kernel has no 'unsigned int i = ': not the unsigned index this tests"
     elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then why=$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')
     elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then why="its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"

@@ -13,11 +13,11 @@
 # Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
 # where they run (make test no longer does). .ci/run runs make lint before make test.
 # The last line is "N passed, N failed"; the exit code is 1 if any failed.
-# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds them first)
+# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds LINT_HELP_DIR first)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-. scripts/gpus.sh   # describe, step_dir
+. scripts/gpus.sh   # make_var, usage
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
@@ -127,10 +127,10 @@ if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every vari
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
 # ---------------------------------------------------------------- README
-# the flags: those the one-GPU programs' --help names (asked of step 3; an extension's suite
-# checks its own programs'), the notations of -n included
+# the flags: those the one-GPU programs' --help names (asked of LINT_HELP_DIR's, the first
+# step, which make lint builds; an extension's suite checks its own), -n's notations too
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1)
+helps=$("$(make_var LINT_HELP_DIR)/reduce$suffix" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
 missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
 count=$(wc -w <<< "$flags")

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make test: everything that can run on this machine, one line per test (and a progress
 # line per folder built). The sections, each ending with its "-- NAME: S s" line:
-#
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     the harness library, then every program folder at once (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
@@ -9,14 +8,12 @@
 #             that follows an extension's steps: 14 after 11)
 #   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections (gpu, same-bits, resources: its header says what they check),
-# and each extension's suite (TEST_SUITES, from the top Makefile: lab/tests.sh,
-# multi/tests.sh), which tests the programs of its folders (SUITE_PROGRAM_DIRS: the build
-# section builds them, and leaves the rest to it). make test-ci (TEST_TIER=ci) runs instead
-# what only CI needs: the toolkit and removable sections (the CI tier, below).
-# Without a GPU the GPU checks are listed as SKIP, by name. make lint (tests/lint.sh) checks
-# the rest: shellcheck, Doxygen, and make help and README against the code.
-# The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
+# Then tests/gpu.sh's sections (its header says what they check) and each extension's suite
+# (TEST_SUITES: lab/tests.sh, multi/tests.sh), which tests the programs of its folders
+# (SUITE_PROGRAM_DIRS: built here, then left to it). Without a GPU the GPU checks are SKIP
+# lines, by name. make test-ci (TEST_TIER=ci) runs instead what only CI needs (the CI tier,
+# below); make lint (tests/lint.sh) the rest. The last line is "N passed, N failed, N
+# skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
 set -uo pipefail
@@ -30,10 +27,9 @@ passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-# each result line's seconds since the one before it go to $log/times.txt, so that the end
-# can name the results that waited longest (a batch of runs, such as the gpu section's
-# --check runs, counts to the first result after it). EPOCHREALTIME is bash 5's (with the
-# locale's decimal mark); date's, where it is missing.
+# each result line's seconds since the one before it go to $log/times.txt, for the longest
+# waits at the end (a batch of runs counts to the first result after it). EPOCHREALTIME is
+# bash 5's (with the locale's decimal mark); date's, where it is missing.
 now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
 last_result=$(now_s)
 : > "$log/times.txt"
@@ -49,8 +45,8 @@ skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
 # result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with
 # DETAIL. $? must come before any $(...) of the line: a command substitution resets it.
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
-# section NAME: starts a section; the one before it ends with a line giving its time, so a
-# slow suite shows where its minutes go (section_times at the end lists them all again)
+# section NAME: starts a section; the one before it ends with a line giving its time (and
+# section_times lists them all again at the end)
 section_name="" section_start=$SECONDS section_times=""
 section() {
     if [ -n "$section_name" ]; then
@@ -76,6 +72,10 @@ unit_tests() {
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
+# step_copy DIR FROM: DIR, emptied, holds a copy of FROM's kernel file and a Makefile of
+# common/step.mk alone: a step built under build/, FROM's own build untouched
+step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
+
 # ---------------------------------------------------------------- the CI tier
 # make test-ci (.ci/run calls it; make test leaves it out).
 # removable: each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can
@@ -85,14 +85,12 @@ unit_tests() {
 # TYPE=int only, since no folder depends on the type.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
-    local ext scratch folders status last name installed
-    if [ "$type" != int ]; then
-        skip "removable: each extension taken out" "TYPE=int only: no folder depends on the type"; return
-    elif ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-        skip "removable: each extension taken out" "not a git checkout: the scratch copies are of git's files"; return
-    elif [ ${#extensions[@]} -eq 0 ]; then
-        fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"; return
-    fi
+    local ext scratch folders status last name installed why=""
+    name="removable: each extension taken out"
+    git rev-parse --is-inside-work-tree > /dev/null 2>&1 || why="not a git checkout: the scratch copies are of git's files"
+    [ "$type" = int ] || why="TYPE=int only: no folder depends on the type"
+    if [ -n "$why" ]; then skip "$name" "$why"; return; fi
+    if [ ${#extensions[@]} -eq 0 ]; then fail "$name" "the Makefile names no EXTENSIONS"; return; fi
     rm -rf build/removable
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
@@ -112,10 +110,10 @@ removable_checks() {
         last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
         if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
             pass "$name: make all, make test and make docs pass ($last)"
-            # the scratch copy is a built tree to try make clean on: what make installed into
-            # build/ stays, every build goes; make distclean takes build/ away
-            read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
+            # a built tree to try make clean on: what make installed into build/ stays, every
+            # build goes; make distclean takes build/ away
             if [ "$ext" = "${extensions[0]}" ]; then
+                read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
                 ( cd "$scratch" && mkdir -p "${installed[@]}" &&
                   make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
                   [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
@@ -146,15 +144,14 @@ toolkit_checks() {
     result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 }
 
-# finish: the counts-equal-lines guard, the section times, the last line; exit 1 if any failed
-# every result line counted: a pass, fail or skip made in a subshell, or under a local
-# variable of the counter's name (bash's dynamic scope), would print and not count
+# finish: the section times, the last line; exit 1 if any failed. Every result line must be
+# counted: one made in a subshell, or under a local variable of a counter's name (bash's
+# dynamic scope), would print and not count
 finish() {
     local results
     results=$(wc -l < "$log/times.txt")
-    if [ "$results" -ne $((passed + failed + skipped)) ]; then
+    [ "$results" -eq $((passed + failed + skipped)) ] ||
         fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
-    fi
     section ""
     echo "time per section: ${section_times%; }"
     # make test's time against its budget (a benchmark, not a test: it never fails on time)
@@ -181,14 +178,15 @@ programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 t
 # the folder to SUITE_PROGRAM_DIRS): built here, then left to that suite
 SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
 suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
-# the harness library once, then every folder at once, one job a core (the logs: build-DIR.txt)
-if ! make --no-print-directory -s TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
+# the harness library once, then every folder at once, one job a core, and within a folder
+# its programs at once too (the newest CUB's three, the longest; the logs: build-DIR.txt)
+if ! make --no-print-directory -s -j"$(nproc)" TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
     fail "build the harness library ($type)" "see $log/build-harness.txt"
     tail -5 "$log/build-harness.txt"
 fi
 # shellcheck disable=SC2016  # $0, $1, $2: the inner shell's log folder, type and folder
 printf '%s\n' "${dirs[@]}" | xargs -d '\n' -n 1 -P "$(nproc)" bash -c 'log=$0/build-${2//\//_}.txt
-    make --no-print-directory -C "$2" TYPE="$1" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $2"' "$log" "$type"
+    make --no-print-directory -j"$(nproc)" -C "$2" TYPE="$1" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $2"' "$log" "$type"
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     # what the folder builds here: an extension's folder may build nothing (a library it
@@ -217,8 +215,7 @@ section stale
 # second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
 step0=$(step_dir 0)   # step_dir (scripts/gpus.sh): the folder the Makefile lists for step K
 stale=$log/stale/$step0
-rm -rf "$log/stale" && mkdir -p "$stale" && cp "$step0/reduce.cu" "$stale/"
-echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
+step_copy "$stale" "$step0"
 stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
 cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
 if ! stale_make SM=75; then
@@ -309,9 +306,7 @@ result "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a
 # check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
 # it never uses (nvcc's warning 177) stops at the first architecture, naming it
 warn=$log/check-archs-warning/$step0
-rm -rf "${warn%/*}" && mkdir -p "$warn" && cp "$step0/reduce.cu" "$warn/" &&
-    echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
-echo "include $(pwd)/common/step.mk" > "$warn/Makefile"
+step_copy "$warn" "$step0" && echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
 make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
 status=$?
 [ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
