@@ -32,8 +32,8 @@ else
 fi
 
 # ------------------------------------------------ targets that need a GPU, asked first
-# scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile, sanitize
-# and race-demo (NVCC=false: that nothing is built, a build would fail)
+# scripts/preflight.sh, the first line of run-all, sweep, scaling, profile, sanitize and
+# race-demo (NVCC=false: nothing is built, a build would fail)
 scripts/preflight.sh run-all 2> "$log/preflight.txt"; preflight=$?
 { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
 result "make run-all's GPU check agrees with the programs (exit $preflight)" $? \
@@ -46,7 +46,8 @@ else
     skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
     skip "make run-all without a GPU never says FAILED" "a GPU is here"
 fi
-# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine)
+# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine), which
+# answers what gpus.sh asks (--query-gpu=index's CSV, -q -x's XML)
 fake=$log/fake-smi
 mkdir -p "$fake"
 # missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
@@ -59,7 +60,6 @@ missing_says() {
     { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }
     result "$name" $? "said '$out', expected '${text:-nothing}'"
 }
-# (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
 # shellcheck disable=SC2016  # $1 is the stand-in's own argument
 listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
 missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
@@ -109,8 +109,7 @@ library_defect() {
     [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
-# check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
-# $log/check-PROGRAM.{out,err,status} for check_all
+# check_run PROGRAM: PROGRAM --check auto, its output and status in $log/check-PROGRAM.*
 check_run() {
     local saved=$log/check-${1//\//_}
     timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
@@ -180,7 +179,7 @@ check_all() {
     fi
 }
 
-# gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
+# gpu_expect NAME CODE TEXT PROGRAM ARGS...: expect, on a GPU
 gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
@@ -254,8 +253,8 @@ unsigned_check() {
 unsigned_check "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)" 2^31+5 0 pass
 unsigned_check "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices" 2^32+5 1 fail \
     "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
-# --check catches state that survives a call; this is the timed path's test (the gate,
-# the L2 flush, one element changed before each call), as make run-all runs every program
+# --check catches state that survives a call; this is the timed path's (the gate, the L2
+# flush, one element changed before each call), as make run-all runs every program
 for program in "${programs[@]}"; do
     gpu_expect "gpu $program: the timed path, 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
@@ -309,14 +308,12 @@ done
 
 # ---------------------------------------------------------------- same bits
 # A program whose --describe says same_bits=1 claims that its float and double results'
-# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks, so
-# that one GPU runs the grids of others) or the run. Its --same-bits holds it to that (data
-# of mixed magnitudes, where the order of the additions shows; every run verified; one
-# verdict a size, --verdicts), and this section reads the verdicts. The controls, every
-# program with --blocks and no such claim, must fail at 2^24+7, among them one because its
-# own grid's runs differ (make sweep's block-atomic) and one because the grid changes its
-# value (step 11's own finish): else the data shows no order, and one value proves nothing.
-# build/tools/mixed_data writes the same data, for --input.
+# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks) or
+# the run; its --same-bits holds it to that (data of mixed magnitudes, every run verified,
+# one verdict a size), and this section reads the verdicts. The controls, every program with
+# --blocks and no such claim, must fail at 2^24+7, one because its own grid's runs differ
+# (block-atomic) and one because the grid changes its value (step 11's own finish): else the
+# data shows no order. build/tools/mixed_data writes the same data, for --input.
 section same-bits
 same_bits_programs=() grid_programs=()
 for program in "${programs[@]}"; do
@@ -409,9 +406,8 @@ fi
 
 # ---------------------------------------------------------------- resources
 section resources
-# make resources: a row per step and one for CUB (the compiler's figures without a GPU);
-# on a GPU, the occupancy API's blocks per SM must fit the SM by the limits the table's
-# header gives (registers: the row's per thread, at the least)
+# make resources: a row per step and one for CUB (the compiler's figures without a GPU); on
+# a GPU, the occupancy API's blocks per SM must fit the SM by the limits the header gives
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1; status=$?
 result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
 if [ -z "$gpu" ]; then
@@ -425,8 +421,7 @@ read -r max_threads max_blocks max_registers max_shared_kib < <(sed -n \
     's/.* per SM at most \([0-9]*\) threads, \([0-9]*\) blocks, \([0-9]*\) registers, \([0-9]*\) KiB shared.*/\1 \2 \3 \4/p' \
     "$log/resources.txt" | head -1)
 for dir in "${dirs[@]}"; do
-    # make resources' rows: every program of its own folder but an extension's (a folder of
-    # variants, step*/*, is not a step)
+    # a row per folder of its own program but an extension's (step*/*: variants, no step)
     case $dir in step*/*) continue ;; esac
     if [ ! -x "$dir/reduce$suffix" ] || suite_owned "$dir"; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")
