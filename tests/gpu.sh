@@ -324,27 +324,22 @@ done
 if handout_lacks 14 "same-bits: programs with --blocks, and that claim the same bits"; then :
 elif [ ${#grid_programs[@]} -eq 0 ]; then fail "same-bits: programs with --blocks" "no program's --describe says most_blocks="
 elif [ ${#same_bits_programs[@]} -eq 0 ]; then fail "same-bits: programs that claim the same bits" "no program's --describe says same_bits=1"; fi
+# refused NAME TEXT PROGRAM ARGS...: PROGRAM ARGS says TEXT in one line, exit 2, before the GPU
+refused() { expect "same-bits input: $1" 2 "$2" env CUDA_VISIBLE_DEVICES= "${@:3}"; }
 for program in "${grid_programs[@]}"; do
     for value in 0 -1 x "" 1048577 2^20+1 1.5; do
-        expect "same-bits input: $program --blocks '$value': one line, exit 2, before the GPU (none visible)" 2 "--blocks" \
-            env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks "$value"
+        refused "$program --blocks '$value': one line, exit 2, before the GPU (none visible)" "--blocks" "$program" -n 1000 --blocks "$value"
     done
-    expect "same-bits input: $program --blocks without its value: one line, exit 2" 2 "needs a value" \
-        env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks
+    refused "$program --blocks without its value: one line, exit 2" "needs a value" "$program" -n 1000 --blocks
     name="same-bits input: $program takes --blocks 1 and --blocks 1048576 (2^20), as --describe's most_blocks= says"
     low=$("$program" --blocks 1 --describe 2>&1 | sed -n 's/^most_blocks=//p')
     high=$("$program" --blocks 1048576 --describe 2>&1 | sed -n 's/^most_blocks=//p')
     if [ "$low" = 1 ] && [ "$high" = 1048576 ]; then pass "$name"; else fail "$name" "most_blocks=$low and $high"; fi
 done
-if [ -n "$small" ]; then
-    expect "same-bits input: --same-bits in a program without --blocks: one line, exit 2" 2 "does not take" \
-        env CUDA_VISIBLE_DEVICES= "$small" --same-bits
-fi
+[ -z "$small" ] || refused "--same-bits in a program without --blocks: one line, exit 2" "does not take" "$small" --same-bits
 if [ ${#same_bits_programs[@]} -gt 0 ]; then
-    expect "same-bits input: --same-bits with -n: one line, exit 2" 2 "makes its own data" \
-        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits -n 1000
-    [ "$type" = int ] && expect "same-bits input: --same-bits of an int build: one line, exit 2" 2 "float and double" \
-        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits
+    refused "--same-bits with -n: one line, exit 2" "makes its own data" "${same_bits_programs[0]}" --same-bits -n 1000
+    [ "$type" = int ] && refused "--same-bits of an int build: one line, exit 2" "float and double" "${same_bits_programs[0]}" --same-bits
 fi
 mixed=build/tools/mixed_data
 same_bits_dir=$log/same-bits

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make lint: what can be checked without running a program on a GPU, and is about the
 # text around the code rather than the code's results, one line per check:
-#
 #   docs      the Doxygen site builds with zero warnings (make docs)
 #   budgets   every layer within its line budget (tests/budgets.txt), no script over its own
 #   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
@@ -10,9 +9,8 @@
 #   readme    README's flags table lists every flag of the programs' --help; README is at
 #             most 350 lines, names no commit, and says how to test the other types and clean
 #
-# Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
-# where they run (make test no longer does). .ci/run runs make lint before make test.
-# The last line is "N passed, N failed"; the exit code is 1 if any failed.
+# Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is
+# "N passed, N failed"; the exit code is 1 if any failed.
 # Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds LINT_HELP_DIR first)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
@@ -35,8 +33,8 @@ result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 if command -v doxygen > /dev/null 2>&1; then
     if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
         pass "docs build with zero warnings"
-        # every relative link of the site leads to a page of it (Doxygen turns a README's
-        # link to a source file, or text such as file:line, into a link to nowhere)
+        # every relative link of the site leads to a page of it (Doxygen makes a README's link
+        # to a source file, or text such as file:line, a link to nowhere)
         dead=$(cd docs/html && grep -ho 'href="[^"]*"' ./*.html | sed 's/^href="//; s/"$//; s/#.*//' |
                grep -vE '^(https?:|mailto:|$)' | sort -u | while read -r target; do
                    [ -e "$target" ] || printf '%s ' "$target"; done)
@@ -93,10 +91,9 @@ else
 fi
 
 # ---------------------------------------------------------------- make help
-# The targets: the .PHONY lists of the Makefile's TARGET_FILES, step.mk's and the program
-# folders' own (step 4's race-demo), but the internal `programs`. A variable's true default:
-# make's own value (print-VAR, from an empty environment) for the makefiles' variables,
-# ${VAR:-default} in the script that documents it.
+# The targets: the .PHONY lists of TARGET_FILES, step.mk's and the program folders' own
+# (step 4's race-demo), but internal ones. A variable's true default: make's own (print-VAR,
+# from an empty environment), or ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
 makefiles=()
 for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
@@ -138,8 +135,7 @@ count=$(wc -w <<< "$flags")
 result "README's flags table lists every flag of --help ($count)" $? "missing: ${missing:-the table, or flags in --help}"
 grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md
 result "README says make test TYPE=float, TYPE=double and make clean" $? "one of them is not in README.md"
-# README is a newcomer's page: short, and no run log (a commit hash names one; the dated
-# measurements live in docs/)
+# README is a newcomer's page: short, and no run log (a commit hash names one)
 hashes=$(grep -oE '\b[0-9a-f]{7,40}\b' README.md | grep '[a-f]' | grep '[0-9]' | paste -sd' ')
 if [ "$(wc -l < README.md)" -le 350 ] && [ -z "$hashes" ]; then pass "README is at most 350 lines and names no commit"
 else fail "README is at most 350 lines and names no commit" "$(wc -l < README.md) lines; ${hashes:-no hash}"; fi
