@@ -186,7 +186,7 @@ cccl:
 cub-defect:
 	@cub_reference/defect/defect.sh
 
-## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit)
+## check-toolkit: build every program and run the unit tests with the newest CUDA on PyPI (build/toolkit), and compile every program (int) for its oldest and newest architecture and each one the system's nvcc lacks
 check-toolkit:
 	@scripts/check_toolkit.sh $(PROGRAM_DIRS)
 

@@ -3,14 +3,15 @@
 # newest architecture, since the type changes the element, not what an architecture offers.
 # Each folder's own build does it (`make -C DIR check-archs`, common/step.mk); a folder whose
 # build cannot run here says so itself, with the reason (steps 12 and 13 without NCCL, or MPI).
-# Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types)
+# Usage: scripts/check_archs.sh PROGRAM_DIR...   (TYPES="int" to check fewer types;
+#   CHECK_ARCHS="sm_75 sm_90": those architectures, not every one nvcc lists)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # nvcc_path, nvcc_archs, usage
 ##= TYPES="int float double": the types make check-archs compiles
 types=${TYPES:-int float double}
 [ $# -gt 0 ] || usage "scripts/check_archs.sh PROGRAM_DIR... (or: make check-archs)"
-archs=$(nvcc_archs | paste -sd' ')
+archs=${CHECK_ARCHS:-$(nvcc_archs | paste -sd' ')}
 if [ -z "$archs" ]; then
     echo "check-archs: '$(nvcc_path) --list-gpu-code' listed no architectures" >&2
     exit 2
@@ -19,15 +20,14 @@ ends="$(echo "$archs" | cut -d' ' -f1) $(echo "$archs" | rev | cut -d' ' -f1 | r
 echo "check-archs: $archs (int; float and double: $ends)"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+# every folder and type at once, one a core, each compiling its architectures at once too
+# (make's own "Entering directory" lines and job-server notes are not the build's)
+export CHECK_ALL=$archs CHECK_ENDS=$ends
 status=0
-for dir in "$@"; do
-    for type in $types; do
-        some=(); [ "$type" = int ] || some=(CHECK_ARCHS="$ends")
-        # (make's own "Entering directory" lines and job-server notes are not the build's)
-        make -s --no-print-directory -j"$(nproc)" -C "$dir" TYPE="$type" "${some[@]}" check-archs 2>&1 | tee -a "$out" ||
-            status=1
-    done
-done
+# shellcheck disable=SC2016  # $0, $1: the inner shell's folder and type
+for dir in "$@"; do for type in $types; do echo "$dir $type"; done; done |
+    xargs -P "$(nproc)" -L 1 bash -c 'some=$CHECK_ALL; [ "$1" = int ] || some=$CHECK_ENDS
+        make -s --no-print-directory -j"$(nproc)" -C "$0" TYPE="$1" CHECK_ARCHS="$some" check-archs 2>&1' | tee "$out" || status=1
 if [ "$status" -ne 0 ]; then echo "check-archs: FAILED"; exit 1; fi
 echo "check-archs: $(grep -c '^ok ' "$out" || true) builds (folder, type, architecture), no warnings;" \
     "$(grep -c ': skipped, ' "$out" || true) skipped, each said why above"

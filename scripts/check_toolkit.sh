@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # make check-toolkit: builds every program with the newest CUDA toolkit that PyPI serves, so a
 # toolkit release that breaks the code shows up here (and in CI) before it reaches a lab.
-# No GPU needed, nothing outside build/toolkit/ is written. Its four phases are marked below
-# (docs/reference.md, "Toolkits", says what each builds); one line each, the compilers'
-# output in build/toolkit/*.log (V=1 shows it too).
+# No GPU needed, nothing outside build/toolkit/ is written. Its four phases are marked below;
+# one line each, the compilers' output in build/toolkit/*.log (V=1 shows it too).
 # Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
 # last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
-# Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (make check-toolkit passes them)
-#   TYPES="int"             build and unit-test fewer types (default: int float double)
+# Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (TYPES="int": fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
@@ -24,8 +22,7 @@ dirs=("$@")
 mkdir -p "$out" || exit 2
 
 say() { echo "check-toolkit: $*"; }
-# stop WHY: the toolkit cannot be installed: says why in one line and exits 2
-stop() { say "$*"; exit 2; }
+stop() { say "$*"; exit 2; }   # the toolkit cannot be installed
 
 # log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1, on fd 3)
 if [ "${V:-0}" = 1 ]; then exec 3>&1; else exec 3> /dev/null; fi
@@ -43,8 +40,6 @@ fail() {
     exit 1
 }
 
-elapsed() { if [ "$SECONDS" -ge 60 ]; then echo "$((SECONDS / 60)) min $((SECONDS % 60)) s"; else echo "$SECONDS s"; fi; }
-
 # ---------------------------------------------------------------- 1. the wheels
 pip_log=$out/pip.log
 : > "$pip_log"
@@ -54,8 +49,8 @@ if ! "$venv/bin/python" -c '' > /dev/null 2>&1; then
         stop "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
 fi
 wheels=(nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cuda-cccl)
-# venv_pip ARG...: the venv's pip, logged; when it fails and its log says that PyPI is out of
-# reach (or its index has no nvcc wheel), one line says so and the script exits 2
+# venv_pip ARG...: the venv's pip, logged; when it fails as PyPI is out of reach (or its
+# index has no nvcc wheel), one line says so and the script exits 2
 venv_pip() {
     log "$pip_log" "$venv/bin/python" -m pip --disable-pip-version-check "$@" && return 0
     grep -qiE 'No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError' "$pip_log" ||
@@ -64,8 +59,7 @@ venv_pip() {
 }
 say "asking PyPI for the newest ${wheels[*]} (into $venv; log: $pip_log)"
 # With the index out of reach, `pip install --upgrade` keeps what is installed and exits 0,
-# so ask the index first. (An error of another kind, such as a pip without `index`, is no
-# verdict: the install below still has to succeed.)
+# so ask the index first (another error, such as a pip without `index`, is no verdict)
 venv_pip index versions "${wheels[0]}" || true
 venv_pip install --upgrade "${wheels[@]}" || fail "$pip_log" "pip could not install ${wheels[*]}"
 versions=$("$venv/bin/python" -c 'import sys
@@ -110,7 +104,7 @@ git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
 
 # A copy built by another toolkit, or holding files the work tree no longer has, starts over;
-# otherwise make rebuilds what changed (tar keeps each file's time).
+# else make rebuilds what changed (tar keeps each file's time)
 stamp="$("$nvcc" --version) $versions $cuda $arch"
 { cmp -s "$files.new" "$files" && [ "$(cat "$out/tree.stamp" 2>/dev/null)" = "$stamp" ]; } || rm -rf "$tree"
 mv "$files.new" "$files"
@@ -138,24 +132,27 @@ for type in $types; do
 done
 say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
 
-# ---------------------------------------------------------------- 4. every architecture
-# CUDA_PATH stays the system's, so that step 12 finds its nccl.h there (the wheels bring none;
-# multi/multi.mk gives nvcc that header alone). rm build/toolkit/archs.pass forces a rerun.
+# ---------------------------------------------------------------- 4. the architectures
+# Its oldest and newest, and each one the system's nvcc does not list: make check-archs
+# compiles every program for each of those (what an architecture offers does not change with
+# the toolkit, as it does not with the type). CUDA_PATH stays the system's, so that step 12
+# finds its nccl.h there (the wheels bring none; multi/multi.mk gives nvcc that header
+# alone). rm build/toolkit/archs.pass forces a rerun.
 archs_log=$out/archs.log
-count=$(echo "$archs" | wc -l)
+checked=$( { echo "$archs" | sed -n '1p;$p'; echo "$archs" | grep -vxF -f <(nvcc_archs; echo none); } | sort -uV | paste -sd' ')
 # (a file that cannot be read changes the fingerprint too: no error of its own here)
-fingerprint=$( (echo "$stamp $archs"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum || true)
+fingerprint=$( (echo "$stamp $checked"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum || true)
 if [ "$(cat "$out/archs.pass" 2>/dev/null)" = "$fingerprint" ]; then
-    say "every architecture: skipped, neither the toolkit nor a file changed since it passed (log: $archs_log)"
+    say "the architectures: skipped, neither the toolkit nor a file changed since they passed (log: $archs_log)"
 else
     rm -f "$out/archs.pass"
     : > "$archs_log"
-    say "compiling every program for the $count architectures nvcc $release lists (int; log: $archs_log)"
-    (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int scripts/check_archs.sh "${dirs[@]}") ||
+    say "compiling every program for $checked of the $(echo "$archs" | wc -l) architectures nvcc $release lists: its oldest, its newest and those the system's nvcc lacks (int; log: $archs_log)"
+    (cd "$tree" && log "$root/$archs_log" env NVCC="$nvcc" TYPES=int CHECK_ARCHS="$checked" scripts/check_archs.sh "${dirs[@]}") ||
         fail "$archs_log" "the build for every architecture with CUDA $release; the paths it names are in $tree"
     echo "$fingerprint" > "$out/archs.pass"
-    say "$(grep -c '^ok' "$archs_log") builds for $(echo "$archs" | paste -sd' ' | sed 's/ .* / ... /'), no warnings$(
+    say "$(grep -c '^ok' "$archs_log") builds for $checked, no warnings$(
         grep ': skipped, ' "$archs_log" | sed 's/^/; /' | tr -d '\n')"
 fi
 
-say "every program builds with CUDA $release, unit tests pass ($(elapsed))"
+say "every program builds with CUDA $release, unit tests pass ($((SECONDS / 60)) min $((SECONDS % 60)) s)"

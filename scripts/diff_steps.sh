@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir: the folders of the Makefile's list; usage
-# the steps: 0, 1, ... up to the highest number in the list (a course without the
-# multi-GPU steps has no 12 and 13, and step 14 still follows step 11)
+# the steps: 0, 1, ... up to the highest number in the list (there may be gaps)
 last=$(program_dirs | sed -n 's:^step\([0-9][0-9]*\)_[^/]*$:\1:p' | sort -n | tail -1)
 count=$((${last:--1} + 1))
 
@@ -16,10 +15,9 @@ kernel_of() {
     files=("$dir"/*.cu)
     if [ -f "${files[0]}" ]; then echo "${files[0]}"; fi
 }
-# what step k's file is compared with: the file of the nearest step below k with the
-# same name (a changed copy: reduce.cu, step 13's multi_gpu.cu of step 12's, step 14's
-# reduce.cu of step 11's past the multi-GPU steps), or /dev/null for a step that includes
-# its predecessor's file (step 12 includes step 11's reduce.cu): its file is its whole diff
+# what step k's file is compared with: the nearest step's below k of the same name (step
+# 14's reduce.cu, step 11's), or /dev/null for a step that includes its predecessor's file
+# (step 12): its file is its whole diff
 before_of() {
     local mine before j
     mine=$(kernel_of "$1")
@@ -45,8 +43,7 @@ all)
         [ -n "$(kernel_of "$k")" ] || continue
         out=results/diffs/step$k.diff
         diff -u "$(before_of "$k")" "$(kernel_of "$k")" > "$out" || [ $? -le 1 ]
-        # removed plus added lines, counted as tests/run.sh counts them (step 12's own
-        # test counts its code lines, not these)
+        # removed plus added lines, counted as tests/run.sh counts them
         changed=$(diff "$(before_of "$k")" "$(kernel_of "$k")" | grep -c '^[<>]' || true)
         echo "$out: $changed lines changed"
     done ;;

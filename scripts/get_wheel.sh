@@ -4,11 +4,10 @@
 #
 #   scripts/get_wheel.sh NAME REQUIREMENT WHEEL ADVICE PATH...
 #
-# The wheel file WHEEL (the caller's NAME_WHEEL, no network), else the newest one kept in
-# build/NAME-wheel, else the one pip downloads there for REQUIREMENT, is unpacked into
-# build/NAME.unpack, which the caller empties; each PATH (a pattern) must be in it, what
-# tells it from another wheel. ADVICE ends the line said without python3. Exit 0, or 2
-# after one line on stderr ("make NAME: ...").
+# The wheel file WHEEL (NAME_WHEEL, no network), else the newest kept in build/NAME-wheel,
+# else the one pip downloads there for REQUIREMENT, is unpacked into build/NAME.unpack (the
+# caller empties it); each PATH (a pattern) must be in it. ADVICE ends the line said without
+# python3. Exit 0, or 2 after one line on stderr ("make NAME: ...").
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 name=$1 requirement=$2 wheel=$3 advice=$4

@@ -1,30 +1,25 @@
 # shellcheck shell=bash
-# The shared library of the tools and tests every step uses, sourced by each of them: each
-# fact is said here once, each function's above it. No `set` here: the sourcing script's
-# options hold.
-# What nvidia-smi says is read from its CSV and XML, not from the tables it prints for people.
-#
-# NVIDIA_SMI (default nvidia-smi) is the tool asked; tests point it at a stand-in.
+# The shared library of the tools and tests, sourced by each: each fact said once, each
+# function's above it. No `set` here: the sourcing script's options hold. What nvidia-smi
+# says is read from its CSV and XML, never from its tables for people; NVIDIA_SMI is the
+# tool asked (tests point it at a stand-in).
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
-# the repository's root, wherever the sourcing script was started from
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# make_var NAME: the top Makefile's variable NAME, as make passed it (set, even empty), or
-# asked of make when a script is started by hand
+# make_var NAME: the top Makefile's variable NAME, as make passed it (set, even empty), else
+# (a script started by hand) asked of make
 make_var() {
     if [ -n "${!1+set}" ]; then printf '%s\n' "${!1}"
     else make -s --no-print-directory -C "$REPO_ROOT" "print-$1" 2> /dev/null; fi
 }
-# program_dirs: the program folders, one a line, from the top Makefile, the only list of
-# them (it exports PROGRAM_DIRS to the scripts it runs; a script started by hand asks it)
+# program_dirs: the program folders, one a line, from the top Makefile's list (PROGRAM_DIRS,
+# also when set empty: then asked of make)
 program_dirs() {
-    local list=${PROGRAM_DIRS:-} dirs
-    [ -n "$list" ] || list=$(make -s --no-print-directory -C "$REPO_ROOT" print-PROGRAM_DIRS 2> /dev/null)
-    read -ra dirs <<< "$list"
+    local dirs
+    read -ra dirs <<< "${PROGRAM_DIRS:-$(unset PROGRAM_DIRS; make_var PROGRAM_DIRS)}"
     [ ${#dirs[@]} -eq 0 ] || printf '%s\n' "${dirs[@]}"
 }
-# step_dir K: the folder of step K (the one of program_dirs named "step", K, "_" and its
-# name), or nothing and status 1 when the Makefile lists no step K
+# step_dir K: the folder of step K (stepK_NAME among program_dirs), or nothing and status 1
 step_dir() {
     local dir
     for dir in $(program_dirs); do
@@ -33,9 +28,8 @@ step_dir() {
     return 1
 }
 
-# describe PROGRAM KEY: one field of PROGRAM --describe (number, name, index_bits,
-# kernel ...: common/harness.c lists them), or nothing: the scripts ask a program what
-# it is, never its source or a list of steps
+# describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or
+# nothing: the scripts ask a program what it is, never its source or a list of steps
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 # references PROGRAM...: what run-all's and sweep's "vs CUB" divides by (the report takes the
 # fastest, at each size, and says which): the names of the programs that say they are no step
@@ -51,28 +45,23 @@ references() {
 }
 usage() { echo "usage: $*" >&2; exit 2; }
 
-# nvcc_path: the nvcc that builds (NVCC, else CUDA_PATH's, as common/config.mk says; a
-# script asks about another with NVCC=PATH nvcc_release)
+# nvcc_path: the nvcc that builds (NVCC, else CUDA_PATH's, as common/config.mk says)
 nvcc_path() { echo "${NVCC:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}"; }
-# nvcc_release: its release, major.minor (13.0), from `nvcc --version`; nothing when
-# it cannot be run or says no release
+# nvcc_release: its release, major.minor (13.0), from `nvcc --version`, or nothing
 nvcc_release() {
     { "$(nvcc_path)" --version 2> /dev/null || true; } |
         sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -1
 }
-# nvcc_archs: the real architectures it compiles for (sm_75 ...), oldest first, one
-# a line, from `nvcc --list-gpu-code`; nothing when it lists none
+# nvcc_archs: the real architectures it compiles for (sm_75 ...), oldest first, one a line
 nvcc_archs() {
     { "$(nvcc_path)" --list-gpu-code 2> /dev/null || true; } | grep -E '^sm_[0-9]+$' | sort -V || true
 }
 
-# listed_gpus prints how many GPUs the driver has (nvidia-smi's CSV of their indices; 0
-# without a driver). (|| true here and below: grep -c fails on a count of 0, the answer.)
+# listed_gpus: how many GPUs the driver has (0 without one; || true: grep -c fails on 0)
 listed_gpus() {
     { "$NVIDIA_SMI" --query-gpu=index --format=csv,noheader 2>/dev/null || true; } | grep -c '[0-9]' || true
 }
-# visible_gpus prints how many GPUs CUDA will show a program (CUDA_VISIBLE_DEVICES when
-# set, else all that the driver has).
+# visible_gpus: how many GPUs CUDA shows a program (CUDA_VISIBLE_DEVICES when set, else all)
 visible_gpus() {
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[0-9]' || true
     else listed_gpus; fi
@@ -89,14 +78,12 @@ have_libcuda() {
     local dir ldconfig path=${LD_LIBRARY_PATH:-}
     for dir in ${path//:/ }; do [ -e "$dir/libcuda.so.1" ] && return 0; done
     ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
-    # (grep -q from a file, not a pipe: it stops at the first match, and under pipefail
-    # the writer's SIGPIPE would turn the match into a failure)
+    # (not a pipe: grep -q stops at the first match, and pipefail would fail on SIGPIPE)
     grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
 }
 
-# gpu_missing: one line saying why no program can use a GPU here, or nothing when nvidia-smi
-# lists a GPU that this toolkit can use: what the programs say from the CUDA runtime
-# (describe_no_gpu(), exit 3), asked before anything is built.
+# gpu_missing: one line saying why no program can use a GPU here (as the programs say,
+# exit 3), asked before anything is built; nothing when a GPU this toolkit can use is listed
 gpu_missing() {
     local smi driver toolkit
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
@@ -124,8 +111,8 @@ gpu_missing() {
     fi
 }
 
-# find_tool VAR NAME [PLACE...]: prints the tool to run: $VAR when set (and only it), else
-# NAME on PATH, the toolkit's (CUDA_PATH/bin) or the one at a PLACE; returns 1 when there is none
+# find_tool VAR NAME [PLACE...]: the tool to run: $VAR when set (and only it), else NAME on
+# PATH, in CUDA_PATH/bin or at a PLACE; status 1 when there is none
 find_tool() {
     local candidate
     if [ -n "${!1:-}" ]; then command -v "${!1}"; return; fi
@@ -134,8 +121,8 @@ find_tool() {
     done
     return 1
 }
-# need_tool compute-sanitizer|ncu CALLER: prints the tool to run (find_sanitizer, find_ncu), or
-# says on stderr what to do without it ("CALLER: ...", the line below) and exits 2
+# need_tool compute-sanitizer|ncu CALLER: the tool to run, or "CALLER: " what to do without
+# it on stderr, and exit 2
 need_tool() {
     local finder=find_sanitizer missing=$SANITIZER_MISSING
     [ "$1" != ncu ] || finder=find_ncu missing=$NCU_MISSING
@@ -161,12 +148,10 @@ tool_missing() {
 SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
-# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM under compute-sanitizer's TOOL
-# (memcheck, racecheck, synccheck, initcheck), with the tool's OPTIONs, on ARG (its size and
-# runs: -n N -r R ...), untimed and quiet (no warm-up, no gate, the data made on the GPU).
-# Its status is the tool's: 1 on any error, and on any racecheck warning too (hazards
-# between a warp's lanes are warnings, and every one is reported); 2 and one line on stderr
-# when there is no compute-sanitizer. Output: the tool's report and the program's.
+# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM ARG (-n N -r R ...) under
+# compute-sanitizer's TOOL with its OPTIONs, untimed and quiet (no warm-up, no gate). Status:
+# 1 on any error, and on any racecheck warning (hazards between a warp's lanes are warnings,
+# every one reported); 2 and one line on stderr without compute-sanitizer.
 sanitizer_run() {
     local tool=$1 sanitizer options=()
     shift

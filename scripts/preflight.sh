@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The first thing a target that runs programs on the GPU does, before it builds anything:
-# checks that the tool it needs is here (exit 2) and that a GPU can be used (exit 3), and
-# says what is missing in one line. Nothing is built for a run that cannot happen, and a
-# machine without a GPU is never reported as a step that failed.
+# checks that its tool is here (exit 2) and that a GPU can be used (exit 3), saying what is
+# missing in one line; a machine without a GPU is never reported as a step that failed.
 # Usage: scripts/preflight.sh TARGET [compute-sanitizer|ncu]
 set -euo pipefail
 . "$(dirname "$0")/gpus.sh"

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# make profile: runs Nsight Compute on the first (largest) pass of each program at a
-# fixed size and prints one table of the metrics the steps' ideas move, and how many
-# kernels one sum launches. Clocks are left as they are (--clock-control none): the
-# card's settings are never changed. make lab-check PROFILE=1 prints the same table for
-# the student's copy and ours: one list of metrics, no step's own choice, for both.
-# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N=2^24 by default; DEVICE; a
-# PROGRAM_DIR may be a path, e.g. a lab copy; PROFILE_CALLER names the caller in errors)
+# make profile: Nsight Compute on the first (largest) pass of each program at a fixed size,
+# one table of the metrics the steps' ideas move, and how many kernels one sum launches; the
+# card's clocks left as they are (--clock-control none). make lab-check PROFILE=1 prints the
+# same table for the student's copy and ours.
+# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N, DEVICE; a PROGRAM_DIR may be a
+# path, e.g. a lab copy; PROFILE_CALLER names the caller in errors)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}
@@ -16,15 +15,10 @@ caller=${PROFILE_CALLER:-make profile}
 device=${DEVICE:-0}
 ncu=$(need_tool ncu "$caller")
 
-# column title | metric (names checked against `ncu --query-metrics` on an H100):
-# threads per executed instruction (32: every lane busy; predicated-off lanes count),
-# the same counting only lanes whose predicate is on (nvcc turns short divergent `if`s
-# into predication, so divergence shows here rather than as divergent branches),
-# branch uniformity and divergent branch targets, shared-memory bank conflicts of loads
-# and stores, instructions executed, barrier stalls per warp (the lines under the table say
-# what; ncu 2025.3 --query-metrics --chip gh100: "average # of warp cycles spent waiting for
-# sibling warps at a CTA [barrier]"; step 7 on an H100: about 1,850), DRAM throughput,
-# achieved occupancy, waves per SM (the grid over what fits at once), the kernel's time.
+# column title | metric (checked against `ncu --query-metrics` on an H100). Pred-on thr
+# counts only lanes whose predicate is on: nvcc turns short divergent `if`s into predication,
+# so divergence shows there rather than as divergent branches. Barrier/warp: the lines under
+# the table say what (step 7 on an H100: about 1,850).
 columns=(
     "Thr/inst|smsp__average_thread_inst_executed_per_inst_executed.ratio"
     "Pred-on thr|smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"
@@ -48,7 +42,7 @@ printf '%-*s' "$width" "Program"
 for c in "${columns[@]}"; do printf ' %13s' "${c%%|*}"; done
 printf ' %13s\n' "Launches"
 # ncu_csv OUT.csv METRICS [NCU FLAGS...]: ncu's raw CSV of the program's kernels named
-# "educe" (the header row, the units row, a row per launch) in OUT.csv, its log beside
+# "educe" (header, units, a row per launch) in OUT.csv, its log beside
 ncu_csv() {
     local out=$1 metric_list=$2
     shift 2
@@ -75,9 +69,8 @@ for dir in "$@"; do
         continue
     fi
     launches=$(($(wc -l < "$csv.launches") - 2))
-    # header row, units row, then the kernel's row: each metric's column found by its name
-    # in the header; a metric with no column, or a row that is not as wide as the header,
-    # is an error that names it (an ncu whose CSV says things otherwise fails, loudly)
+    # each metric's column found by its name in the header; a metric with no column, or a
+    # row not as wide as the header, is an error that names it (never a wrong figure)
     awk -v dir="$dir" -v width="$width" -v metrics="$metrics" -v launches="$launches" -v caller="$caller" -F'","' '
         function broken(what) { printf "%s: ncu CSV for %s (%s): %s\n", caller, dir, FILENAME, what > "/dev/stderr"; bad = 1; exit 1 }
         NR == 1 {

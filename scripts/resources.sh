@@ -19,10 +19,8 @@ device=${DEVICE:-0}
 field() { awk -v key="$1" 'index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }' <<< "$2"; }
 
 # ptxas_figures DIR: "ARCH REGISTERS SHARED" of the one kernel in ptxas's report of DIR's
-# kernel file (shared is 0 when ptxas names no smem). The only reader of ptxas's text: each
-# line must be of a form it knows, else it fails naming the line (a new ptxas that says
-# things otherwise is a loud error, never a wrong figure); it fails too unless the report
-# holds exactly one kernel, with its registers.
+# kernel file (shared 0 when ptxas names no smem). Each line must be of a form it knows, else
+# it fails naming the line (a loud error, never a wrong figure), as without exactly one kernel.
 ptxas_figures() {
     local report
     report=$(make --no-print-directory -s -C "$1" TYPE="$type" resource-usage) || return 1
@@ -62,14 +60,11 @@ ptxas_figures() {
 
 errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
-# the table's rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last
-# three on a GPU only), or "NAME" alone for a program whose kernels are a library's
-rows=()
+# the rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last three on
+# a GPU only), or "NAME" alone for a program whose kernels are a library's
+rows=() header="" status=0
 mode=""      # gpu or compiler, from the first program that has a kernel of its own
-header=""
-status=0
-# the compiler's reports, one per folder, made side by side first (each folder's own file,
-# which ptxas_figures then reads; a failure is said there, where the folder's row is made)
+# the compiler's reports made side by side first (a failure is said where its row is made)
 printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} make --no-print-directory -s -C {} TYPE="$type" resource-usage \
     > /dev/null 2>&1 || true
 for dir in "$@"; do

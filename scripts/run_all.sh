@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # make run-all (its help line says what; results/run-all_float.* for TYPE=float): the
-# programs one at a time with progress. Exits 1 if any program failed.
-# Usage: scripts/run_all.sh DIR...   each folder's ./reduce, or, where it has none (a
-# folder of variants: the newest CUB's, one per determinism mode), each program its
-# Makefile builds (make -C DIR programs); a folder that builds none here is skipped by name.
+# programs one at a time with progress; exit 1 if any failed.
+# Usage: scripts/run_all.sh DIR...   each folder's ./reduce, else each program it builds
+# (make -C DIR programs: the newest CUB's modes); a folder that builds none is named.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
@@ -35,15 +34,13 @@ for program in "${programs[@]}"; do
     seconds=$(( ($(date +%s%N) - start) / 1000000 ))
     case $status in
         0) printf 'verified  (%d.%03d s)\n' $((seconds / 1000)) $((seconds % 1000)) ;;
-        # no GPU, or bad input: not the step's failure, and every program would say the
-        # same, so say the program's line and stop here
+        # no GPU, or bad input: not the step's failure, and every program would say it: stop
         2|3) echo "not run"; cat results/run-all-err.txt >&2; exit "$status" ;;
         *) printf 'FAILED, exit code %d\n' "$status"; cat results/run-all-err.txt >&2; failed=1 ;;
     esac
 done
 echo
-# the rows, in order, by the names the programs give them (--describe: a step's is its
-# folder's), each compared with the fastest of the references
+# the rows, by the names the programs give them, each against the fastest reference
 names=()
 for program in "${programs[@]}"; do
     name=$(describe "./$program" name)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The GPU sections of make test, sourced by tests/run.sh after its own with its functions
-# and variables (pass, fail, skip, result, section, expect, make_expect, programs,
-# programs_64, small, large, newest_cub, type, suffix, log). Without a GPU they list their
-# GPU checks as SKIP, by name. Each section's comment says what it checks:
+# and variables (pass, fail, skip, result, section, expect, step_copy, programs, small,
+# large, newest_cub, type, suffix, log ...). Without a GPU they list their GPU checks as
+# SKIP, by name. Each section's comment says what it checks:
 #   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
 #             program's --check auto (one line each), a 32-bit step's unsigned index
-#             (TYPE=int), each timed path verified 100 times, --input and --print-sum
+#             (TYPE=int, tests/fixtures/unsigned_index.patch), each timed path verified
+#             100 times, --input and --print-sum
 #   same-bits the programs that claim the same bits whatever the grid, and the controls
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
@@ -31,8 +32,8 @@ else
 fi
 
 # ------------------------------------------------ targets that need a GPU, asked first
-# scripts/preflight.sh, the first line of make run-all, sweep, scaling, profile, sanitize
-# and race-demo (NVCC=false: that nothing is built, a build would fail)
+# scripts/preflight.sh, the first line of run-all, sweep, scaling, profile, sanitize and
+# race-demo (NVCC=false: nothing is built, a build would fail)
 scripts/preflight.sh run-all 2> "$log/preflight.txt"; preflight=$?
 { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
 result "make run-all's GPU check agrees with the programs (exit $preflight)" $? \
@@ -45,7 +46,8 @@ else
     skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
     skip "make run-all without a GPU never says FAILED" "a GPU is here"
 fi
-# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine)
+# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine), which
+# answers what gpus.sh asks (--query-gpu=index's CSV, -q -x's XML)
 fake=$log/fake-smi
 mkdir -p "$fake"
 # missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
@@ -58,7 +60,6 @@ missing_says() {
     { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }
     result "$name" $? "said '$out', expected '${text:-nothing}'"
 }
-# (the stand-ins answer what gpus.sh asks: --query-gpu=index's CSV, and -q -x's XML)
 # shellcheck disable=SC2016  # $1 is the stand-in's own argument
 listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
 missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
@@ -108,8 +109,7 @@ library_defect() {
     [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
-# check_run PROGRAM: PROGRAM --check auto, its output and exit status kept in
-# $log/check-PROGRAM.{out,err,status} for check_all
+# check_run PROGRAM: PROGRAM --check auto, its output and status in $log/check-PROGRAM.*
 check_run() {
     local saved=$log/check-${1//\//_}
     timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
@@ -118,10 +118,9 @@ check_run() {
 
 # check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
 # host's available memory each hold the largest size (2^31+5 elements, with a tenth more
-# for scratch and slack), at most 4, at least 1. A run spends most of its time making and
-# summing that size's data on the host's cores (common/data.c) and copying it to the GPU:
-# four side by side take about half the time of one after another (20 programs on the
-# H100's host, 16 cores, 2026-11-26: 25 s, against 53 s; 8 at once 23 s).
+# for scratch and slack), at most 4, at least 1. A run spends most of its time making that
+# size's data on the host's cores (common/data.c) and copying it to the GPU: four side by
+# side take about half the time of one after another (20 programs, 16 cores: 25 s, not 53).
 check_jobs() {
     local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
     [ "$type" = double ] && element_bytes=8
@@ -178,7 +177,7 @@ check_all() {
     fi
 }
 
-# gpu_expect NAME CODE TEXT PROGRAM ARGS...: like expect, but needs a GPU.
+# gpu_expect NAME CODE TEXT PROGRAM ARGS...: expect, on a GPU
 gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
@@ -197,29 +196,29 @@ if [ -n "$gpu" ]; then
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
 # The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
-# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. A copy of the
-# first 32-bit step (whose kernel indexes with unsigned int) whose STEP claims 64-bit
-# indices must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too. 2^32+5
-# ints are 16 GiB: --check auto stops at 2^31+5, and this runs once, for TYPE=int.
-unsigned_program=""
-for program in "${programs[@]}"; do
-    [ "$(describe "$program" index_bits)" = 32 ] && [ "$(describe "$program" kernel)" = own ] && { unsigned_program=$program; break; }
-done
-unsigned_dir=${unsigned_program%/*}
-unsigned_copy=$log/unsigned-index/${unsigned_dir##*/}
-unsigned_name="unsigned index: a copy of ${unsigned_dir:-a 32-bit step} that claims 64-bit indices (MAX_N_64BIT) and keeps its unsigned int index builds"
+# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The fixture
+# tests/fixtures/unsigned_index.patch (its header says why) makes a copy of a 32-bit step
+# whose kernel indexes with unsigned int claim 64-bit indices: it must pass --check 2^31+5
+# and fail 2^32+5 blaming unsigned indices too. 2^32+5 ints are 16 GiB: --check auto stops
+# at 2^31+5, and this runs once, for TYPE=int.
+fixture=tests/fixtures/unsigned_index.patch
+unsigned_step=$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$fixture")
+unsigned_dir=$(step_dir "$unsigned_step")
+unsigned_copy=$log/unsigned-index/$unsigned_dir
+unsigned_name="unsigned index: a copy of ${unsigned_dir:-step $unsigned_step} that claims 64-bit indices (MAX_N_64BIT, $fixture) and keeps its unsigned int index builds"
 unsigned_built=""
 if [ "$type" != int ]; then
     skip "$unsigned_name" "TYPE=int only: the indices are the same in every type"
-elif [ -z "$unsigned_program" ]; then
-    fail "$unsigned_name" "no program whose --describe says index_bits=32 and kernel=own was built"
-else
-    rm -rf "${unsigned_copy%/*}" && mkdir -p "$unsigned_copy"
-    sed 's/^\( *\.max_n = \)MAX_N_32BIT,/\1MAX_N_64BIT,/' "$unsigned_dir/reduce.cu" > "$unsigned_copy/reduce.cu"
-    echo "include $(pwd)/common/step.mk" > "$unsigned_copy/Makefile"
-    changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>')
+elif ! handout_lacks "$unsigned_step" "$unsigned_name"; then
+    step_copy "$unsigned_copy" "$unsigned_dir"
     why=""
-    if [ "$changed" -ne 1 ]; then why="$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
+    if [ "$(describe "$unsigned_dir/reduce$suffix" index_bits) $(describe "$unsigned_dir/reduce$suffix" kernel)" != "32 own" ]; then
+        why="$unsigned_dir's --describe does not say index_bits=32 and kernel=own: not the 32-bit kernel of its own this tests"
+    elif ! { if command -v patch > /dev/null; then patch -s --no-backup-if-mismatch -d "$unsigned_copy" -p1 < "$fixture"
+             else git apply --unsafe-paths --directory="$unsigned_copy" -p1 "$fixture"; fi; } > "$log/unsigned-index.txt" 2>&1; then
+        why="$fixture does not apply to $unsigned_dir/reduce.cu: $(head -1 "$log/unsigned-index.txt")"
+    elif changed=$(diff "$unsigned_dir/reduce.cu" "$unsigned_copy/reduce.cu" | grep -c '^>'); [ "$changed" -ne 1 ]; then
+        why="$changed lines changed, not the one '.max_n = MAX_N_32BIT,' of its STEP"
     elif ! grep -q 'unsigned int i = ' "$unsigned_copy/reduce.cu"; then why="its kernel has no 'unsigned int i = ': not the unsigned index this tests"
     elif ! make --no-print-directory -C "$unsigned_copy" TYPE="$type" > "$log/unsigned-index.txt" 2>&1; then why=$(tail -3 "$log/unsigned-index.txt" | tr '\n' ' ')
     elif [ "$(describe "$unsigned_copy/reduce$suffix" index_bits)" != 64 ]; then why="its --describe says index_bits=$(describe "$unsigned_copy/reduce$suffix" index_bits), not 64"
@@ -252,8 +251,8 @@ unsigned_check() {
 unsigned_check "gpu unsigned index: that copy passes --check 2^31+5 (an unsigned 32-bit index holds there)" 2^31+5 0 pass
 unsigned_check "gpu unsigned index: that copy fails --check 2^32+5, its hint blaming signed or unsigned 32-bit indices" 2^32+5 1 fail \
     "hint: 32-bit index overflow: wrong at n = 4294967301, above 2^32 - 1" "signed or unsigned"
-# --check catches state that survives a call; this is the timed path's test (the gate,
-# the L2 flush, one element changed before each call), as make run-all runs every program
+# --check catches state that survives a call; this is the timed path's (the gate, the L2
+# flush, one element changed before each call), as make run-all runs every program
 for program in "${programs[@]}"; do
     gpu_expect "gpu $program: the timed path, 100 calls in a row, every result verified" 0 "" \
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
@@ -307,14 +306,12 @@ done
 
 # ---------------------------------------------------------------- same bits
 # A program whose --describe says same_bits=1 claims that its float and double results'
-# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks, so
-# that one GPU runs the grids of others) or the run. Its --same-bits holds it to that (data
-# of mixed magnitudes, where the order of the additions shows; every run verified; one
-# verdict a size, --verdicts), and this section reads the verdicts. The controls, every
-# program with --blocks and no such claim, must fail at 2^24+7, among them one because its
-# own grid's runs differ (make sweep's block-atomic) and one because the grid changes its
-# value (step 11's own finish): else the data shows no order, and one value proves nothing.
-# build/tools/mixed_data writes the same data, for --input.
+# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks) or
+# the run; its --same-bits holds it to that (data of mixed magnitudes, every run verified,
+# one verdict a size), and this section reads the verdicts. The controls, every program with
+# --blocks and no such claim, must fail at 2^24+7, one because its own grid's runs differ
+# (block-atomic) and one because the grid changes its value (step 11's own finish): else the
+# data shows no order. build/tools/mixed_data writes the same data, for --input.
 section same-bits
 same_bits_programs=() grid_programs=()
 for program in "${programs[@]}"; do
@@ -325,27 +322,22 @@ done
 if handout_lacks 14 "same-bits: programs with --blocks, and that claim the same bits"; then :
 elif [ ${#grid_programs[@]} -eq 0 ]; then fail "same-bits: programs with --blocks" "no program's --describe says most_blocks="
 elif [ ${#same_bits_programs[@]} -eq 0 ]; then fail "same-bits: programs that claim the same bits" "no program's --describe says same_bits=1"; fi
+# refused NAME TEXT PROGRAM ARGS...: PROGRAM ARGS says TEXT in one line, exit 2, before the GPU
+refused() { expect "same-bits input: $1" 2 "$2" env CUDA_VISIBLE_DEVICES= "${@:3}"; }
 for program in "${grid_programs[@]}"; do
     for value in 0 -1 x "" 1048577 2^20+1 1.5; do
-        expect "same-bits input: $program --blocks '$value': one line, exit 2, before the GPU (none visible)" 2 "--blocks" \
-            env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks "$value"
+        refused "$program --blocks '$value': one line, exit 2, before the GPU (none visible)" "--blocks" "$program" -n 1000 --blocks "$value"
     done
-    expect "same-bits input: $program --blocks without its value: one line, exit 2" 2 "needs a value" \
-        env CUDA_VISIBLE_DEVICES= "$program" -n 1000 --blocks
+    refused "$program --blocks without its value: one line, exit 2" "needs a value" "$program" -n 1000 --blocks
     name="same-bits input: $program takes --blocks 1 and --blocks 1048576 (2^20), as --describe's most_blocks= says"
     low=$("$program" --blocks 1 --describe 2>&1 | sed -n 's/^most_blocks=//p')
     high=$("$program" --blocks 1048576 --describe 2>&1 | sed -n 's/^most_blocks=//p')
     if [ "$low" = 1 ] && [ "$high" = 1048576 ]; then pass "$name"; else fail "$name" "most_blocks=$low and $high"; fi
 done
-if [ -n "$small" ]; then
-    expect "same-bits input: --same-bits in a program without --blocks: one line, exit 2" 2 "does not take" \
-        env CUDA_VISIBLE_DEVICES= "$small" --same-bits
-fi
+[ -z "$small" ] || refused "--same-bits in a program without --blocks: one line, exit 2" "does not take" "$small" --same-bits
 if [ ${#same_bits_programs[@]} -gt 0 ]; then
-    expect "same-bits input: --same-bits with -n: one line, exit 2" 2 "makes its own data" \
-        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits -n 1000
-    [ "$type" = int ] && expect "same-bits input: --same-bits of an int build: one line, exit 2" 2 "float and double" \
-        env CUDA_VISIBLE_DEVICES= "${same_bits_programs[0]}" --same-bits
+    refused "--same-bits with -n: one line, exit 2" "makes its own data" "${same_bits_programs[0]}" --same-bits -n 1000
+    [ "$type" = int ] && refused "--same-bits of an int build: one line, exit 2" "float and double" "${same_bits_programs[0]}" --same-bits
 fi
 mixed=build/tools/mixed_data
 same_bits_dir=$log/same-bits
@@ -407,9 +399,8 @@ fi
 
 # ---------------------------------------------------------------- resources
 section resources
-# make resources: a row per step and one for CUB (the compiler's figures without a GPU);
-# on a GPU, the occupancy API's blocks per SM must fit the SM by the limits the table's
-# header gives (registers: the row's per thread, at the least)
+# make resources: a row per step and one for CUB (the compiler's figures without a GPU); on
+# a GPU, the occupancy API's blocks per SM must fit the SM by the limits the header gives
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1; status=$?
 result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
 if [ -z "$gpu" ]; then
@@ -423,8 +414,7 @@ read -r max_threads max_blocks max_registers max_shared_kib < <(sed -n \
     's/.* per SM at most \([0-9]*\) threads, \([0-9]*\) blocks, \([0-9]*\) registers, \([0-9]*\) KiB shared.*/\1 \2 \3 \4/p' \
     "$log/resources.txt" | head -1)
 for dir in "${dirs[@]}"; do
-    # make resources' rows: every program of its own folder but an extension's (a folder of
-    # variants, step*/*, is not a step)
+    # a row per folder of its own program but an extension's (step*/*: variants, no step)
     case $dir in step*/*) continue ;; esac
     if [ ! -x "$dir/reduce$suffix" ] || suite_owned "$dir"; then continue; fi
     row=$(awk -v name="$dir" '$1 == name' "$log/resources.txt")

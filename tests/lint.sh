@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make lint: what can be checked without running a program on a GPU, and is about the
 # text around the code rather than the code's results, one line per check:
-#
 #   docs      the Doxygen site builds with zero warnings (make docs)
 #   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
 #             within theirs, and no number higher than in the last commit or the one before
@@ -11,14 +10,13 @@
 #   readme    README's flags table lists every flag of the programs' --help; README is at
 #             most 350 lines, names no commit, and says how to test the other types and clean
 #
-# Without doxygen or shellcheck the check FAILS, saying how to install it: make lint is
-# where they run (make test no longer does). .ci/run runs make lint before make test.
-# The last line is "N passed, N failed"; the exit code is 1 if any failed.
-# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds them first)
+# Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is
+# "N passed, N failed"; the exit code is 1 if any failed.
+# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds LINT_HELP_DIR first)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-. scripts/gpus.sh   # describe, step_dir
+. scripts/gpus.sh   # make_var, usage
 type=${TYPE:-int}
 suffix=${SUFFIX-}
 dirs=("$@")
@@ -36,8 +34,8 @@ result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 if command -v doxygen > /dev/null 2>&1; then
     if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
         pass "docs build with zero warnings"
-        # every relative link of the site leads to a page of it (Doxygen turns a README's
-        # link to a source file, or text such as file:line, into a link to nowhere)
+        # every relative link of the site leads to a page of it (Doxygen makes a README's link
+        # to a source file, or text such as file:line, a link to nowhere)
         dead=$(cd docs/html && grep -ho 'href="[^"]*"' ./*.html | sed 's/^href="//; s/"$//; s/#.*//' |
                grep -vE '^(https?:|mailto:|$)' | sort -u | while read -r target; do
                    [ -e "$target" ] || printf '%s ' "$target"; done)
@@ -124,10 +122,9 @@ else
 fi
 
 # ---------------------------------------------------------------- make help
-# The targets: the .PHONY lists of the Makefile's TARGET_FILES, step.mk's and the program
-# folders' own (step 4's race-demo), but the internal `programs`. A variable's true default:
-# make's own value (print-VAR, from an empty environment) for the makefiles' variables,
-# ${VAR:-default} in the script that documents it.
+# The targets: the .PHONY lists of TARGET_FILES, step.mk's and the program folders' own
+# (step 4's race-demo), but internal ones. A variable's true default: make's own (print-VAR,
+# from an empty environment), or ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
 makefiles=()
 for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
@@ -158,10 +155,10 @@ if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every vari
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
 
 # ---------------------------------------------------------------- README
-# the flags: those the one-GPU programs' --help names (asked of step 3; an extension's suite
-# checks its own programs'), the notations of -n included
+# the flags: those the one-GPU programs' --help names (asked of LINT_HELP_DIR's, the first
+# step, which make lint builds; an extension's suite checks its own), -n's notations too
 table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
-helps=$("$(step_dir 3)/reduce$suffix" --help 2>&1)
+helps=$("$(make_var LINT_HELP_DIR)/reduce$suffix" --help 2>&1)
 flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
 missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
 count=$(wc -w <<< "$flags")
@@ -169,8 +166,7 @@ count=$(wc -w <<< "$flags")
 result "README's flags table lists every flag of --help ($count)" $? "missing: ${missing:-the table, or flags in --help}"
 grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' README.md && grep -qF 'make clean' README.md
 result "README says make test TYPE=float, TYPE=double and make clean" $? "one of them is not in README.md"
-# README is a newcomer's page: short, and no run log (a commit hash names one; the dated
-# measurements live in docs/)
+# README is a newcomer's page: short, and no run log (a commit hash names one)
 hashes=$(grep -oE '\b[0-9a-f]{7,40}\b' README.md | grep '[a-f]' | grep '[0-9]' | paste -sd' ')
 if [ "$(wc -l < README.md)" -le 350 ] && [ -z "$hashes" ]; then pass "README is at most 350 lines and names no commit"
 else fail "README is at most 350 lines and names no commit" "$(wc -l < README.md) lines; ${hashes:-no hash}"; fi

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make test: everything that can run on this machine, one line per test (and a progress
 # line per folder built). The sections, each ending with its "-- NAME: S s" line:
-#
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     the harness library, then every program folder at once (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing
@@ -9,14 +8,12 @@
 #             that follows an extension's steps: 14 after 11)
 #   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections (gpu, same-bits, resources: its header says what they check),
-# and each extension's suite (TEST_SUITES, from the top Makefile: lab/tests.sh,
-# multi/tests.sh), which tests the programs of its folders (SUITE_PROGRAM_DIRS: the build
-# section builds them, and leaves the rest to it). make test-ci (TEST_TIER=ci) runs instead
-# what only CI needs: the toolkit and removable sections (the CI tier, below).
-# Without a GPU the GPU checks are listed as SKIP, by name. make lint (tests/lint.sh) checks
-# the rest: shellcheck, Doxygen, and make help and README against the code.
-# The last line is "N passed, N failed, N skipped"; the exit code is 1 if any failed.
+# Then tests/gpu.sh's sections (its header says what they check) and each extension's suite
+# (TEST_SUITES: lab/tests.sh, multi/tests.sh), which tests the programs of its folders
+# (SUITE_PROGRAM_DIRS: built here, then left to it). Without a GPU the GPU checks are SKIP
+# lines, by name. make test-ci (TEST_TIER=ci) runs instead what only CI needs (the CI tier,
+# below); make lint (tests/lint.sh) the rest. The last line is "N passed, N failed, N
+# skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
 set -uo pipefail
@@ -30,10 +27,9 @@ passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-# each result line's seconds since the one before it go to $log/times.txt, so that the end
-# can name the results that waited longest (a batch of runs, such as the gpu section's
-# --check runs, counts to the first result after it). EPOCHREALTIME is bash 5's (with the
-# locale's decimal mark); date's, where it is missing.
+# each result line's seconds since the one before it go to $log/times.txt, for the longest
+# waits at the end (a batch of runs counts to the first result after it). EPOCHREALTIME is
+# bash 5's (with the locale's decimal mark); date's, where it is missing.
 now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
 last_result=$(now_s)
 : > "$log/times.txt"
@@ -49,8 +45,8 @@ skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
 # result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with
 # DETAIL. $? must come before any $(...) of the line: a command substitution resets it.
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
-# section NAME: starts a section; the one before it ends with a line giving its time, so a
-# slow suite shows where its minutes go (section_times at the end lists them all again)
+# section NAME: starts a section; the one before it ends with a line giving its time (and
+# section_times lists them all again at the end)
 section_name="" section_start=$SECONDS section_times=""
 section() {
     if [ -n "$section_name" ]; then
@@ -62,7 +58,7 @@ section() {
 
 # ---------------------------------------------------------------- unit
 # unit_tests NAME: build/TYPE/NAME's lines (common/unit_test.h: PASS or FAIL, one a test),
-# each counted as a test of this suite; the extensions' suites run theirs with it too
+# each counted here; the extensions' suites run theirs with it too
 unit_tests() {
     local name=$1 status verdict rest
     if [ ! -x "build/$type/$name" ]; then fail "$name" "build/$type/$name was not built"; return; fi
@@ -96,23 +92,23 @@ expect() {
 }
 # make_expect NAME CODE TEXT ARGS...: expect of make ARGS
 make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
+# step_copy DIR FROM: DIR, emptied, holds a copy of FROM's kernel file and a Makefile of
+# common/step.mk alone: a step built under build/, FROM's own build untouched
+step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
+
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run calls it; make test leaves it out).
-# removable: each extension (the top Makefile's EXTENSIONS; NAME_FOLDERS, its folders) can
-# be taken out of a course: in a scratch copy of git's files without its folders and its one
-# include line in the Makefile, make all, make test and make docs pass, as on a machine
-# without a GPU and without the lab's section (LAB_TESTS=0: the layout is what is tested);
-# TYPE=int only, since no folder depends on the type.
+# make test-ci (.ci/run). removable: each extension (EXTENSIONS; NAME_FOLDERS, its folders)
+# can be taken out: in a scratch copy of git's files without its folders and its include
+# line, make all, make test and make docs pass, as without a GPU and the lab's section
+# (LAB_TESTS=0: the layout is what is tested); TYPE=int only, no folder depends on the type.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
-    local ext scratch folders status last name installed
-    if [ "$type" != int ]; then
-        skip "removable: each extension taken out" "TYPE=int only: no folder depends on the type"; return
-    elif ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-        skip "removable: each extension taken out" "not a git checkout: the scratch copies are of git's files"; return
-    elif [ ${#extensions[@]} -eq 0 ]; then
-        fail "removable: each extension taken out" "the Makefile names no EXTENSIONS"; return
-    fi
+    local ext scratch folders status last name installed why=""
+    name="removable: each extension taken out"
+    git rev-parse --is-inside-work-tree > /dev/null 2>&1 || why="not a git checkout: the scratch copies are of git's files"
+    [ "$type" = int ] || why="TYPE=int only: no folder depends on the type"
+    if [ -n "$why" ]; then skip "$name" "$why"; return; fi
+    if [ ${#extensions[@]} -eq 0 ]; then fail "$name" "the Makefile names no EXTENSIONS"; return; fi
     rm -rf build/removable
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
@@ -132,10 +128,10 @@ removable_checks() {
         last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
         if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
             pass "$name: make all, make test and make docs pass ($last)"
-            # the scratch copy is a built tree to try make clean on: what make installed into
-            # build/ stays, every build goes; make distclean takes build/ away
-            read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
+            # a built tree to try make clean on: what make installed into build/ stays, every
+            # build goes; make distclean takes build/ away
             if [ "$ext" = "${extensions[0]}" ]; then
+                read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
                 ( cd "$scratch" && mkdir -p "${installed[@]}" &&
                   make --no-print-directory -s clean && for d in "${installed[@]}"; do [ -d "$d" ] || exit 1; done &&
                   [ ! -e "build/$type" ] && [ -z "$(find . -name reduce -type f)" ] &&
@@ -151,7 +147,7 @@ removable_checks() {
 }
 
 # toolkit_checks: the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME,
-# else /usr/local/cuda), and without one a build says so in one line before anything else
+# else /usr/local/cuda); without one a build says so in one line before anything else
 toolkit_checks() {
     local found status
     mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
@@ -166,18 +162,17 @@ toolkit_checks() {
     result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
 }
 
-# finish: the counts-equal-lines guard, the section times, the last line; exit 1 if any failed
-# every result line counted: a pass, fail or skip made in a subshell, or under a local
-# variable of the counter's name (bash's dynamic scope), would print and not count
+# finish: the section times, the last line; exit 1 if any failed. Every result line must be
+# counted: one made in a subshell, or under a local variable of a counter's name (bash's
+# dynamic scope), would print and not count
 finish() {
     local results
     results=$(wc -l < "$log/times.txt")
-    if [ "$results" -ne $((passed + failed + skipped)) ]; then
+    [ "$results" -eq $((passed + failed + skipped)) ] ||
         fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
-    fi
     section ""
     echo "time per section: ${section_times%; }"
-    # make test's time against its budget (a benchmark, not a test: it never fails on time)
+    # make test's time against its budget (never a failure)
     [ -n "${TEST_TIER:-}" ] || echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] &&
         echo "with a GPU, its build included" || echo "without a GPU"))"
     echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
@@ -201,22 +196,21 @@ unit_tests unit_tests
 section build
 programs=()        # the programs the sections below test: every folder's but SUITE_PROGRAM_DIRS'
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
-# suite_owned DIR: true if DIR's programs are tested by an extension's suite (its .mk adds
-# the folder to SUITE_PROGRAM_DIRS): built here, then left to that suite
+# suite_owned DIR: DIR's programs are an extension's suite's (its .mk adds DIR to SUITE_PROGRAM_DIRS)
 SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
 suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
-# the harness library once, then every folder at once, one job a core (the logs: build-DIR.txt)
-if ! make --no-print-directory -s TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
+# the harness library once, then every folder at once, one job a core, and within a folder
+# its programs at once too (the newest CUB's three, the longest; the logs: build-DIR.txt)
+if ! make --no-print-directory -s -j"$(nproc)" TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
     fail "build the harness library ($type)" "see $log/build-harness.txt"
     tail -5 "$log/build-harness.txt"
 fi
 # shellcheck disable=SC2016  # $0, $1, $2: the inner shell's log folder, type and folder
 printf '%s\n' "${dirs[@]}" | xargs -d '\n' -n 1 -P "$(nproc)" bash -c 'log=$0/build-${2//\//_}.txt
-    make --no-print-directory -C "$2" TYPE="$1" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $2"' "$log" "$type"
+    make --no-print-directory -j"$(nproc)" -C "$2" TYPE="$1" > "$log" 2>&1; echo $? > "$log.status"; echo "  .. built $2"' "$log" "$type"
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
-    # what the folder builds here: an extension's folder may build nothing (a library it
-    # needs is missing); its build then says why, in one line: "DIR: skipped, why"
+    # what the folder builds here: nothing where a library is missing ("DIR: skipped, why")
     built=$(make --no-print-directory -s -C "$dir" TYPE="$type" programs)
     if [ "$(cat "$build_log.status" 2> /dev/null)" != 0 ]; then
         fail "build $dir ($type)" "see $build_log"
@@ -238,11 +232,10 @@ done
 section stale
 # Objects depend on the command line they were built with: a copy of step 0 built for
 # sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
-# second SM=80 must rebuild nothing. In build/, so the step's own build is untouched.
+# second SM=80 must rebuild nothing.
 step0=$(step_dir 0)   # step_dir (scripts/gpus.sh): the folder the Makefile lists for step K
 stale=$log/stale/$step0
-rm -rf "$log/stale" && mkdir -p "$stale" && cp "$step0/reduce.cu" "$stale/"
-echo "include $(pwd)/common/step.mk" > "$stale/Makefile"
+step_copy "$stale" "$step0"
 stale_make() { make --no-print-directory -C "$stale" TYPE="$type" "$@" > "$log/stale.txt" 2>&1; }
 cuobjdump=$(command -v cuobjdump || command -v "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
 if ! stale_make SM=75; then
@@ -269,8 +262,8 @@ for dir in "${dirs[@]}"; do
     suite_owned "$dir" && continue   # an extension's steps: its suite compares them
     if [ -n "$previous" ]; then
         lines=$(diff "$previous/reduce.cu" "$dir/reduce.cu" | grep -c '^[<>]')
-        # one idea: at most 40 lines from a step to the next; 60 for a step that follows an
-        # extension's steps (step 14 after 11): its idea also brings the flag that tests it
+        # one idea: at most 40 lines; 60 after an extension's steps (14 after 11): its idea
+        # also brings the flag that tests it
         from=${previous%%_*} to=${dir%%_*} most=40
         [ $((${to#step} - ${from#step})) -gt 1 ] && most=60
         name="diff $from -> $to changes $lines lines"
@@ -297,8 +290,7 @@ read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS
 for program in "${sweep_programs[@]}"; do
     dir=${program%/*}
     built=$(make --no-print-directory -s -C "$dir" programs 2> /dev/null)
-    # a folder of the list that builds nothing here (the newest CUB's without make cccl:
-    # its build said why) has its programs skipped by name, by make sweep too
+    # a folder that builds nothing here (the newest CUB's without make cccl) is named
     if printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" && [ -z "$built" ]; then
         not_here+=" $program"
     elif ! printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" ||
@@ -312,9 +304,7 @@ result "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a
 # check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
 # it never uses (nvcc's warning 177) stops at the first architecture, naming it
 warn=$log/check-archs-warning/$step0
-rm -rf "${warn%/*}" && mkdir -p "$warn" && cp "$step0/reduce.cu" "$warn/" &&
-    echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
-echo "include $(pwd)/common/step.mk" > "$warn/Makefile"
+step_copy "$warn" "$step0" && echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
 make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
 status=$?
 [ "$status" -ne 0 ] && grep -q "^FAILED .* sm_[0-9]* ($type: program)" "$log/check-archs-warning.txt" &&
@@ -322,7 +312,7 @@ status=$?
 result "check-archs: a warning fails the build, naming the architecture" $? \
        "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"
 # a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
-# the same line as its build, the true reason; nothing is compiled for it
+# its build's line, the true reason
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
@@ -331,8 +321,8 @@ for dir in "${dirs[@]}"; do
     result "check-archs: $dir says why it is skipped, as its build does" $? "build: '$line', check-archs: '$archs_line'"
 done
 
-# a toolkit installed without compute-sanitizer (or ncu): the line names the component, not
-# the toolkit, as missing; with no nvcc anywhere, the toolkit
+# a toolkit without compute-sanitizer (or ncu): the line names the component as missing;
+# with no nvcc anywhere, the toolkit
 fake=$log/toolkit-without-tools
 mkdir -p "$fake/bin" && printf '#!/bin/sh\n' > "$fake/bin/nvcc" && chmod +x "$fake/bin/nvcc"
 line=$(SANITIZER="" CUDA_PATH=$fake bash -c '. scripts/gpus.sh && echo "$SANITIZER_MISSING"')
@@ -356,15 +346,12 @@ large=${programs_64[0]:-}   # a 64-bit step
 printf 'not a whole element' > "$log/odd.bin"   # 19 bytes: no element size divides it
 if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: n above the step max" 2 "maximum"             "$small" -n 2^31
-    # the flags' parsing is unit-tested (tests/unit_tests.c); here, that a program says its
-    # one line and exits 2 for them, and refuses what only it can judge
+    # the flags' parsing is unit-tested; here, a program's one line and exit 2 for them
     expect "input: unknown flag"         2 "unknown option"      "$small" --frobnicate
     expect "input: --verdicts in a folder that does not exist" 2 "--verdicts" "$small" --check 5 --verdicts /nonexistent/dir/v.txt
     expect "input: --input missing file" 2 "not a readable file" "$small" --input "$log/no-such-file"
     expect "input: --input odd size"     2 "not a whole number"  "$small" --input "$log/odd.bin"
     expect "input: --check above max"    2 "maximum"             "$small" --check 1,2^31
-    # the sizes --check auto verifies come from each program's own STEP: its elements per
-    # block and one either side, and 2^31+5 exactly where its indices are 64-bit
     wrong=""
     for p in "${programs[@]}"; do
         list=,$(describe "$p" check_sizes), per_block=$(describe "$p" elements_per_block) need=(1)
@@ -379,7 +366,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
     expect "input: -n 2^64-1, the top of the sizes' range, is a size above the maximum" 2 "maximum" "$large" -n 2^64-1
-    # and the reason is its own (64-bit indices), not the 32-bit steps' advice to use another
+    # its own reason (64-bit indices), not the 32-bit steps' advice to use another
     grep -q "indexes with 64-bit integers" "$log/err.txt" && ! grep -q "32-bit" "$log/err.txt"
     result "input: a 64-bit step's maximum gives its own reason, not the 32-bit one" $? "$(cat "$log/err.txt")"
     expect "input: --csv in a folder that does not exist" 2 "--csv" "$small" -n 1000 --csv /nonexistent/dir/x.csv
@@ -400,8 +387,8 @@ if [ -x "$small" ] && [ -x "$large" ]; then
 else
     fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
-# CUB's --determinism (the programs that say number=-1): the toolkit's CUB (CCCL 3.0.1 has
-# no modes: determinism_modes=none) refuses each mode; the newest CCCL's (make cccl) takes it
+# CUB's --determinism (number=-1): the toolkit's CUB (CCCL 3.0.1: determinism_modes=none)
+# refuses each mode; the newest CCCL's (make cccl) takes it
 modes=(run_to_run not_guaranteed gpu_to_gpu)
 cub_programs=() newest_cub=()
 for p in "${programs[@]}"; do
@@ -429,7 +416,7 @@ make_expect "make cccl CCCL_WHEEL=/nonexistent: exit 2, one line" 2 "no such fil
 # shellcheck source=tests/gpu.sh
 . tests/gpu.sh
 
-# the extensions' suites, each sourced here with the functions above, its own section
+# the extensions' suites, each sourced here, its own section
 for suite in $(make_var TEST_SUITES); do
     section "$suite"
     # shellcheck disable=SC1090  # the suites are named by the Makefile
