@@ -207,4 +207,4 @@ done
 status=$? last=$(tail -1 "$handouts/3/test.txt" 2> /dev/null)
 [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] && grep -q '^SKIP lab: make lab from our kernels' "$handouts/3/test.txt"
 result "handout EXERCISES=3: make and make test pass in it, naming what they skip ($last)" $? \
-       "exit $status: $(grep -h '^FAIL\|rror' "$handouts/3/build-all.txt" "$handouts/3/test.txt" 2> /dev/null | head -3 | tr '\n' ' ')"
+       "exit $status: $(grep -h '^FAIL\|rror\|\*\*\*' "$handouts/3/build-all.txt" "$handouts/3/test.txt" 2> /dev/null | head -3 | tr '\n' ' ')"
