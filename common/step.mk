@@ -91,11 +91,12 @@ $(RESOURCE_USAGE): $(STEP_SOURCE) $(wildcard $(COMMON)/*.h) | $(BUILD)/common
 # one too) for every architecture, warnings as errors, so that nothing arch-specific slips
 # in without a fallback: device code (-cubin), and host code too (-c) for the oldest.
 # CHECK_ARCHS="sm_75 sm_121" picks some (scripts/check_archs.sh); else nvcc lists them,
-# asked only when check-archs is a goal.
+# asked only when check-archs is a goal. CHECK_ARCHS_VARIANTS: the variants whose device
+# code differs, where others compile the same kernels (CUB's modes: chosen at run time).
 ifneq ($(filter check-archs,$(MAKECMDGOALS)),)
 REAL_ARCHS := $(or $(CHECK_ARCHS),$(shell $(NVCC) --list-gpu-code 2> /dev/null | grep -E '^sm_[0-9]+$$' | sort -V))
 endif
-CHECKED_VARIANTS := $(sort $(patsubst VARIANT_FLAGS_%,%,$(filter VARIANT_FLAGS_%,$(.VARIABLES))))
+CHECKED_VARIANTS := $(or $(CHECK_ARCHS_VARIANTS),$(sort $(patsubst VARIANT_FLAGS_%,%,$(filter VARIANT_FLAGS_%,$(.VARIABLES)))))
 CHECKED_BUILDS   := $(strip $(if $(VARIANTS_ONLY),,program) $(CHECKED_VARIANTS))
 CHECK_ARCH_TARGETS := $(REAL_ARCHS:%=check-arch-%)
 CHECK_FLAGS = $(filter-out -arch=%,$(NVCC_FLAGS)) -gencode arch=compute_$(1:sm_%=%),code=$(1) \
