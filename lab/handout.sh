@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
-# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: the students' repository of a course
-# (lab/README.md, "For a course"), without the answers: git's tracked files less the step
-# folders from the first exercise on (their kernels and READMEs are the answers), the
-# multi-GPU extension (steps 12, 13) where those go, lab/ANSWERS.md and lab/broken/; and
-# each exercise's make lab copy in lab/work/ and lab/exercises/. An exercise that starts
-# from another gets no copy (step k-1's kernel is that one's answer): its exercise and TODO
-# lines wait in lab/exercises/ for make lab to put on the student's own copy. lab/handout.txt
-# says what the lab asks of the steps left out (lab/lab.sh facts); on a GPU lab/times/ holds
-# our steps' times for lab-check to compare with.
+# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository (lab/
+# README.md, "For a course"): git's files less the answers (the step folders from the first
+# exercise on, multi/ with steps 12 and 13, lab/ANSWERS.md, lab/broken/), each exercise's
+# make lab copy (an exercise that starts from another: its text and TODOs in lab/exercises/,
+# for make lab to put on the student's copy), lab/handout.txt (lab/lab.sh facts) and, on a
+# GPU, our times in lab/times/.
 ##= EXERCISES=: make handout's exercises: one (3), a range (7-9) or all (1 to 11 and 14)
 ##= HANDOUT_DIR=build/handout: the folder make handout writes (new, or empty)
 set -euo pipefail
@@ -33,7 +30,6 @@ out=${out%/}
 first=${exercises[0]}
 
 # ---------------------------------------------------------------- git's files, less the answers
-# withheld: the step folders from the first exercise on (12 and 13 with them: multi/ too)
 withheld=() multi=""
 for dir in step*_*/; do
     k=${dir#step}; k=${k%%_*}
@@ -45,7 +41,7 @@ mkdir -p "$out" || exit 1
 git ls-files | grep -Ev "$pattern" |
     while IFS= read -r f; do [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$out"
 [ -z "$multi" ] || sed -i '\|^include multi/multi.mk$|d' "$out/Makefile"
-# the students' copies are theirs to commit: only what a build makes there stays out of git
+# the students' copies are theirs to commit: only their builds stay out of git
 sed -i 's|^/lab/work/$|/lab/work/*/build/\n/lab/work/*/reduce\n/lab/work/*/reduce_*\n/lab/work/*/.lab-check\n/lab/work/*/results.json|' \
     "$out/.gitignore"
 
@@ -74,7 +70,7 @@ for k in "${exercises[@]}"; do
     dir=$(step_dir "$k") before=$(lab/lab.sh before "$k")
     LAB_DIR=$start lab/lab.sh start "$k" > /dev/null || exit 1
     copy=$out/lab/exercises/$dir.cu
-    # its "Going further" works on our step k, which the handout does not hold
+    # its "Going further" works on our step k, not in the handout
     sed -e "s# LAB_DIR=$start##g" -e "s#$start/#lab/work/#g" -e "s#the exercise, from $dir/README.md, says#the exercise below says#" \
         -e '/^ \* ### Going further/,/^ \* Check it: make lab-check/{/^ \* Check it/!d}' \
         -e 's#^ \* Afterwards, our answer: .*# * Afterwards, our answer: your course hands it out.#' "$start/$dir/reduce.cu" > "$copy"

@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
-# The classroom lab: a student turns step k-1 into step k in a copy of their own, and one
-# command says whether it is right, where it fails, and how fast it is next to ours.
-#   lab/lab.sh COMMAND ...: the usage line at the bottom; make lab, lab-check, lab-grade,
-#       lab-status and lab-clean run it (lab/lab.mk; check's stages: lab/lab_check.sh).
-# One source for each text: the exercise is step k's README's; the TODOs come from the diff
-# of our two kernels (lab/lab_todos.awk); what a program is, from its --describe; the
-# steps, from the top Makefile (LAB_STEPS, else make print-STEPS).
+# The classroom lab (lab/README.md): make lab, lab-check, lab-grade, lab-status and lab-clean
+# run it (lab/lab.mk; usage: the last line; check's stages: lab/lab_check.sh). One source per
+# text: the exercise, step k's README; the TODOs, our two kernels' diff (lab/lab_todos.awk);
+# a program's facts, its --describe; the steps, the top Makefile (LAB_STEPS).
 # Variables (make help prints these; lab_check.sh has lab-check's), and N, REPS, DEVICE, SANITIZER, NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
@@ -13,33 +10,30 @@
 ##= LAB_TIMEOUT=300: seconds lab-grade (and lab-grade-all, per submission) lets the checks run before "timed out"
 ##= LAB_WEIGHTS=lab/weights.conf: the points of each part of a grade (lab/README.md, "Grading a class")
 ##= LAB_SEED=(a new one each grading): the seed of lab-grade's data; give one to repeat a grading
-# Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU.
-# Through make every failure is 2 (make's own status): an autograder that must tell "no
-# GPU" from "bad input" runs this script directly (lab/README.md, "Grading a class").
+# Exit codes: 0 done (check: correct), 1 wrong (or a build failed), 2 bad input, 3 no GPU;
+# through make every failure is 2, so an autograder runs this script directly.
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")   # grade runs the checks through it
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir, describe, find_sanitizer, find_ncu and what to say without them
 lab_dir=${LAB_DIR:-lab/work}
 lab_dir=${lab_dir%/}
-# what the hints add to a make command to find these copies (nothing for the default folder)
-lab_dir_arg=""
+lab_dir_arg=""   # what the hints add to a make command to find these copies
 [ "$lab_dir" = lab/work ] || lab_dir_arg=" LAB_DIR=$(printf '%q' "$lab_dir")"
 grader=${LAB_GRADER:-build/tools/lab_grade}   # lab-check's table, lab-grade's score, sizes (lab/lab_grade_main.c)
 suffix_of() { [ "$1" = int ] && echo "" || echo "_$1"; }
 bad_input() { echo "make $1: $2" >&2; exit 2; }
 
-# A course's handout (make handout: lab/handout.sh) holds no kernel of its exercises or the
-# later steps: lab/handout.txt's "KEY K VALUE" lines (facts, below) say what the lab asks of them
+# A course's handout (lab/handout.sh) holds no kernel of its exercises: lab/handout.txt's
+# "KEY K VALUE" lines (facts, below) say what the lab asks of them
 handout=""
 [ -f lab/handout.txt ] && handout=lab/handout.txt
 fact() { sed -n "s/^$1 $2 //p" "$handout" | head -1; }
 if [ -n "$handout" ]; then PROGRAM_DIRS=$(fact steps all); export PROGRAM_DIRS; fi   # step_dir's
 our_kernel() { [ -f "$(step_dir "$1")/reduce.cu" ]; }   # our step k's kernel is here
 
-# The lab's steps: the top Makefile's with a reduce.cu of their own (a program of several
-# kernel files is no exercise), by number; exercise k starts from the one before it (step
-# 14 from step 11: steps 12 and 13 are the multi-GPU extension's, not in the list).
+# The lab's steps: the top Makefile's with a reduce.cu of their own, by number; exercise k
+# starts from the one before it (14 from 11: steps 12 and 13 have no reduce.cu).
 read -ra steps <<< "${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}"
 [ ${#steps[@]} -gt 0 ] || { echo "lab: no steps: neither LAB_STEPS nor make print-STEPS named any" >&2; exit 2; }
 mapfile -t kernel_steps < <(for d in "${steps[@]}"; do [ ! -f "$d/reduce.cu" ] || echo "${d#step}"; done |
@@ -54,7 +48,6 @@ valid_step() {
         bad_input "$1" "give STEP=k with k one of ${list// /, } (the step you write), e.g. make $1 STEP=3"
     echo "$((10#$k))"
 }
-
 # before_step K: the step exercise K starts from: the one before K in the list
 before_step() {
     local k before=""
@@ -62,14 +55,10 @@ before_step() {
     for k in "${kernel_steps[@]}"; do [ "$k" -lt "$1" ] && before=$k; done
     echo "$before"
 }
-
 # need_grader TARGET: the lab's tool is built (a direct run may come before make's), or exit 1
 need_grader() {
-    [ -x "$grader" ] && return 0
-    echo "make $1: $grader is not built: make build/tools/lab_grade build/tools/report" >&2
-    exit 1
+    [ -x "$grader" ] || { echo "make $1: $grader is not built: make build/tools/lab_grade build/tools/report" >&2; exit 1; }
 }
-
 # lab_types TARGET: LAB_TYPES checked (int float double), or one line and exit 2
 lab_types() {
     local t list
@@ -80,22 +69,18 @@ lab_types() {
     done
     echo "${list[*]}"
 }
-
 # need_copy TARGET K DEST: the student's copy is there, or one line and exit 2
 need_copy() {
     { [ -f "$3/reduce.cu" ] && [ -f "$3/Makefile" ]; } ||
         bad_input "$1" "no copy of step $2 in $3 yet; make lab STEP=$2$lab_dir_arg starts one"
 }
-
 # lab_seed TARGET DEFAULT: LAB_SEED, or DEFAULT; one line and exit 2 if it is not a number
 lab_seed() {
     local value=${LAB_SEED:-$2}
     [[ $value =~ ^[0-9]{1,18}$ ]] || bad_input "$1" "LAB_SEED takes a whole number (the seed of the data), got '$value'"
     echo "$((10#$value))"
 }
-
-# check_run_settings TARGET: N and REPS as the programs take them, DEVICE a GPU index, and
-# the 0/1 switches, each refused in one line (exit 2) before three builds
+# check_run_settings TARGET: N, REPS, DEVICE, the 0/1 switches, each refused in one line (exit 2)
 check_run_settings() {
     local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
@@ -110,10 +95,9 @@ check_run_settings() {
 }
 
 # ------------------------------------------------------------------ start
-# relabel FILE K DIR TITLE IDEA: FILE without its first comment block (the @file header),
-# its STEP labels made the lab copy's: .number K, .name "lab/work/DIR", .title "TITLE
-# (yours)", .citation "your lab copy of step K", .idea "IDEA". Applied to both kernels, the
-# diff has no hunk there. Fails unless the STEP definition sets all five.
+# relabel FILE K DIR TITLE IDEA: FILE without its @file header, its STEP labels the lab
+# copy's (.number, .name, .title, .citation, .idea), so that the two kernels' diff has no
+# hunk there. Fails unless the STEP definition sets all five.
 relabel() {
     awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" '
         # set(key, value): the value after ".key = " (a number or a quoted string) replaced
@@ -137,9 +121,7 @@ relabel() {
         END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
                      found["citation"] == 1 && found["idea"] == 1) }' "$1"
 }
-
-# our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first, for
-# TYPE): the program says what it is, no script reads its source
+# our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first)
 our_field() {
     local dir type=${TYPE:-int}
     if [ -n "$handout" ] && ! our_kernel "$1"; then fact "$2" "$1"; return; fi
@@ -163,8 +145,7 @@ start() {
         refuse "$cur/README.md has no '## Exercise' section to copy into the exercise"
     { title=$(our_field "$k" title) && idea=$(our_field "$k" idea) && [ -n "$title" ]; } ||
         refuse "$cur does not build, so it cannot say its title and idea (make -C $cur shows why)"
-    # the repository from the copy's folder: the README's links (../LAB.md) and the Makefile's include
-    root=$(realpath -m --relative-to="$dest" .)
+    root=$(realpath -m --relative-to="$dest" .)   # for the README's links (../LAB.md)
     work=$(mktemp -d) || exit 1
     { relabel "$prev/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/a.cu" &&
       relabel "$cur/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/b.cu"; } ||
@@ -192,7 +173,6 @@ start() {
     rm -rf "$work"
     started "$k" "$dest" "step $before's kernel with the exercise at the top and $todos TODO(step $k) comment$([ "$todos" = 1 ] || echo s)"
 }
-
 # started K DEST WHAT: the copy's Makefile, and what make lab made
 started() {
     local common
@@ -201,10 +181,7 @@ started() {
     echo "make lab: $2/reduce.cu is $3"
     echo "next: edit it, then make lab-check STEP=$1$lab_dir_arg"
 }
-
-# start_handout K DEST: in a handout, the copy make handout made (lab/exercises/DIR.cu); or,
-# where exercise k starts from another of its exercises, whose answer the handout does not
-# hold, that file's exercise and TODO lines on top of the student's own copy of that step
+# start_handout K DEST: make handout's copy (lab/exercises/DIR.cu), on the student's own start
 start_handout() {
     local k=$1 dest=$2 before saved mine
     before=$(before_step "$k") saved=lab/exercises/$(step_dir "$k").cu
@@ -224,9 +201,7 @@ start_handout() {
     cat "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
     started "$k" "$dest" "your step $before with exercise $k and its TODO lines at the top"
 }
-
-# facts K: what the lab asks of our step k (the KEY K VALUE lines of lab/handout.txt), for a
-# handout that holds no kernel of it (lab/handout.sh)
+# facts K: what the lab asks of our step k, lab/handout.txt's KEY K VALUE lines
 facts() {
     local k key
     k=$(valid_step handout "$1") || exit 2
@@ -236,9 +211,7 @@ facts() {
 }
 
 # ------------------------------------------------------------------ what the checks ask of a program
-# check_sizes PROGRAM TYPE SIZE...: --check; on a failure prints the first failing case
-# with its diagnosis and returns 1; returns 3 without a GPU, 2 when the size cannot be
-# had (memory), 4 on a CUDA error.
+# check_sizes PROGRAM TYPE SIZE...: --check; 1: the first failing case; 3 no GPU; 2 memory; 4 CUDA error
 check_sizes() {
     local program=$1 type=$2 list status=0 first again=""
     shift 2
@@ -248,7 +221,6 @@ check_sizes() {
     "$program" --check "$list" --seed "$seed" --device "${DEVICE:-0}" --verdicts "$log/check.verdicts" \
         > "$log/check.txt" 2> "$log/check-err.txt" || status=$?
     case $status in 0|3) return "$status" ;; 2) cp "$log/check-err.txt" "$log/skip.txt"; return 2 ;; esac
-    # the first size whose verdict is fail, or else the first without one, where it stopped
     first=$(awk '$3 == "fail" { print $2; exit }' "$log/check.verdicts" 2> /dev/null)
     if [ -z "$first" ]; then
         first=$(printf '%s\n' "$@" | while read -r n; do grep -qx "check $n pass" "$log/check.verdicts" 2> /dev/null || { echo "$n"; break; }; done)
@@ -259,15 +231,11 @@ check_sizes() {
         return 4
     fi
     echo "FAIL $type n=$first, the first size that fails:"
-    # the FAILED lines and the hint of that size: everything up to its hint line
     awk '{ sub(/^[^:]*: /, ""); print "  " $0; if ($0 ~ /^hint: /) exit }' "$log/check-err.txt"
     echo "  reproduce: $program --check $first$again"
     return 1
 }
-
-# same_bits TYPE: our step k claims the same bits on every grid (--describe: same_bits=1),
-# so the copy's TYPE program holds itself to it (--same-bits -r 10). PASS, or FAIL with the
-# first size whose results differ and a hint (its --verdicts: runs or grid); 1 on a failure.
+# same_bits TYPE: the copy's --same-bits -r 10 (our step's same_bits=1): PASS, or FAIL (1)
 same_bits() {
     local t=$1 program status=0 first why
     program=$dest/reduce$(suffix_of "$t")
@@ -296,10 +264,9 @@ same_bits() {
 }
 
 # ------------------------------------------------------------------ grade
-# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT, on data of a new seed (no
-# answer can be known beforehand), recorded; then the score into DEST/results.json and a
-# summary (LAB_STUDENT and LAB_GRADES: lab-grade-all's row too). Exit 0 once graded,
-# whatever the score; 2 bad input; 3 no GPU (results.json says the GPU checks did not run).
+# make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT on a new seed, recorded, then
+# scored into DEST/results.json and a summary (LAB_STUDENT, LAB_GRADES: a grades.csv row).
+# Exit 0 once graded, whatever the score; 2 bad input; 3 no GPU.
 grade() {
     local k cur dest types seed limit weights dir record start status pid
     k=$(valid_step lab-grade "${1:-}") || exit 2
@@ -325,8 +292,7 @@ grade() {
       "$grader" note "$record" types "" "" "$types"; } || exit 1
     echo "lab-grade: checking $types, up to $limit s (LAB_TIMEOUT); the summary follows"
     start=$SECONDS
-    # timeout puts the checks in a process group of their own: on a time limit, or on
-    # Ctrl-C here, the whole group goes, whatever program of the copy is running
+    # timeout gives the checks a process group: a time limit or Ctrl-C ends all of it
     LAB_MODE=grade LAB_SEED=$seed LAB_RECORD=$record timeout -k 10 "$limit" "$self" check "$k" > "$dir/check.txt" 2>&1 &
     pid=$!
     trap 'kill -TERM -- -'"$pid"' 2> /dev/null; echo "lab-grade: stopped" >&2; exit 130' INT TERM
@@ -368,11 +334,7 @@ status() {
     done
     echo "$started of ${#lab_steps[@]} started, $correct correct, $reached with the step's gain (or correct where time can't tell)"
 }
-
-# make_broken PATCH: make lab's copy of the patch's step in LAB_DIR with our step's kernel
-# patched in (make test and lab-grade-demo run these); prints its folder. Exit 1 when the
-# patch does not apply: it is out of date with our step. Its header says what the copy
-# must trigger (lab/README.md, "What no shortcut passes").
+# make_broken PATCH: prints a copy of the patch's step in LAB_DIR, our kernel patched (exit 1: stale)
 make_broken() {
     local file=$1 k cur dest
     [ -f "$file" ] || { echo "lab: no broken copy $file" >&2; exit 2; }
@@ -388,9 +350,7 @@ make_broken() {
     rm -f "$dest/patch.log"
     echo "$dest"
 }
-
-# make lab-clean: the copies in LAB_DIR are listed, then removed; a folder outside the
-# repository, or one holding a file git tracks (the answer key, the guide), is refused
+# make lab-clean: LAB_DIR listed, then removed; refused outside the repository or where git tracks a file
 clean() {
     [ -e "$lab_dir" ] || { echo "make lab-clean: $lab_dir does not exist: nothing to remove"; return 0; }
     case $(realpath -m -- "$lab_dir") in "$PWD"/?*) ;; *)

@@ -1,25 +1,20 @@
 # shellcheck shell=bash disable=SC2154  # grader, grading, lab_dir_arg ...: lab/lab.sh's, which sources this file
-# make lab-check STEP=k (lab/lab.sh check K, which sources this file; lab-grade runs it
-# under a time limit): check() runs the stages in order, each reading and setting check's
-# locals (bash's scope is dynamic). lab-check stops at the first failure (exit 1); with
-# LAB_MODE=grade a stage goes on wherever the rest can still say something, and every
-# outcome goes to the record. Its variables (make help prints these lines):
+# make lab-check STEP=k (lab/lab.sh check K sources this file): check() runs the stages in
+# order on its locals (bash's scope is dynamic); it stops at the first failure (exit 1), or,
+# with LAB_MODE=grade (lab-grade), goes on where it can and notes every outcome. Variables:
 ##= LAB_SIZES=: the sizes lab-check verifies, instead of the harness's sizes that break reductions (--check auto)
 ##= LAB_HUGE=1: lab-check also verifies n = 2^31+5 on the 64-bit steps (LAB_HUGE=0: not)
 ##= LAB_SANITIZE=1: lab-check runs memcheck and racecheck (LAB_SANITIZE=0: not)
 ##= PROFILE=0: PROFILE=1: lab-check adds the step's Nsight Compute metric for yours and ours
 
-# lab-grade's record (LAB_RECORD; lab/README.md, "The record"; lab-check keeps none): note
-# ID STATUS SUMMARY: one test; note_detail: the lines on stdin as the detail of the test
-# noted last (noted); note_item ITEM [ID] [TEXT]: any other item.
+# lab-grade's record (LAB_RECORD): note ID STATUS SUMMARY; note_detail < DETAIL; note_item ITEM [ID] [TEXT]
 record=${LAB_RECORD:-} grading=0 noted=""
 [ "${LAB_MODE:-}" != grade ] || grading=1
 note() { noted=$1; [ -z "$record" ] || "$grader" note "$record" test "$1" "$2" "$3"; }
 note_detail() { if [ -n "$record" ]; then "$grader" detail "$record" "$noted"; else cat > /dev/null; fi; }
 note_item() { [ -z "$record" ] || "$grader" note "$record" "$1" "${2:-}" "" "${3:-}"; }
 
-# built: the types that compiled; failed: the types (or "sanitizers") failed so far;
-# passed: the types whose sums are right so far
+# built: the types that compiled; failed, passed: the types (or "sanitizers") so far
 check() {
     local k cur before prev dest types seed log custom_sizes=() built="" failed="" passed="" first_type program \
           max_n sizes=() count huge_note="" same_bits_note="" sanitized="" sanitize_where=""
@@ -33,9 +28,7 @@ check() {
     check_timing
     check_profile
 }
-
-# check_settings K: the step, the folders, the types, the seed, LAB_SIZES and the run's
-# settings, each refused in one line (exit 2) before anything is built; the copy must exist
+# check_settings K: every setting refused in one line (exit 2) before a build; the copy exists
 check_settings() {
     local values size_list=()
     k=$(valid_step lab-check "$1") || exit 2
@@ -53,19 +46,16 @@ check_settings() {
     check_run_settings lab-check
     need_copy lab-check "$k" "$dest"
 }
-
 # check_before_build: the copy's log folder; a file with no code, an #include not allowed
 check_before_build() {
     log=$dest/build/lab-check
     rm -f "$dest/.lab-check" "$log/no-gpu"   # the pass marker: rewritten only when everything passes
-    # nvcc's temporary files in the copy, not in /tmp: what a time limit that kills a build
-    # leaves, the copy's next check (or the scratch copy's removal) clears
+    # nvcc's temporaries in the copy, not /tmp: what a killed build leaves, the next check clears
     rm -rf "$log/tmp"
     mkdir -p "$log/tmp" || exit 1
     TMPDIR=$(realpath -m "$log/tmp")
     export TMPDIR
     note_item phase "" build   # what a time limit cuts short from here on
-    # an empty file (a save that wrote nothing) is said as such, not as pages of link errors
     if ! grep -q '[^[:space:]]' "$dest/reduce.cu"; then
         echo "FAIL empty file: $dest/reduce.cu holds no code (the save wrote nothing, or another file was handed in)"
         note empty fail "empty file: reduce.cu holds no code"
@@ -75,13 +65,10 @@ check_before_build() {
     check_includes "$dest/reduce.cu" "$k" || exit 1
 }
 
-# The copy may include what our step k's and k-1's files include, and these C headers,
-# which cannot sum anything: a library's reduction (CUB, Thrust) is not the student's kernel.
+# The copy may include what our steps k and k-1 include, and C headers that cannot sum.
 harmless_includes="<cstdio> <stdio.h> <cstdint> <stdint.h> <climits> <limits.h> <cfloat> <float.h> <cassert> <assert.h>"
 
-# include_lines FILE: "LINE<TAB>TARGET" for every #include (#include_next, #import; # or its
-# digraph %:), continuation lines joined, the target as written: behind a macro, the
-# macro's name, which no allowed target is (a header of the student's own is never graded).
+# include_lines FILE: "LINE<TAB>TARGET" of each #include, #include_next, #import (# or %:)
 include_lines() {
     awk '{ line = NR; text = $0
            while (text ~ /\\$/ && (getline more) > 0) text = substr(text, 1, length(text) - 1) more
@@ -90,14 +77,12 @@ include_lines() {
                sub(/[ \t]*(\/\/.*|\/\*.*)?$/, "", text)
                printf "%d\t%s\n", line, text } }' "$1"
 }
-
 # our_includes K: what our step k's and k-1's files include (a handout: lab/handout.txt's)
 our_includes() {
     if [ -n "$handout" ] && ! our_kernel "$1"; then fact includes "$1"; return; fi
     (include_lines "$(step_dir "$1")/reduce.cu"; include_lines "$(step_dir "$(before_step "$1")")/reduce.cu") |
         cut -f2 | sort -u | paste -sd' '
 }
-
 # check_includes FILE K: PASS or FAIL with the line; notes "includes"; 1 on a failure
 check_includes() {
     local file=$1 k=$2 ours line target bad="" may=()
@@ -118,8 +103,7 @@ check_includes() {
     note_detail < "$log/includes.txt"
     return 1
 }
-
-# check_build: the copy for each type (a fresh copy compiles the harness too, one job per core)
+# check_build: the copy for each type, one job per core
 check_build() {
     local t jobs status
     echo "== build $dest for $types"
@@ -140,33 +124,26 @@ check_build() {
     note_item built "" "$built"
     note_item phase "" checks
 }
-
-# no_gpu FILE: lab-check stops, saying what the program in FILE found missing (no driver,
-# no GPU ...), and that the copy builds; exit 3
+# no_gpu FILE: exit 3, saying what the program found missing (FILE) and that the copy builds
 no_gpu() {
     echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
     : > "$log/no-gpu"   # for lab-status: built, never checked
     note_item nogpu
     exit 3
 }
-
 # type_sizes PROGRAM: LAB_SIZES, else the program's --check auto sizes, less 2^31+5 (check_huge's)
 type_sizes() {
     sizes=("${custom_sizes[@]}")
     [ ${#sizes[@]} -gt 0 ] || IFS=, read -ra sizes <<< "$(describe "$1" check_sizes)"
     mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | grep -vx 2147483653 | sort -nu)
 }
-
-# failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE (its first
-# line, and the kind of bug its hint names)
+# failure_summary FILE: "n=33: lost tail" from check_sizes' report in FILE
 failure_summary() {
     local kind
     kind=$(sed -n 's/^  hint: \([^:;]*\).*/: \1/p' "$1" | head -1)
     echo "$(head -1 "$1" | sed -e 's/^FAIL [a-z]* //' -e 's/, the first size that fails:$//' -e 's/:$//')$kind"
 }
-
-# type_failed T FILE [SUMMARY]: type T fails with the report in FILE (its first line the
-# summary, unless given; the rest the detail); lab-check stops here, lab-grade goes on without T
+# type_failed T FILE [SUMMARY]: T fails with FILE's report; lab-grade goes on without T
 type_failed() {
     note "correct:$1" fail "${3:-$(failure_summary "$2")}"
     tail -n +2 "$2" | note_detail
@@ -174,9 +151,7 @@ type_failed() {
     failed+=" $1"
     passed=$(echo " $passed " | sed "s/ $1 / /" | xargs)
 }
-
-# check_correct: each type built, random and one-hot data at its sizes; the first --check
-# is the first program to ask for the GPU: without one, exit 3 here
+# check_correct: each type built, at its sizes; without a GPU, the first --check exits 3 here
 check_correct() {
     local t status
     first_type=${types%% *}
@@ -202,9 +177,7 @@ check_correct() {
         passed+=" $t"
     done
 }
-
 # check_huge: n = 2^31+5 for the types that passed, where the copy takes 64-bit sizes
-# (LAB_HUGE); a copy with 32-bit indices where ours takes any n is told so
 check_huge() {
     local huge=2147483653 ours_max t status
     [ "${LAB_HUGE:-1}" != 0 ] && [ -n "$passed" ] || return 0
@@ -226,9 +199,7 @@ check_huge() {
         esac
     done
 }
-
-# check_same_bits: our step's claim (--describe: same_bits=1), held against the copy's
-# float and double (lab/lab.sh's same_bits); then the types right so far are noted
+# check_same_bits: our step's same_bits=1 on the copy's float and double; the right types noted
 check_same_bits() {
     local t same
     if [ "$(our_field "$k" same_bits)" = 1 ] && [ -n "$passed" ]; then
@@ -251,10 +222,7 @@ check_same_bits() {
         note "correct:$t" pass "$count sizes$huge_note, random and one-hot data, each call on new data$same"
     done
 }
-
-# sanitize_one PROGRAM TOOL: memcheck or racecheck at the runs of the program's --describe
-# (sanitize_runs, "N [FLAG...]" each); PASS, FAIL with the finding (1), or skipped when
-# there is no compute-sanitizer (2); notes TOOL
+# sanitize_one PROGRAM TOOL: TOOL at --describe's sanitize_runs: PASS, FAIL (1), no sanitizer (2)
 sanitize_one() {
     local program=$1 tool=$2 n run extra out sanitize_runs
     find_sanitizer > /dev/null || { note "$tool" skip "$SANITIZER_MISSING"; return 2; }
@@ -292,9 +260,7 @@ sanitize_one() {
     note "$tool" pass "clean at $sanitize_where"
     return 0
 }
-
-# check_sanitizers: memcheck, then racecheck, on the first type's program once it is right;
-# lab-check stops at the first finding, lab-grade runs both; then the pass marker
+# check_sanitizers: memcheck, then racecheck, on the first type's program; then the pass marker
 check_sanitizers() {
     local tool status statuses=""
     if [[ " $failed " == *" $first_type "* ]]; then
@@ -316,9 +282,7 @@ check_sanitizers() {
     esac
     [ -n "$failed" ] || { echo "correct: $types, random and one-hot data$sanitized"; echo "correct" > "$dest/.lab-check"; }
 }
-
-# time_field CSV FIELD: the median time (median, of a PASSED row) or the device (device)
-# of the first row of a program's --csv file, read by column name (report field)
+# time_field CSV FIELD: FIELD of a --csv file's first row; median only of a PASSED row
 time_field() {
     [ -f "$1" ] || return 0
     local report=${LAB_REPORT:-build/tools/report} median
@@ -328,18 +292,13 @@ time_field() {
         echo "$median"
     fi
 }
-
-# check_timing: step k-1, the copy and our step k timed in turn, every run verified on new
-# data (each program its own CSV first: a row missing, a crash, never shifts the others'),
-# then the table and its verdict (lab_grade table) into the pass marker
+# check_timing: step k-1, the copy and ours timed, each into its own CSV; the table's verdict
 check_timing() {
     local raw=$log/time.csv dir name names=() role roles=(start yours ours) i=0 ms status timing_failed=0 device="" verdict \
           start_dir=$prev ours_csv=""
     echo "== time: n = ${N:-2^26} $first_type, median of ${REPS:-20} runs, L2 flushed, every run verified on new data"
     "${LAB_REPORT:-build/tools/report}" header > "$raw" || exit 1   # then each program's rows
-    # a handout (lab/handout.sh) has no kernel of its exercises: an exercise that starts from
-    # another is timed against the student's own copy of that one, and our step k's time is
-    # the course's (lab/times/, which make handout writes on the lab GPU), where it has it
+    # a handout: the start is the student's own copy, ours the course's time (lab/times/)
     our_kernel "$before" || start_dir=$lab_dir/$prev
     our_kernel "$k" || ours_csv=lab/times/$cur-$first_type.csv
     for dir in "$start_dir" "$dest" "$cur"; do
@@ -383,9 +342,7 @@ check_timing() {
     verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' "$log/time.txt")
     echo "correct, ${verdict:-no verdict}" > "$dest/.lab-check"
 }
-
-# our_time CSV RAW: in a handout, our step's row of the course's times (CSV) added to RAW,
-# when it was timed at this N; else no verdict, saying how the course supplies it (1)
+# our_time CSV RAW: a handout's time of our step (CSV), timed at this N, added to RAW; else 1
 our_time() {
     local n
     n=$("$grader" size "${N:-2^26}")
@@ -399,9 +356,7 @@ our_time() {
     echo "correct, time not compared: no time of ours here" > "$dest/.lab-check"
     return 1
 }
-
-# check_profile: make profile's table of Nsight Compute metrics for yours and ours (step
-# k's README says which its idea moves); lab-grade scores the time, not a profile
+# check_profile: make profile's Nsight Compute table for yours and ours (lab-check only)
 check_profile() {
     [ "$grading" = 0 ] || return 0
     [ "${PROFILE:-0}" = 1 ] ||

@@ -14,9 +14,8 @@
 #include "results.h"
 
 /**
- * Below a speedup of 1 + LAB_NOISE of our step k over step k-1, a quarter and three quarters
- * of it (the verdict's thresholds) are less than 2.5% apart, while two timings of one kernel
- * can differ by 1.1% (two sweeps on the H100): the time cannot judge; the profiler can.
+ * Below a speedup of 1 + LAB_NOISE of our step over the start, the verdict's thresholds are
+ * under 2.5% apart, and two timings of one kernel differ by 1.1% (H100): time cannot judge.
  */
 #define LAB_NOISE 0.05
 
@@ -30,9 +29,8 @@ typedef enum lab_gain {
 } lab_gain;
 
 /**
- * The student's median time against step `start`'s (where the copy started: k-1, 11 for
- * 14) and our step k's, in one line that begins with the verdict's label (scripts grep
- * it). The student's share of the gain: (start/yours - 1) / (start/ours - 1).
+ * The student's median time against step `start`'s (k-1; 11 for 14) and our step k's, in a
+ * line that begins with the verdict's label; the share: (start/yours - 1) / (start/ours - 1).
  */
 lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size);
 

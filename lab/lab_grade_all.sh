@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
 # make lab-grade-all SUBMISSIONS=dir [STEP=k] (lab/lab_grade_all.sh DIR [K]): grade a class
-# on one GPU, each submission by `lab/lab.sh grade` in a scratch copy of this repository
-# that gets only the student's reduce.cu: no submission can change the harness, our steps
-# or another student's files (lab/README.md, "Grading a class").
+# on one GPU, each submission by `lab/lab.sh grade` in a scratch copy of this repository that
+# gets only the student's reduce.cu (lab/README.md, "Grading a class").
 ##= LAB_JOBS=(the number of cores): submissions lab-grade-all builds at once (grading on the GPU is one at a time)
-# Exit codes: 0 graded, 2 bad input, 3 no GPU (nothing on a GPU was graded); through make
-# both failures arrive as 2 (make's own status): an autograder runs this script directly.
+# Exit codes: 0 graded, 2 bad input, 3 no GPU; through make both arrive as 2.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh   # step_dir
 root=$PWD
 say() { echo "make lab-grade-all: $*" >&2; }
 bad() { say "$*"; exit 2; }   # bad input: one line, exit 2
-# the steps from the top Makefile (make passes LAB_STEPS), asked once for every lab.sh below
 LAB_STEPS=${LAB_STEPS:-$(make -s --no-print-directory print-STEPS 2> /dev/null)}
 export LAB_STEPS
 steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its line says why not
@@ -20,9 +17,8 @@ read -ra steps <<< "$steps_text"
 header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }   # header PATCH KEY: its "# KEY: value"
 
 # ---------------------------------------------------------------- --demo
-# make lab-grade-demo: made-up students (the puts below; every lab/broken/NAME.patch whose
-# header says no "demo: no") graded in about five minutes on one GPU, with quick settings
-# that can be overridden: the night before marks are due, the proof that every shortcut is caught.
+# make lab-grade-demo: made-up students (the puts below, and lab/broken/*.patch but a header's
+# "demo: no") graded in minutes with quick settings: the proof that every shortcut is caught.
 ##= DEMO_OURS=: DEMO_OURS=all: lab-grade-demo adds a student who hands in our kernel for every lab step, 1 to 11 and 14
 demo=""
 if [ "${1:-}" = --demo ]; then
@@ -81,11 +77,9 @@ mkdir -p "$work/logs" "$(dirname "$grades")" || exit 1
 trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; exit 130' INT TERM
 
 # ---------------------------------------------------------------- the submissions
-# one line per submission: STUDENT, K, FILE; a student with nothing to grade: STUDENT, K,
-# nothing, WHY (a row of 0 points). Fields apart by \x1f, which no name holds and which
-# read never merges as it does tabs
-sep=$'\x1f'
-list=$work/submissions.txt
+# one line per submission: STUDENT, K, FILE; nothing to grade: STUDENT, K, "", WHY (0 points);
+# fields apart by \x1f, which no name holds and read never merges as it does tabs
+sep=$'\x1f' list=$work/submissions.txt
 : > "$list"
 while IFS= read -r folder; do
     student=$(basename "$folder")
@@ -120,9 +114,8 @@ rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy
-# The repository without what a run leaves, lab/work/, .git and the submissions; our steps
-# built (their compile is charged to no student's time limit) and make lab's copy of each
-# graded step, whose reduce.cu each scratch copy replaces.
+# The repository less builds, lab/work/, .git and the submissions; our steps built (on no
+# student's time limit) and make lab's copy of each graded step, for the scratch copies.
 base=$work/base
 exclude=(--exclude=./.git --exclude=./build --exclude=./results --exclude=./lab/work --exclude=./docs/html
          --exclude='*/build' --exclude='./step*/reduce' --exclude='./step*/reduce_*' --exclude='./step*/*/reduce_*'
@@ -144,8 +137,7 @@ done
 # scratch_of N STUDENT K: the scratch copy of the N-th submission (a safe name)
 scratch_of() { local student=$2; echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"; }
 echo "== building the $total submissions ($jobs at a time, each under $limit s)"
-i=0
-jobs_list=$work/builds.txt
+i=0 jobs_list=$work/builds.txt
 : > "$jobs_list"
 while IFS=$sep read -r student k file why; do
     i=$((i + 1))
@@ -156,20 +148,17 @@ while IFS=$sep read -r student k file why; do
     cp "$file" "$scratch/lab/work/$name/reduce.cu" || { say "cannot copy $file"; exit 1; }
     for t in $types; do printf '%s %s\n' "$t" "$scratch/lab/work/$name" >> "$jobs_list"; done
 done < "$list"
-# compile only, no student code runs (lab.sh grade checks the #include lines first, then
-# finds nothing left to build). A build that fails is graded below (|| true: xargs says 123);
-# nvcc's temporaries go to the scratch copy (TMPDIR): a killed build leaves none in /tmp.
+# compile only, no student code runs (lab.sh grade checks the #include lines first); a failed
+# build is graded below (xargs says 123); nvcc's temporaries stay in the scratch copy
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
     TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time
-# each scratch copy goes once graded (and the base copy at the end), unless:
 ##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/
 echo "== grading, one submission at a time on the GPU"
-i=0
-no_gpu=0
+i=0 no_gpu=0
 while IFS=$sep read -r student k file why; do
     i=$((i + 1))
     if [ -z "$file" ]; then

@@ -36,7 +36,6 @@ static int say(const char *format, ...)
     return 2;
 }
 
-/** Says that `path` cannot be written; returns the exit code for it. */
 static int cannot_write(const char *path) { return say("cannot write '%s'", path); }
 
 /** Opens grades.csv or a record to append a row, its header first when it is new or empty. */
@@ -51,10 +50,8 @@ static FILE *open_append(const char *path, const char *header)
 }
 
 /**
- * `lab_grade table`: lab-check's three rows (step FROM, the student's copy, our step k) and
- * the verdict. The rows are taken in the order lab.sh ran the programs, not by name: a
- * student who pastes our kernel has a copy with our name too. Exits 1 if one is missing
- * or failed.
+ * `lab_grade table`: lab-check's three rows (step FROM, the copy, our step k), in the order
+ * lab.sh ran them, not by name (a pasted kernel has our name), and the verdict; 1 if one failed.
  */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
@@ -82,9 +79,8 @@ static int load_weights(const char *path, grade_weights *w)
 }
 
 /**
- * `lab_grade grade`: results.json, the summary, and with STUDENT the row of GRADES.csv.
- * Exits 0 once written, whatever the score; 3 when the record says no GPU answered (the
- * GPU checks did not run: the score is no grade).
+ * `lab_grade grade`: results.json, the summary, and with STUDENT the row of GRADES.csv; 0 once
+ * written, whatever the score; 3 when the record says no GPU answered (the score is no grade).
  */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
@@ -172,9 +168,8 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
 }
 
 /**
- * `lab_grade size`: each size in decimal, read by the core's parse_size() as the programs'
- * -n reads it: the scripts keep no reading of the notation. Exits 2 on the first that is
- * not a size >= 1, naming it last on its line (lab/lab_check.sh quotes it from there).
+ * `lab_grade size`: each size in decimal, as the programs' -n reads it (parse_size()); 2 on
+ * the first that is not a size >= 1, named last on its line (lab/lab_check.sh quotes it).
  */
 static int lab_size(int count, char **texts)
 {

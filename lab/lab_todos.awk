@@ -1,11 +1,9 @@
-# make lab's TODO placement: reads step k-1's kernel (A), step k's (B) and `diff A B`
-# (normal format; both without the header comment, their STEP labels equal) and prints A
-# with a `// TODO(step K, i of m): ...` line before each place where B's code differs:
-# where (function), how much changes, and the names B uses there that A never does.
+# make lab's TODOs: prints step k-1's kernel A with a `// TODO(step K, i of m): ...` line
+# before each place where step k's B differs (`diff A B`, normal format): where, how much,
+# and the names B uses there that A never does.
 # Usage: awk -v step=K -f lab/lab_todos.awk A B DIFF      (POSIX awk: mawk, gawk)
 
-# Removes comments and the contents of strings from one line; in_comment carries a
-# /* ... */ comment over lines. What is left is the line's code ("" for a comment line).
+# A line's code, without comments and the contents of strings; in_comment carries /* */ on.
 function code_of(line,    i, n, c, two, code, in_string) {
     code = ""
     n = length(line)
@@ -49,9 +47,8 @@ function add_names(code, set,    rest) {
     }
 }
 
-# Appends to `list` (", "-separated) the identifiers of `code` that the old file never
-# uses: the new intrinsics, types and names of the step. Numbers, one-letter names and
-# plain words are left out.
+# `list` (", "-separated) with the names of `code` that A never uses added, but numbers,
+# one-letter names and plain words.
 function new_names_of(code, list,    rest, name) {
     rest = code
     while (match(rest, /[A-Za-z0-9_]+/)) {
@@ -69,13 +66,11 @@ function indent_of(line) {
     match(line, /^[ \t]*/)
     return substr(line, 1, RLENGTH)
 }
-
 function plural(count, word) {
     return count " " word (count == 1 ? "" : "s")
 }
 
 BEGIN {
-    # words no hint needs to name: preprocessor directives and control flow
     split("if else for while do return break continue ifdef ifndef endif elif define undef include pragma unroll", words, " ")
     for (w in words) plain_words[words[w]] = 1
 }
@@ -109,7 +104,6 @@ FILENAME == ARGV[2] {
     kind = substr($0, RSTART, 1)
     n = split(substr($0, 1, RSTART - 1), left, ","); a1 = left[1] + 0; a2 = left[n] + 0
     n = split(substr($0, RSTART + 1), right, ","); b1 = right[1] + 0; b2 = right[n] + 0
-
     removed = 0; first_code = 0
     if (kind != "a")
         for (i = a1; i <= a2; i++)
@@ -125,35 +119,27 @@ FILENAME == ARGV[2] {
             }
     if (removed == 0 && added == 0)
         next   # comments only
-
     # where the TODO goes: before the first changed code line, or where code is added
     if (first_code) at = first_code
     else if (kind == "a") at = a1 + 1
     else at = a2 + 1
     while (at <= a_count && a_in_comment[at]) at++
     end = kind == "a" ? a1 : a2
-
-    # a change a few lines after the previous one shares its TODO
-    if (todos && at - todo_end[todos] <= 3) {
-        todo_removed[todos] += removed
-        todo_added[todos] += added
-        todo_names[todos] = new_names_of(new_list, todo_names[todos])
-        todo_end[todos] = end
-        next
+    # a new TODO, unless the change is a few lines after the previous one: it shares that
+    if (!todos || at - todo_end[todos] > 3) {
+        todo_at[++todos] = at
+        if (at <= a_count && a_context[at] != "")
+            todo_where[todos] = "in " a_context[at] (a_context[at] == "STEP" ? "" : "()")
+        else if (removed && index(a_code[at], "(") && defined_name(a_code[at]) != "")
+            todo_where[todos] = "in the declaration of " defined_name(a_code[at]) "()"
+        else
+            todo_where[todos] = "at file scope"
+        todo_indent[todos] = removed ? indent_of(a_line[at]) : indent_of(b_line[first_added])
     }
-    todos++
-    todo_at[todos] = at
+    todo_removed[todos] += removed
+    todo_added[todos] += added
+    todo_names[todos] = new_names_of(new_list, todo_names[todos])
     todo_end[todos] = end
-    todo_removed[todos] = removed
-    todo_added[todos] = added
-    todo_names[todos] = new_list
-    if (at <= a_count && a_context[at] != "")
-        todo_where[todos] = "in " a_context[at] (a_context[at] == "STEP" ? "" : "()")
-    else if (removed && index(a_code[at], "(") && defined_name(a_code[at]) != "")
-        todo_where[todos] = "in the declaration of " defined_name(a_code[at]) "()"
-    else
-        todo_where[todos] = "at file scope"
-    todo_indent[todos] = removed ? indent_of(a_line[at]) : indent_of(b_line[first_added])
     next
 }
 # What our step does at TODO t, in words.

@@ -1,13 +1,10 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
-# The lab's tests, sourced by tests/run.sh (TEST_SUITES, from lab/lab.mk) with its helpers:
-# section lab (make lab, lab-check, the broken copies); lab/tests_grade.sh, sourced next,
-# lab-grade and make handout. make test runs the quick tier: the scripts' texts and
-# refusals, every copy made, step 3's copies built and checked, what stops before a GPU.
-# make test-lab (TEST_TIER=lab, a TA on the lab GPU) runs all: every copy built and
-# lab-checked with its time's verdict, the broken copies on the GPU, lab-grade's timed runs,
-# lab-grade-all over a class, make handout. Without a GPU make test runs all (CI has none),
-# naming each GPU check it SKIPs. What does not depend on the type runs in TYPE=int's run; a
-# broken copy whose header sets LAB_TYPES=T, in T's.
+# The lab's tests, sourced by tests/run.sh (TEST_SUITES, lab/lab.mk): section lab here (make
+# lab, lab-check, the broken copies); lab/tests_grade.sh next (lab-grade, make handout). On a
+# GPU make test runs the quick tier (texts, refusals, every copy made, step 3's built and
+# checked); make test-lab (TEST_TIER=lab, on the lab GPU) and make test without a GPU run
+# all, naming each GPU check they SKIP. What does not depend on the type runs for TYPE=int; a
+# broken copy whose header sets LAB_TYPES=T, for T.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
@@ -18,7 +15,7 @@ if [ -z "${gpu+set}" ]; then   # make test-lab: no tests/gpu.sh before it asked 
     gpu=yes
     "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > /dev/null 2>&1 || [ $? -ne 3 ] || gpu=""
 fi
-# A course's handout (make handout): each exercise's copy made, built and, on a GPU, checked
+# A course's handout: each exercise's copy made, built and, on a GPU, checked
 if [ -f lab/handout.txt ]; then
     skip "lab: make lab from our kernels, the broken copies, lab-grade and lab-grade-all" \
          "a course's handout: our kernels of its exercises and lab/broken are not here (make test in the full repository runs them)"
@@ -57,8 +54,7 @@ start=$lab_root/start
 
 if [ "$plumbing" = 1 ]; then
     unit_tests lab_unit_tests   # one result line each, as run.sh counts the core's
-    # make help is the "## " lines of TARGET_FILES and the "##= " lines of HELP_FILES (make lint checks each)
-    missing=""
+    missing=""   # make help: the "## " lines of TARGET_FILES, the "##= " lines of HELP_FILES
     [[ " $(make --no-print-directory -s print-TARGET_FILES) " == *" lab/lab.mk "* ]] || missing="lab/lab.mk (TARGET_FILES) "
     helps=" $(make --no-print-directory -s print-HELP_FILES) "
     for file in lab/*.sh lab/*.mk; do
@@ -90,7 +86,7 @@ for k in "${lab_steps[@]}"; do
     fi
     make_expect "lab: make lab STEP=$k" 0 "TODO(step $k)" lab STEP="$k" LAB_DIR="$start"
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
-    # the README's exercise, its links (../LAB.md) made relative to the copy's folder and alive
+    # the README's exercise, its links (../LAB.md) relative to the copy's folder and alive
     exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]' |
                sed "s#](\.\./#]($(realpath -m --relative-to="$copy" .)/#g")
     missing=$(while IFS= read -r line; do
@@ -123,23 +119,19 @@ if [ "$plumbing" = 1 ]; then
     [ -f "$outside/kept" ]; result "lab-clean: the folder outside is kept" $?
     rm -rf "$outside"
 fi
-
 # on a GPU, our step k's kernel in a copy of its own: lab-check must find the gain
 for k in "${checked[@]}"; do
     [ -n "$gpu" ] && make --no-print-directory lab STEP="$k" LAB_DIR="$lab_root/ours" > /dev/null 2>&1 &&
         cp "$(step_dir "$k")/reduce.cu" "$lab_root/ours/$(step_dir "$k")/" && copies+=("$lab_root/ours/$(step_dir "$k")")
 done
-
-# the broken copies: each lab/broken/NAME.patch applied to its step's kernel in a copy of
-# make lab's (lab.sh broken). lab_header FILE KEY: the values of its "# KEY: value" lines.
-# A copy whose header needs nothing, or says "build: fails", is checked in both tiers.
+# the broken copies (lab.sh broken); lab_header FILE KEY: its "# KEY: value" lines' values.
+# One whose header needs nothing, or says "build: fails", is checked in both tiers.
 lab_header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }
 broken=()
 declare -A build_fails=()
 for file in lab/broken/*.patch; do
     name=$(basename "$file" .patch) k=$(lab_header "$file" step)
     step=$(step_dir "$k")
-    # a copy whose settings name its types (var: LAB_TYPES=...) is built and checked in their runs
     patch_types=$(lab_header "$file" var | sed -n 's/^LAB_TYPES=//p')
     here=1
     [ -z "$patch_types" ] || [[ " $patch_types " == *" $type "* ]] || here=0
@@ -158,9 +150,7 @@ for file in lab/broken/*.patch; do
     copies+=("$copy")
     [ "$(lab_header "$file" build)" != fails ] || build_fails[$copy]=1
 done
-
-# every copy built for $type, one per core (each links the harness library that the
-# suite's build made), one test each; logs in $lab_root/builds/
+# every copy built for $type, one per core, one test each; logs in $lab_root/builds/
 builds=$lab_root/builds
 mkdir -p "$builds"
 # shellcheck disable=SC2016  # $0 and $1 are the inner sh's: the folder and its log's name
@@ -212,30 +202,6 @@ if [ "$plumbing" = 1 ]; then
     grep -qE '^yours .* 1\.500 ' "$log/lab-table.txt" && grep -qE '^ours .* 1\.000 ' "$log/lab-table.txt"
     result "lab: the lab table shows your time even when your copy has our step's name" $? "$(tr '\n' ' ' < "$log/lab-table.txt")"
 
-    long_name=a-student-whose-folder-name-is-longer-than-forty-characters-by-far
-    no_gpu_text="GPU checks not run (no GPU here); builds for int float double"
-    rm -f "$log/class-long.csv"
-    build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf "$long_name" 3 "$no_gpu_text" > /dev/null 2>&1
-    build/tools/lab_grade missing "$log/class-long.csv" lab/weights.conf bo 11 "nothing handed in" > /dev/null 2>&1
-    build/tools/lab_grade class "$log/class-long.csv" > "$log/class-long.txt" 2>&1
-    # the column where the first failure starts: the same in the header and in each row
-    columns=$(awk -v a="$no_gpu_text" 'NR == 1 { print index($0, "first failure") }
-                                       NR == 2 { print index($0, a) } NR == 3 { print index($0, "nothing handed in") }' \
-              "$log/class-long.txt" | sort -u | wc -l)
-    grep -q "^$long_name  " "$log/class-long.txt" && grep -qF "  $no_gpu_text" "$log/class-long.txt" &&
-        [ "$columns" -eq 1 ] && [ "$(grep -c 'first failure' "$log/class-long.txt")" -eq 1 ]
-    result "lab-grade-all's class table: a long name shifts no column, no cell is cut" $? "$(head -3 "$log/class-long.txt" | tr '\n' '|')"
-    printf '%s\n' "item,id,status,text" "step,3,,$step3" "types,,,int float double" "test,includes,pass,only ours" \
-        "built,,,int float double" "nogpu,,," > "$log/record-long.csv"
-    build/tools/lab_grade grade "$log/record-long.csv" lab/weights.conf "$log/record-long.json" > "$log/summary-long.txt" 2>&1
-    summary_ok=0
-    for t in int float double memcheck racecheck "timed runs" performance; do
-        grep -qE "^ +0\.00 +[0-9.]+  $t +not run: no GPU on this machine" "$log/summary-long.txt" || summary_ok=1
-    done
-    [ "$summary_ok" = 0 ] && [ "$(grep -c 'int float double' "$log/summary-long.txt")" -ge 8 ] &&
-        ! grep -qE 'doubl($|[^e])' "$log/summary-long.txt"
-    result "lab-grade's summary: the columns in line, no word cut" $? "$(sed -n 4,6p "$log/summary-long.txt" | tr '\n' '|')"
-
     if [ -z "$gpu" ]; then
         LAB_DIR="$start" LAB_TYPES="$type" lab/lab.sh check 3 > "$log/lab-check.txt" 2>&1
         status=$?
@@ -245,11 +211,9 @@ if [ "$plumbing" = 1 ]; then
             "not checked: its last lab-check found no GPU" lab-status LAB_DIR="$start"
     fi
 fi
-
 # lab_check NAME CODE PATTERN K LAB_DIR [VAR=VALUE...]: lab/lab.sh check K exits CODE, its
 # output matches PATTERN and not lab_absent (GPU only; lab_check_run: any machine), at step
-# 3's --check auto sizes up to 2^20+3: quick, and a tail of every kind. The quick tier times
-# at n = 2^20, whose verdict it does not test.
+# 3's sizes up to 2^20+3; the quick tier times at n = 2^20 and tests no verdict.
 lab_sizes=$(describe "$step3/reduce$suffix" check_sizes | tr , '\n' | awk '$1 <= 1048579' | tr '\n' ' ')
 lab_n=2^24
 [ "$full" = 1 ] || lab_n=2^20
@@ -272,11 +236,8 @@ lab_check_run() {
     fi
     cp "$log/lab-check.txt" "$log/$(echo "$name" | tr -c 'A-Za-z0-9\n' _).txt"
 }
-
-# lab_timing NAME K VERDICT (make test-lab's): the verdict of the lab-check just run is
-# VERDICT. Where our step's own gain is within a timing's noise on this GPU ("time can't
-# tell": LAB_NOISE, lab/lab_grade.h), the time cannot say whether a copy has the idea:
-# SKIP by name, never a pass.
+# lab_timing NAME K VERDICT (make test-lab's): the last lab-check's verdict is VERDICT; where
+# our own gain is within the noise ("time can't tell"), a SKIP by name, never a pass.
 lab_timing() {
     local name=$1 k=$2 expected=$3 verdict ours
     if [ "$full" = 0 ]; then return; elif [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
@@ -290,7 +251,6 @@ lab_timing() {
         *) fail "$name" "verdict: $verdict" ;;
     esac
 }
-
 # same bits (same_bits=1, step 14): float and double only, an int sum is the same in any order
 for k in "${checked[@]}"; do
     if [ "$(describe "$(step_dir "$k")/reduce$suffix" same_bits)" = 1 ] && [ "$type" != int ]; then
@@ -303,12 +263,9 @@ for k in "${checked[@]}"; do
     lab_check "gpu lab-check STEP=$k, our kernel copied in: correct" 0 "^correct: " "$k" "$lab_root/ours"
     lab_timing "gpu lab-check STEP=$k, our kernel copied in: gain reached" "$k" "gain reached"
 done
-
-# each broken copy, and the check that must reject it, as its header says (lab/README.md,
-# "What no shortcut passes"). needs: gpu, sanitizer (each skipped without), nothing (any
-# machine, the TYPE=int run only: it stops before any build); var: the settings;
-# control: ours: our step's kernel passes lab-check with the same settings; build: fails:
-# its test is its build, above.
+# each broken copy and the check that must reject it, as its header says (lab/README.md, "What
+# no shortcut passes"): needs: gpu, sanitizer, nothing (any machine, TYPE=int); var: settings;
+# control: ours: our kernel passes with them; build: fails: its test is its build, above.
 sanitizer=$(find_sanitizer)
 for file in "${broken[@]}"; do
     name=$(basename "$file" .patch) k=$(lab_header "$file" step) what=$(lab_header "$file" check)

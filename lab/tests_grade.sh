@@ -1,12 +1,10 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu, full, start ...: tests/run.sh's and lab/tests.sh's
 # The lab's tests, part 2 (lab/tests.sh says which tier runs what): sections lab-grade and
-# handout, sourced by tests/run.sh after lab/tests.sh, whose variables and lab_header they
-# use. The scoring is the same for every type: TYPE=int's run alone (plumbing=1).
+# handout, with lab/tests.sh's variables and lab_header; TYPE=int's run alone (plumbing=1).
 [ "${plumbing:-0}" = 1 ] || return 0
 section lab-grade
-# The scorer is unit-tested on canned records; here the whole chain. lab_json NAME FILE
-# PATTERN: FILE is a results.json in Gradescope's format whose tests add up to its score,
-# and "ok SCORE MAX" matches PATTERN (a SKIP without python3)
+# The scorer is unit-tested; here the whole chain. lab_json NAME FILE PATTERN: FILE is a
+# Gradescope results.json whose tests add up to its score, "ok SCORE MAX" matching PATTERN
 lab_json() {
     local result
     if ! command -v python3 > /dev/null 2>&1; then skip "$1" "python3 not installed (it only checks the JSON)"; return; fi
@@ -25,8 +23,7 @@ print("ok %.2f %.2f" % (d["score"], sum(x["max_score"] for x in t)))
 build/tools/lab_grade weights lab/weights.conf > "$log/weights.txt" 2>&1
 grep -q "total 100.00$" "$log/weights.txt"
 result "lab-grade: lab/weights.conf is valid and adds up to 100" $? "$(cat "$log/weights.txt")"
-# bad input through make (every failure is 2 there), one line each; the readings of the
-# weights and the sizes are unit-tested: these prove that each reaches lab-grade
+# bad input through make (exit 2), one line each: each reading (unit-tested) reaches lab-grade
 printf 'correct = 50\nmemchek = 5\n' > "$log/bad-weights.conf"
 make_expect "lab-grade: a misspelt weight"  2 "unknown key 'memchek'" lab-grade STEP=3 LAB_DIR="$start" \
     LAB_WEIGHTS="$log/bad-weights.conf"
@@ -62,8 +59,8 @@ else
 fi
 [ "$(grep -c "^lab-grade: step 3 " "$log/lab-grade.txt")" -eq 1 ] && [ "$(grep -cE "seed [0-9]+" "$log/lab-grade.txt")" -eq 1 ]
 result "lab-grade: the step, the copy and the seed said once" $? "$(grep -E '^lab-grade: |seed [0-9]' "$log/lab-grade.txt" | tr '\n' '|')"
-# our kernel's full marks: alice's below; a broken copy whose header has a grade: line:
-# lab-grade's summary matches its grade-expect: (an extended regex), with its grade-var:
+# a broken copy whose header has a grade: line: with its grade-var:, lab-grade's summary
+# matches its grade-expect: (an extended regex); our kernel's full marks: alice's, below
 for file in lab/broken/*.patch; do
     what=$(lab_header "$file" grade) name=$(basename "$file" .patch)
     [ -n "$what" ] || continue
@@ -75,8 +72,7 @@ for file in lab/broken/*.patch; do
     [ -n "$pattern" ] && grep -qE -- "$pattern" "$log/lab-grade.txt"
     result "$test_name" $? "no /$pattern/ in: $(tail -2 "$log/lab-grade.txt" | tr '\n' ' ')"
 done
-# the time limit, on any machine: LAB_TIMEOUT=1 against a build that a rule added to the
-# copy's Makefile makes 5 s longer (a compile alone may take less than 1 s)
+# the time limit, on any machine: LAB_TIMEOUT=1 against a build made 5 s longer by a rule
 make --no-print-directory lab STEP=3 LAB_DIR="$lab_root/limit" > /dev/null 2>&1
 printf 'all: slow\nslow:\n\t@sleep 5\n' >> "$lab_root/limit/$step3/Makefile"
 env "${grade_env[@]}" LAB_TIMEOUT=1 LAB_DIR="$lab_root/limit" lab/lab.sh grade 3 > "$log/lab-grade.txt" 2>&1
@@ -107,10 +103,9 @@ case $seen in
     *) fail "$test_name" "nvcc wrote $seen" ;;
 esac
 
-# lab-grade-all over a small class: our step 3; the CUB shortcut (in the lab/work/ of a
-# handout); the build error (lab/broken), shipped with a Makefile of its own; nothing handed
-# in; an empty reduce.cu (its own first failure); a browser's "reduce (1).cu" and a
-# reduce.cu with no step folder (named, with what to do)
+# lab-grade-all over a class: our step 3; the CUB shortcut in a handout's lab/work/; the build
+# error with a Makefile of its own; nothing; an empty reduce.cu; "reduce (1).cu"; a reduce.cu
+# with no step folder
 class=$lab_root/class step7=$(step_dir 7)
 mkdir -p "$class/alice/$step3" "$class/bob/lab/work/$step7" "$class/carol/$step3" "$class/dave" "$class/erin/$step3" \
     "$class/frank/$step3" "$class/grace"
@@ -162,11 +157,9 @@ left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name sub
 [ -z "$left" ]; result "lab-grade-all: the scratch copies are gone" $? "$left"
 
 # ---------------------------------------------------------------- make handout
-# a course's handout for exercise 3, for 7 to 9 and for all: no line of a kernel it
-# withholds (the longest code line each adds to the step before it, its STEP label aside,
-# which make lab rewrites), no lab/ANSWERS.md, no lab/broken; in 7-9, make lab STEP=8 starts
-# from the student's own step 7; the one for 3 builds and its make test passes, without a
-# GPU (its lab section: the handout's block at the top of this file)
+# a course's handout for exercise 3, 7 to 9 and all: no line of a kernel it withholds (the
+# longest code line each adds, STEP labels aside), no lab/ANSWERS.md, no lab/broken; in 7-9
+# make lab STEP=8 starts from the student's step 7; the one for 3 builds, its make test passes
 section handout
 handouts=build/$type/test-handout
 rm -rf "$handouts"
@@ -195,8 +188,7 @@ done
     grep -q '^ \* TODO(step 8, 1 of' "lab/work/$(step_dir 8)/reduce.cu")
 result "handout EXERCISES=7-9: make lab STEP=8 puts exercise 8 and its TODO lines on the student's step 7, and only after it" $? \
        "$(cat "$handouts/7-9/lab-9.txt")"
-# this tree's builds of what the handout holds, times kept as make handout keeps the
-# sources': its make all then compiles only what differs (a GPU's native build: all)
+# this tree's builds copied in, times kept: the handout's make all compiles only what differs
 mkdir -p "$handouts/3/build/$type" && cp -a build/tools "$handouts/3/build/" &&
     cp -a build/"$type"/harness-* build/"$type"/*unit_tests* "$handouts/3/build/$type/" 2> /dev/null
 for d in "$handouts"/3/step*/ "$handouts"/3/cub_reference/; do

@@ -6,6 +6,7 @@
  */
 /* fmemopen() is POSIX, not C11: the texts are read and written in memory, no file left */
 #define _POSIX_C_SOURCE 200809L
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,35 @@ static int class_table_of(const char *csv, char *text, size_t size)
     fclose(in);
     fclose(out);
     return rows;
+}
+
+/** Where `needle` starts in line `line` (0: the first) of `text`; -1 when not there. */
+static long column_of(const char *text, int line, const char *needle)
+{
+    for (; line > 0 && text; line--)
+        text = strchr(text, '\n') ? strchr(text, '\n') + 1 : NULL;
+    const char *at = text ? strstr(text, needle) : NULL, *end = text ? strchr(text, '\n') : NULL;
+    return at && (!end || at < end) ? at - text : -1;
+}
+
+/** 1 if a line of `text` matches the extended regular expression `pattern`. */
+static int has_line(const char *text, const char *pattern)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
+        return 0;
+    int found = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return found;
+}
+
+/** How many times `needle` is in `text`. */
+static int count_of(const char *text, const char *needle)
+{
+    int count = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        count++;
+    return count;
 }
 
 static void test_lab_verdict(void)
@@ -327,10 +357,44 @@ static void test_grades_csv_formulas(void)
          !strstr(text, "'@") && !strstr(text, "'-"));
 }
 
+/** The class table and the summary: columns as wide as their widest cell, no word cut. */
+static void test_table_widths(void)
+{
+    static grade_record r;
+    static grade g;
+    static char text[1 << 14], csv[1 << 14];
+    const char *name = "a-student-whose-folder-name-is-longer-than-forty-characters-by-far",
+               *no_gpu = "GPU checks not run (no GPU here); builds for int float double";
+    FILE *f = into(csv, sizeof csv);
+    fprintf(f, "%s\n", GRADES_HEADER);
+    write_grades_csv_missing(f, name, "3", no_gpu, 10000);
+    write_grades_csv_missing(f, "bo", "11", "nothing handed in", 10000);
+    fclose(f);
+    class_table_of(csv, text, sizeof text);
+    long column = column_of(text, 0, "first failure");
+    TEST("grade class table: a long name shifts no column, no cell is cut",
+         column > 0 && column_of(text, 1, no_gpu) == column && column_of(text, 2, "nothing handed in") == column &&
+         column_of(text, 1, name) == 0 && column_of(text, 1, " ") == (long)strlen(name) &&
+         column_of(text, 1, "  ") == (long)strlen(name) && count_of(text, "first failure") == 1);
+    int ok = graded("test,includes,pass,only ours\nbuilt,,,int float double\nnogpu,,,\n", &r, &g);
+    f = into(text, sizeof text);
+    print_grade_summary(f, &r, &g);
+    fclose(f);
+    static const char *tests[] = { "int", "float", "double", "memcheck", "racecheck", "timed runs", "performance" };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        char pattern[160];
+        snprintf(pattern, sizeof pattern, "^ +0\\.00 +[0-9.]+  %s +not run: no GPU on this machine", tests[i]);
+        ok &= has_line(text, pattern);
+    }
+    TEST("grade summary: the columns in line, no word cut", ok && count_of(text, "int float double") >= 8 &&
+         !has_line(text, "doubl($|[^e])"));
+}
+
 int main(void)
 {
     test_lab_verdict();
     test_lab_grade();
     test_grades_csv_formulas();
+    test_table_widths();
     return failures ? 1 : 0;
 }
