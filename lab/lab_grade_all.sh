@@ -71,7 +71,7 @@ weights=$(realpath -m "${LAB_WEIGHTS:-lab/weights.conf}")
 "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
 ##= LAB_GRADES_CSV=results/grades.csv: the class table lab-grade-all writes, one row per submission
 grades=$(realpath -m "${LAB_GRADES_CSV:-results/grades.csv}")
-work=$root/build/lab-grade-all
+work=$root/build/lab-grade-all/${types// /-}   # a folder per type list: two gradings at once keep apart
 rm -rf "$work"
 mkdir -p "$work/logs" "$(dirname "$grades")" || exit 1
 trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; exit 130' INT TERM
@@ -156,7 +156,7 @@ xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/b
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
 
 # ---------------------------------------------------------------- grade, one at a time
-##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/
+##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/TYPES/
 echo "== grading, one submission at a time on the GPU"
 i=0 no_gpu=0
 while IFS=$sep read -r student k file why; do

@@ -138,7 +138,7 @@ grep -qF "\"frank\",,\"no\",$nothing $step3/reduce (1).cu: rename it to reduce.c
 result "lab-grade-all: 'reduce (1).cu' is named, with: rename it to reduce.cu" $? "$(grep '^"frank"' "$csv" 2>/dev/null)"
 grep -qF "\"grace\",,\"no\",$nothing reduce.cu outside a step folder: move it into its step's folder, e.g. $step3/reduce.cu\"" "$csv" 2>/dev/null
 result "lab-grade-all: a reduce.cu with no step folder is named, with where to move it" $? "$(grep '^"grace"' "$csv" 2>/dev/null)"
-alice_log=$(find build/lab-grade-all/logs -name '*-alice-3.txt' 2> /dev/null | head -1)
+alice_log=$(find "build/lab-grade-all/$type/logs" -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
     [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^7 graded, 0 correct" "$log/lab-grade-all.txt"
@@ -153,7 +153,7 @@ fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
     "^ok $([ -n "$gpu" ] && echo 100.00 || echo 0.00) 100.00$"
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" "^ok 0.00 100.00$"
-left=$(find build/lab-grade-all -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt -printf '%f ' 2>/dev/null)
+left=$(find "build/lab-grade-all/$type" -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt -printf '%f ' 2>/dev/null)
 [ -z "$left" ]; result "lab-grade-all: the scratch copies are gone" $? "$left"
 
 # ---------------------------------------------------------------- make handout
