@@ -67,10 +67,7 @@ typedef struct accumulator {
 #if !ELEMENT_IS_INTEGER
 _Static_assert(LDBL_MAX_EXP >= 16384 && LDBL_MANT_DIG >= 64, "the float reference needs a long double of "
                "x86-64's or aarch64's range and precision: 2^64 doubles sum below its largest value");
-/**
- * Adds x to a Neumaier-compensated sum (sum, carry): the carry keeps the lost bits. Once
- * the sum is not finite the carry is left alone: (sum - t) would be a lasting NaN.
- */
+/** Adds x to a Neumaier-compensated sum; a sum not finite leaves the carry, which would turn NaN. */
 static void neumaier_add(long double *sum, long double *carry, long double x)
 {
     long double t = *sum + x;
@@ -103,10 +100,8 @@ static void accumulate(accumulator *acc, const element_t *a, size_t n)
 #define MOST_PARTS 64
 
 /**
- * The parts of a large input, made and summed (or summed) on the host's cores: the CPU's
- * work in every --check and timed run (--check 2^31+5 of ints: 13.6 s on one core, 4.4 s
- * on 16). The parts depend on n alone and fill_serial() skips ahead, so the data and the
- * reference are the same on every machine, whatever its number of cores.
+ * A large input's parts, made and summed on the host's cores (--check 2^31+5 of ints: 13.6 s
+ * on one core, 4.4 s on 16); they depend on n alone, so every machine has the same result.
  */
 typedef struct parts {
     const element_t *in;         /**< the input summed */
@@ -142,11 +137,7 @@ static void *work_on_parts(void *arg)
     return NULL;
 }
 
-/**
- * Fills `fill` (NULL, or `a` itself) and sums a[0 .. n-1] in parts, on as many threads as
- * this process may use cores, this one among them; returns the parts' sums added in order.
- * A thread that cannot start leaves its parts to the others.
- */
+/** Fills `fill` (NULL, or `a`) and sums `a` in parts on up to one thread a core; their sums added in order. */
 static reference in_parts(const element_t *a, element_t *fill, size_t n, uint64_t seed, uint64_t first)
 {
     parts p = { .in = a, .fill = fill, .n = n, .count = 1, .seed = seed, .first = first };

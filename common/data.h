@@ -30,22 +30,16 @@ typedef struct reference {
 } reference;
 
 /**
- * Fills `a` with elements first ... first + n - 1 of `seed`'s random sequence and returns
- * their cpu_reference(), summed as they are made. Ints in [-7, 7]: symmetric, so partial
- * sums wander around zero and cannot overflow int (2^32 of them: a deviation near 2^18);
- * floats and doubles in [0, 1): positive, so the sum's relative error means something.
- * A part of a larger input (one GPU's) holds what the whole input holds there.
+ * Fills `a` with elements first ... first + n - 1 of `seed`'s sequence (one GPU's part holds
+ * what the whole holds there); returns their cpu_reference(). Ints in [-7, 7]: partial sums
+ * wander around zero, never overflow; floats in [0, 1): positive, so relative error means something.
  */
 reference random_input(element_t *a, size_t n, uint64_t seed, uint64_t first);
 
 /**
- * Writes n values of mixed magnitudes from `seed` to `v`: data on which the order of a float
- * sum shows in its result (--same-bits, build/tools/mixed_data, step 14's README). Most are
- * uniform in [0, 1); n/128 times two random places get a large value (2^20 to 2^31, 25
- * significant bits: a float rounds it, symmetrically, so the pair still cancels) and its
- * negative. A later pair may overwrite an earlier one's half: the large values left alone
- * (about 1%) set the exact sum. A partial sum holding a large value rounds each small one
- * added to it, so which meet which, the order, shows in many bits.
+ * n values of mixed magnitudes from `seed`, on which a float sum's order shows (--same-bits,
+ * mixed_data): uniform in [0, 1), and n/128 pairs of a large value (2^20 to 2^31) and its
+ * negative; a partial sum holding one rounds each small value added, so the order shows.
  */
 void mixed_values(double *v, size_t n, uint64_t seed);
 
@@ -53,20 +47,16 @@ void mixed_values(double *v, size_t n, uint64_t seed);
 const char *random_data_description(void);
 
 /**
- * Sums `a` on the CPU: exactly in 128-bit integers for int, with Neumaier's compensated
- * summation in long double for floats (far more accurate than any GPU order). From 2^22
- * elements up in parts fixed by n, on the host's cores, added in order: the same
- * reference on every machine. A NaN or infinite element gives IEEE addition's sum and is
- * recorded (reference.nonfinite).
+ * Sums `a` on the CPU: exactly in 128 bits for int, Neumaier-compensated in long double for
+ * floats; in parts fixed by n on the host's cores, so the same on every machine. A NaN or
+ * infinity is recorded (reference.nonfinite).
  */
 reference cpu_reference(const element_t *a, size_t n);
 
 /**
- * 1, with one line in `why`, when a GPU sum of this input cannot be verified (the input's
- * fault): an int sum outside int; a NaN or infinite float; or positive (or negative)
- * elements adding up to over half the type's largest value. Every partial sum lies between
- * those two sums times (1 + u)^depth < e^(1/2) < 2 wherever error_bound() is finite, so
- * below half, no order can overflow. Else 0.
+ * 1, with one line in `why`, when the input's GPU sum cannot be verified: an int sum outside
+ * int, a NaN or infinity, or positives (negatives) over half the largest value; below half
+ * no order overflows, as (1 + u)^depth < 2 wherever error_bound() is finite.
  */
 int reference_problem(const reference *ref, char *why, size_t size);
 
@@ -82,9 +72,8 @@ typedef struct verdict {
 } verdict;
 
 /**
- * Height of one pass's summation tree over `count` values, `blocks` blocks of `threads`:
- * ceil(count / (blocks * threads)) serial additions per thread, then ceil(log2(threads))
- * tree levels (one more than needed). 0 blocks (unknown grid): count, one chain.
+ * Height of one pass's tree over `count` values: ceil(count / (blocks * threads)) serial
+ * additions, then ceil(log2(threads)) levels. 0 blocks (unknown grid): count, one chain.
  */
 uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
 
@@ -92,26 +81,17 @@ uint64_t pass_depth(size_t count, size_t blocks, unsigned int threads);
 uint64_t depth_of_passes(size_t n, unsigned int threads, size_t (*blocks_for)(size_t count));
 
 /**
- * Accepted error of a float sum whose summation tree has height `depth`. Each rounded
- * addition returns (a + b)(1 + d), |d| <= u; an input through h additions is off by a
- * factor within gamma(h) = h u / (1 - h u) of 1 (Higham, Accuracy and Stability of
- * Numerical Algorithms, lemma 3.1), so
- *
- *     |computed - exact| <= gamma(depth) * sum_i |x_i|
- *
- * whatever the order: one bound serves every step. Plus the reference's own error (below
- * 2^-60 sum |x_i|). 0 for int; INFINITY when depth * u >= 1/2, where it says nothing.
+ * Accepted error of a float sum whose tree has height `depth`: gamma(depth) sum |x_i|, with
+ * gamma(h) = h u / (1 - h u) (Higham, Accuracy and Stability of Numerical Algorithms, lemma
+ * 3.1), whatever the order, plus the reference's own 2^-60 sum |x_i|. 0 for int; INFINITY
+ * when depth * u >= 1/2, where it says nothing.
  */
 double error_bound(const reference *ref, uint64_t depth);
 
 /**
- * Accepted error of a sum made through a binned, reproducible accumulator (Ahrens, Demmel and
- * Nguyen, "Algorithms for Efficient Reproducible Floating Point Summation", ACM TOMS 46(3),
- * 2020; CUB's gpu_to_gpu mode): n 2^(W(1-K)) max|x| + 7 u |sum|, for bins W bits wide and K
- * folds. Each deposit keeps the value's bits down to the last fold's and rounds away the
- * rest, so the first term grows with n and the largest element, not with the order; the
- * second is the final rounding of the bins to one value. Plus the reference's own error,
- * as in error_bound(). 0 for int.
+ * Accepted error of a binned, reproducible sum (Ahrens, Demmel and Nguyen, ACM TOMS 46(3),
+ * 2020; CUB's gpu_to_gpu): n 2^(W(1-K)) max|x| (each deposit rounds below the last of K folds
+ * of W bits) + 7 u |sum| (the bins' final rounding) + the reference's error. 0 for int.
  */
 double binned_error_bound(const reference *ref, size_t n, int bin_width, int folds);
 
@@ -122,16 +102,12 @@ verdict check_sum(element_t got, const reference *ref, uint64_t depth);
 verdict check_within(element_t got, const reference *ref, double bound);
 
 /**
- * New data for every call: before call `call` (1, 2, ...) of a timed run, or the second of
- * --check's random data, the element fresh_index() draws (a new place each call) becomes
- * fresh_value(), so that a kernel returning an earlier result fails. Never an --input file.
+ * Before call `call` (1, 2, ...) of random data, the element at fresh_index() becomes
+ * fresh_value(), so that a kernel returning an earlier result fails.
  */
 size_t fresh_index(uint64_t seed, int call, size_t n);
 
-/**
- * The new value of fresh_index()'s element (`old`), `ref` updated to match: an int moves by 1 to 7
- * either way, a float up by 4 times the accepted error at `depth`, plus 1 (none if that is infinite).
- */
+/** `old`'s new value, `ref` updated: an int moves by 1 to 7, a float up by 4 error_bound()s + 1 (not if infinite). */
 element_t fresh_value(uint64_t seed, int call, element_t old, reference *ref, uint64_t depth);
 
 /** Writes `value` as the program prints it (all significant digits for floats). */

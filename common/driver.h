@@ -1,12 +1,8 @@
 /**
  * @file driver.h
- * @brief The hooks of main.c's checks and timed runs (driver_run()): where the input lives
- * and how one run goes. main.c's own hold it on one GPU and are the default; a program that
- * holds it otherwise links a main() of its own that gives driver_run() its own table.
- *
- * driver_run() owns the method: --check's data (random, then one-hot), new data before
- * each run, the warm-up, the timed runs and their median (time_runs()), every result
- * verified, the report, the CSV row and --verdicts.
+ * @brief The hooks of driver_run() (main.c): where the input lives and how one run goes;
+ * main.c's hold it on one GPU, multi/ fills its own. driver_run() owns the method: --check's
+ * data, new data each run, warm-up, timing, every result verified, report, row, --verdicts.
  */
 #ifndef REDUCE_DRIVER_H
 #define REDUCE_DRIVER_H
@@ -20,11 +16,7 @@ typedef long long sum_t;
 typedef element_t sum_t;
 #endif
 
-/**
- * Verifies one sum of a run (driver_run()'s, handed to the run hook): `poison` says it still
- * holds POISON_BYTE, `where` is added to the failure line (where the sum lies; "" for one).
- * Returns 1 when it is right.
- */
+/** Verifies one sum of a run; `poison`: it still holds POISON_BYTE; `where`: for the failure line. 1: right. */
 typedef int (*driver_check)(void *arg, sum_t got, int poison, const char *where);
 
 /** What driver_run() knows of a timed run that finished, for the report hook. */
@@ -54,11 +46,7 @@ typedef struct driver_hooks {
     const size_t *(*one_hots)(void *ctx, size_t n, int *count);
     /** Height of the additions of a run of n, for the float bound (data.h's error_bound()). */
     uint64_t (*depth)(void *ctx, size_t n);
-    /**
-     * One run of n elements between the events: flush, gate, the timed work; then each sum
-     * it left handed to `check`. Returns the time in ms, or -1 (in every process) when a
-     * sum was wrong.
-     */
+    /** One run of n between the events, each sum handed to `check`: the ms, or -1 (in every process) if wrong. */
     float (*run)(void *ctx, size_t n, int pass, driver_check check, void *arg);
     /** A part of the run timed alone after the timed runs (time_runs()'s callback), or NULL. */
     float (*combine)(void *ctx, int run);

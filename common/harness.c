@@ -48,11 +48,7 @@ static int auto_check_sizes(const step_info *info, size_t *sizes)
                              info->max_n > MAX_N_32BIT ? 64 : 32, sizes, MAX_CHECK_SIZES);
 }
 
-/**
- * --describe: every field of step_info but the functions, and what follows from them, as
- * key=value lines for the scripts (which ask the program, not its source); then the
- * driver's or the step's own lines.
- */
+/** --describe: step_info and what follows from it, key=value lines for the scripts; then the driver's or step's. */
 static void describe(const step_info *info, const harness_driver *driver)
 {
     size_t sizes[MAX_CHECK_SIZES];
@@ -64,8 +60,7 @@ static void describe(const step_info *info, const harness_driver *driver)
     printf("check_sizes=");
     for (int i = 0; i < count; i++)
         printf("%s%zu", i ? "," : "", sizes[i]);
-    /* the sanitizers' runs (make sanitize, lab-check), "N [FLAG...]" separated by ';': two
-       sizes small enough for their slow instrumented runs, that cover a partial block */
+    /* the sanitizers' runs, "N [FLAG...]" by ';': small, and covering a partial block */
     const step_flags *own = driver ? NULL : info->own_flags;
     printf("\nsanitize_runs=1000;4099%s%s\n", own && own->sanitize_run ? ";" : "",
            own && own->sanitize_run ? own->sanitize_run : "");
@@ -87,11 +82,7 @@ int same_bits_sizes(const step_info *info, size_t *sizes)
     return sorted_sizes(all, count, sizes, MAX_CHECK_SIZES);
 }
 
-/**
- * Refuses --same-bits where it cannot hold (one line in `error`, -1): for integers, whose
- * sum has the same bits in any order; and in a program without --blocks, whose grid cannot
- * be changed to another GPU's.
- */
+/** -1 and one line in `error` where --same-bits cannot hold: without --blocks, or for integers. */
 static int same_bits_refused(const step_info *info, const harness_driver *driver, char *error, size_t size)
 {
     const step_flags *own = driver ? NULL : info->own_flags;

@@ -1,12 +1,9 @@
 /**
  * @file main.c
- * @brief The program every step links: flags, data, memory, timing, verification, report.
- *
- * A step provides STEP and step_reduce() (step.h); this file does the rest the same way
- * for every step, so the table compares kernels and nothing else. Its checks and timed
- * runs (driver_run()) ask hooks where the input lives and how a run goes (driver.h); its
- * own hold the input on one GPU. main() is weak: a program that links a main() of its own
- * (multi/) runs driver_run() with its own hooks instead.
+ * @brief The program every step links: a step gives STEP and step_reduce() (step.h), this
+ * the rest, the same for every step, so the table compares kernels alone. driver_run() asks
+ * hooks (driver.h) where the input lives; main()'s hold it on one GPU. main() is weak, so
+ * multi/ links its own with its own hooks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +43,7 @@ static void format_sum(char *buf, size_t size, sum_t value)
 #endif
 }
 
-/** --print-sum: the result alone on a line, every bit of it. */
+/** --print-sum: the result alone on a line. */
 static void print_sum(sum_t got)
 {
     char text[64];
@@ -104,9 +101,8 @@ static int check_sum_of_run(void *arg, sum_t got, int poison, const char *where)
 }
 
 /**
- * One verified run (time_runs()'s callback, `ctx` a verified_runs): with `fresh`, one
- * element changed before each run after the first (fresh_index() says why), outside the
- * timed events; the run; each of its sums verified. Returns the time, or -1 on a wrong sum.
+ * time_runs()'s callback: with `fresh`, one element changed (outside the timed events) before
+ * each run after the first (fresh_index() says why); the run, its sums verified. -1: wrong.
  */
 static float verify_run(void *ctx, int run)
 {
@@ -134,9 +130,8 @@ static int verify_twice(verified_runs *r)
 }
 
 /**
- * --check: each size on random data, then one-hot at each of the hooks' one_hots, each
- * reduced twice in a row (diagnose.h says what a failure's pattern tells). After a random
- * failure the one-hots still run, up to the first wrong one, for diagnose()'s "hint:" line.
+ * --check: each size on random data, then one-hot at each of one_hots, each reduced twice
+ * (diagnose.h). After a random failure the one-hots run on, to the first wrong, for the hint.
  */
 static int run_checks(const options *opt, const driver_hooks *h)
 {
@@ -194,11 +189,7 @@ static int run_checks(const options *opt, const driver_hooks *h)
     return failures ? EXIT_WRONG : EXIT_OK;
 }
 
-/**
- * The timed runs of opt->n elements: warm-up, repetitions (each on new data but with
- * --input, each verified), statistics; the combine hook's runs timed alike; the report
- * and the CSV row (written by the process that writes files).
- */
+/** The timed runs, each verified and on new data but with --input; then combine's, the report, the row. */
 static int run_benchmark(const options *opt, const driver_hooks *h)
 {
     /* device memory first: a too-large n must fail before the host fills gigabytes */
@@ -239,11 +230,7 @@ typedef struct one_gpu {
     size_t positions[MAX_ONE_HOT];  /**< one_hots()'s */
 } one_gpu;
 
-/**
- * The allocate hook: the GPU's slot (gpu_slot.h) for the largest of `sizes` and the scratch
- * of each, after checking that it fits in free memory. Returns 0 or EXIT_USAGE (with a
- * message saying how much was asked and how much is free).
- */
+/** The allocate hook: one slot (gpu_slot.h) for the largest of `sizes`, if it fits in free memory. */
 static int one_allocate(void *ctx, const size_t *sizes, int count, int flush, int gated)
 {
     one_gpu *one = ctx;
@@ -256,12 +243,11 @@ static int one_allocate(void *ctx, const size_t *sizes, int count, int flush, in
     size_t need = slot_bytes(max_n, max_scratch, 0, flush, &one->gpu);
     size_t slack = (size_t)64 << 20; /* allocation granularity and the context's own needs */
     if (!slot_fits(max_n, need, slack, &one->gpu)) {
-        char asked[32], free_text[32], message[512];
+        char asked[32], free_text[32];
         format_bytes(asked, sizeof asked, (unsigned long long)need);
         format_bytes(free_text, sizeof free_text, (unsigned long long)one->gpu.free_bytes);
-        snprintf(message, sizeof message, "n = %zu needs %s of device memory but %s has %s free; "
-                 "use a smaller -n", max_n, asked, one->gpu.name, free_text);
-        say_error(message);
+        say_errorf("n = %zu needs %s of device memory but %s has %s free; use a smaller -n", max_n, asked,
+                   one->gpu.name, free_text);
         return EXIT_USAGE;
     }
     slot_allocate(&one->slot, one->gpu.device, max_n, max_scratch, flush, gated, &one->gpu);
@@ -319,10 +305,7 @@ static uint64_t one_depth(void *ctx, size_t n)
     return depth_for(n);
 }
 
-/**
- * Runs the step once on n inputs between the slot's events (slot_begin(): flush, poison,
- * gate), then copies the result to *result. Returns the GPU time in ms.
- */
+/** The step once on n inputs between the slot's events (slot_begin()); returns the ms. */
 static float run_once(gpu_slot *slot, size_t n, int pass, element_t *result)
 {
     slot_begin(slot, pass);
@@ -372,27 +355,18 @@ static void one_report(void *ctx, result_row *row, const options *opt, const dri
 static size_t input_elements(const char *path)
 {
     struct stat st;
-    char message[512];
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(message, sizeof message, "--input: '%s' is not a readable file", path);
-        say_error(message);
-        return 0;
-    }
-    if (st.st_size == 0 || st.st_size % sizeof(element_t) != 0) {
-        snprintf(message, sizeof message, "--input: '%s' has %lld bytes, not a whole number (>= 1) of "
-                 "%zu-byte %s elements; write raw little-endian %s values", path, (long long)st.st_size,
-                 sizeof(element_t), ELEMENT_NAME, ELEMENT_NAME);
-        say_error(message);
-        return 0;
-    }
-    return (size_t)st.st_size / sizeof(element_t);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        say_errorf("--input: '%s' is not a readable file", path);
+    else if (st.st_size == 0 || st.st_size % sizeof(element_t) != 0)
+        say_errorf("--input: '%s' has %lld bytes, not a whole number (>= 1) of %zu-byte %s elements; write raw "
+                   "little-endian %s values", path, (long long)st.st_size, sizeof(element_t), ELEMENT_NAME,
+                   ELEMENT_NAME);
+    else
+        return (size_t)st.st_size / sizeof(element_t);
+    return 0;
 }
 
-/**
- * Reads and checks --input before the GPU is touched: its size against the step's
- * maximum, then whether its sum can be verified (reference_problem()). Returns the data
- * and its reference, or NULL after one line (bad input: exit 2).
- */
+/** --input read and checked before the GPU is touched (size, reference_problem()); NULL after one line. */
 static element_t *load_input(const char *path, size_t *n, reference *ref)
 {
     if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
@@ -429,15 +403,10 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
 #define SAME_BITS_SEED 14
 
 /**
- * --same-bits: the claim that the result's bits depend on n and the data alone, never on
- * the grid (--blocks B lets one GPU run the grids of others) or the run, held to data of
- * mixed magnitudes, where the order of the additions shows (mixed_values()). Each size of
- * same_bits_sizes(), each grid (the program's own first, then other_grids): R runs with
- * the L2 flushed, and at 2^20, 2^24+7 and 2^26 R more without the flush, which starts and
- * finishes the blocks at other times (the order a ticket or an atomicAdd finish adds in);
- * every result verified; --verdicts' "same-bits N pass", or "fail runs" (the own grid's
- * runs differ), "fail grid" or "fail wrong" (a wrong sum, which stops it: exit 1).
- * Untimed: no gate.
+ * --same-bits: the bits depend on n and the data alone, never on the grid (--blocks) or the
+ * run, on mixed_values(), where the order shows. Each size, each grid (its own first): R runs
+ * flushed, and at 2^20, 2^24+7, 2^26 R more unflushed, which moves when blocks finish (the
+ * order a ticket or atomicAdd adds in); verdict fail runs, grid or wrong (which stops it).
  */
 static int run_same_bits(const options *opt, one_gpu *one)
 {
