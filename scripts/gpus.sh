@@ -28,12 +28,10 @@ step_dir() {
     return 1
 }
 
-# describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or
-# nothing: the scripts ask a program what it is, never its source or a list of steps
+# describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or nothing
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
-# references PROGRAM...: what run-all's and sweep's "vs CUB" divides by (the report takes the
-# fastest, at each size, and says which): the names of the programs that say they are no step
-# (number -1, CUB) in their default mode (determinism=run_to_run), comma-separated, or "-"
+# references PROGRAM...: run-all's and sweep's "vs CUB" (the report takes the fastest at each
+# size): the names of those that are no step (number=-1) in determinism=run_to_run, or "-"
 references() {
     local program list=""
     for program in "$@"; do
@@ -88,26 +86,20 @@ gpu_missing() {
     local smi driver toolkit
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
         echo "no GPU visible: CUDA_VISIBLE_DEVICES='$CUDA_VISIBLE_DEVICES' lets none of this machine's GPUs through; unset it, or give indices that nvidia-smi -L lists"
-        return
-    fi
-    if ! command -v "$NVIDIA_SMI" > /dev/null 2>&1; then
+    elif ! command -v "$NVIDIA_SMI" > /dev/null 2>&1; then
         # a driver without its tool (some containers): let the programs ask CUDA itself
         have_libcuda || echo "no NVIDIA driver: neither nvidia-smi nor libcuda.so.1 was found, so CUDA sees no GPU; run on a machine with an NVIDIA GPU and its driver"
-        return
-    fi
-    if ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
+    elif ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
         echo "NVIDIA driver not answering: nvidia-smi says \"$(echo "$smi" | head -1)\"; is its kernel module loaded (or the GPU lost)?"
-        return
-    fi
-    if [ "$(listed_gpus)" -eq 0 ]; then
+    elif [ "$(listed_gpus)" -eq 0 ]; then
         echo "no GPU: the NVIDIA driver is installed but nvidia-smi -L lists no GPU"
-        return
-    fi
-    driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
-    toolkit=$(nvcc_release)
-    # within a major version a newer toolkit runs on an older driver (minor version compatibility)
-    if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
-        echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
+    else
+        driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
+        toolkit=$(nvcc_release)
+        # within a major version a newer toolkit runs on an older driver (minor version compatibility)
+        if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
+            echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
+        fi
     fi
 }
 
@@ -143,7 +135,6 @@ tool_missing() {
         echo "$1 not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set $2=/path/to/$3"
     fi
 }
-# where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
@@ -162,7 +153,6 @@ sanitizer_run() {
     "$sanitizer" --tool "$tool" "${options[@]}" --error-exitcode 1 "$@" --warmup 0 --hot --no-gate --quiet
 }
 
-# The same for Nsight Compute (make profile, lab-check PROFILE=1)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 NCU_MISSING=$(tool_missing "Nsight Compute (ncu)" NCU ncu)
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1
