@@ -6,14 +6,12 @@
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# make_var NAME: the top Makefile's variable NAME, as make passed it (set, even empty), else
-# (a script started by hand) asked of make
+# make_var NAME: the top Makefile's NAME as make passed it (even empty), else asked of make
 make_var() {
     if [ -n "${!1+set}" ]; then printf '%s\n' "${!1}"
     else make -s --no-print-directory -C "$REPO_ROOT" "print-$1" 2> /dev/null; fi
 }
-# program_dirs: the program folders, one a line, from the top Makefile's list (PROGRAM_DIRS,
-# also when set empty: then asked of make)
+# program_dirs: the program folders, one a line (PROGRAM_DIRS; empty or unset: asked of make)
 program_dirs() {
     local dirs
     read -ra dirs <<< "${PROGRAM_DIRS:-$(unset PROGRAM_DIRS; make_var PROGRAM_DIRS)}"
@@ -80,8 +78,7 @@ have_libcuda() {
     grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
 }
 
-# gpu_missing: one line saying why no program can use a GPU here (as the programs say,
-# exit 3), asked before anything is built; nothing when a GPU this toolkit can use is listed
+# gpu_missing: one line saying why no program can use a GPU here (they would exit 3), or nothing
 gpu_missing() {
     local smi driver toolkit
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
@@ -113,8 +110,7 @@ find_tool() {
     done
     return 1
 }
-# need_tool compute-sanitizer|ncu CALLER: the tool to run, or "CALLER: " what to do without
-# it on stderr, and exit 2
+# need_tool compute-sanitizer|ncu CALLER: the tool, or "CALLER: " what to do on stderr, exit 2
 need_tool() {
     local finder=find_sanitizer missing=$SANITIZER_MISSING
     [ "$1" != ncu ] || finder=find_ncu missing=$NCU_MISSING
@@ -123,8 +119,7 @@ need_tool() {
     exit 2
 }
 
-# tool_missing TOOL VAR FILE: what to do where TOOL is needed and missing: fix VAR where it
-# names none, else install the toolkit, or, where its nvcc answers, the one component it lacks
+# tool_missing TOOL VAR FILE: what to do without TOOL: fix VAR, install the toolkit or its component
 tool_missing() {
     local nvcc
     if [ -n "${!2:-}" ]; then
@@ -139,10 +134,9 @@ tool_missing() {
 SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
-# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM ARG (-n N -r R ...) under
-# compute-sanitizer's TOOL with its OPTIONs, untimed and quiet (no warm-up, no gate). Status:
-# 1 on any error, and on any racecheck warning (hazards between a warp's lanes are warnings,
-# every one reported); 2 and one line on stderr without compute-sanitizer.
+# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM ARG under compute-sanitizer's TOOL,
+# untimed and quiet. Status 1 on any error or racecheck warning (a warp's lanes' hazards are
+# warnings); 2 and one line on stderr without compute-sanitizer.
 sanitizer_run() {
     local tool=$1 sanitizer options=()
     shift

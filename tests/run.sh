@@ -260,9 +260,8 @@ done
 section tools
 steps_found="" steps_wrong=""
 for dir in "${dirs[@]}"; do
-    case $dir in */*) continue ;; esac
-    k=${dir#step}; k=${k%%_*}
-    [[ $dir == step* && $k =~ ^[0-9]+$ ]] || continue
+    [[ $dir =~ ^step([0-9]+)(_[^/]*)?$ ]] || continue
+    k=${BASH_REMATCH[1]}
     if [ "$(step_dir "$k")" = "$dir" ]; then steps_found+=" $k"; else steps_wrong+=" $k ($(step_dir "$k"))"; fi
 done
 [ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
