@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
 . scripts/gpus.sh   # nvcc_release, nvcc_archs, usage
-unset MAKEFLAGS MFLAGS MAKELEVEL
+unset MAKEFLAGS MFLAGS MAKELEVEL   # its builds are its own, not a calling make's
 
 out=build/toolkit
 venv=$out/venv

@@ -56,20 +56,17 @@ missing_says() {
     { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }
     result "$name" $? "said '$out', expected '${text:-nothing}'"
 }
-# shellcheck disable=SC2016  # $1 is the stand-in's own argument
-listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
+listing="[ \"\$1\" = --query-gpu=index ] && { echo 0; exit 0; }"   # $1: the stand-in's argument
 missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
 missing_says "no GPU, said as it is: driver not answering" "not answering" \
     "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
-# shellcheck disable=SC2016  # $1 is the stand-in's own argument
 missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
-    '[ "$1" = --query-gpu=index ] && { echo "No devices were found"; exit 6; }; echo "<cuda_version>13.0</cuda_version>"'
+    "[ \"\$1\" = --query-gpu=index ] && { echo 'No devices were found'; exit 6; }; echo '<cuda_version>13.0</cuda_version>'"
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
 toolkit=$(nvcc_release)
-toolkit=${toolkit%%.*}
-if [ "${toolkit:-0}" -ge 12 ]; then
+if [[ ${toolkit%%.*} -ge 12 ]]; then   # (unknown: 0)
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
 else
