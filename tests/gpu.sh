@@ -407,10 +407,8 @@ for dir in "${dirs[@]}"; do
         why="no number in the row or the header: $(head -1 "$log/resources.txt")"
     elif [ "$blocks" -lt 1 ] || [ "$blocks" -gt "$max_blocks" ]; then why="$blocks blocks, not 1 .. $max_blocks"
     elif [ $((blocks * threads)) -gt "$max_threads" ]; then why="$blocks x $threads threads > $max_threads"
-    elif [ $((blocks * threads * registers)) -gt "$max_registers" ]; then
-        why="$blocks x $threads threads x $registers registers > $max_registers"
-    elif [ $((blocks * shared)) -gt $(((max_shared_kib + 1) * 1024)) ]; then
-        why="$blocks x $shared bytes > $max_shared_kib KiB"
+    elif [ $((blocks * threads * registers)) -gt "$max_registers" ]; then why="$blocks x $threads threads x $registers registers > $max_registers"
+    elif [ $((blocks * shared)) -gt $(((max_shared_kib + 1) * 1024)) ]; then why="$blocks x $shared bytes > $max_shared_kib KiB"
     fi
     if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why; row: '$row'"; fi
 done

@@ -59,10 +59,7 @@ unit_tests() {
     if [ ! -x "build/$type/$name" ]; then fail "$name" "build/$type/$name was not built"; return; fi
     "build/$type/$name" > "$log/$name.txt" 2>&1; status=$?
     while read -r verdict rest; do
-        case $verdict in
-            PASS) pass "$rest" ;;
-            FAIL) fail "$rest" ;;
-        esac
+        case $verdict in PASS) pass "$rest" ;; FAIL) fail "$rest" ;; esac
     done < "$log/$name.txt"
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
