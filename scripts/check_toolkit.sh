@@ -10,8 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 root=$PWD
 . scripts/gpus.sh   # nvcc_release, nvcc_archs, usage
-# This script's builds are its own: no job server, variables or level from a calling make.
-unset MAKEFLAGS MFLAGS MAKELEVEL
+unset MAKEFLAGS MFLAGS MAKELEVEL   # its builds are its own, not a calling make's
 
 out=build/toolkit
 venv=$out/venv
@@ -24,7 +23,7 @@ mkdir -p "$out" || exit 2
 say() { echo "check-toolkit: $*"; }
 stop() { say "$*"; exit 2; }   # the toolkit cannot be installed
 
-# log LOG CMD...: runs CMD with its output appended to LOG (and shown as well with V=1, on fd 3)
+# log LOG CMD...: CMD's output appended to LOG (and shown with V=1, on fd 3)
 if [ "${V:-0}" = 1 ]; then exec 3>&1; else exec 3> /dev/null; fi
 log() {
     local file=$1
@@ -32,7 +31,6 @@ log() {
     "$@" 2>&1 | tee -a "$file" >&3
     return "${PIPESTATUS[0]}"
 }
-
 # fail LOG WHAT: says what failed, shows the end of LOG and exits 1
 fail() {
     say "FAILED: $2 (log: $1)"
@@ -49,8 +47,7 @@ if ! "$venv/bin/python" -c '' > /dev/null 2>&1; then
         stop "'python3 -m venv $venv' failed (see $pip_log): install python3 with its venv module (Debian: apt-get install python3-venv)"
 fi
 wheels=(nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cuda-cccl)
-# venv_pip ARG...: the venv's pip, logged; when it fails as PyPI is out of reach (or its
-# index has no nvcc wheel), one line says so and the script exits 2
+# venv_pip ARG...: the venv's pip, logged; PyPI out of reach (or no nvcc wheel): one line, exit 2
 venv_pip() {
     log "$pip_log" "$venv/bin/python" -m pip --disable-pip-version-check "$@" && return 0
     grep -qiE 'No matching distribution|NewConnectionError|ConnectTimeout|ReadTimeout|ProxyError|Max retries exceeded|name resolution|Name or service not known|Network is unreachable|Connection refused|Could not fetch URL|SSLError' "$pip_log" ||
@@ -58,8 +55,7 @@ venv_pip() {
     stop "pip cannot reach PyPI, or its index has no ${wheels[0]} (see $pip_log): check the network; behind a proxy, export HTTPS_PROXY=http://HOST:PORT, or set PIP_INDEX_URL to a mirror; then run it again"
 }
 say "asking PyPI for the newest ${wheels[*]} (into $venv; log: $pip_log)"
-# With the index out of reach, `pip install --upgrade` keeps what is installed and exits 0,
-# so ask the index first (another error, such as a pip without `index`, is no verdict)
+# pip install --upgrade exits 0 without the index: ask it first (a pip without `index`: no verdict)
 venv_pip index versions "${wheels[0]}" || true
 venv_pip install --upgrade "${wheels[@]}" || fail "$pip_log" "pip could not install ${wheels[*]}"
 versions=$("$venv/bin/python" -c 'import sys
@@ -68,13 +64,12 @@ print(", ".join(p + " " + version(p) for p in sys.argv[1:]))' "${wheels[@]}") ||
     fail "$pip_log" "pip installed the wheels, but their versions cannot be read"
 
 # ---------------------------------------------------------------- 2. CUDA_PATH
-# A toolkit tree is complete when nvcc can compile and link the programs from it alone.
+# complete DIR: nvcc can compile and link the programs from DIR alone
 complete() {
     [ -x "$1/bin/nvcc" ] && [ -f "$1/bin/nvcc.profile" ] && [ -d "$1/nvvm/bin" ] &&
         [ -f "$1/include/cuda_runtime_api.h" ] && [ -f "$1/lib/libcudart_static.a" ] &&
         [ -n "$(find -L "$1/include" -path '*/cub/cub.cuh' -print -quit 2>/dev/null)" ]
 }
-
 site=$("$venv/bin/python" -c 'import os, sysconfig; print(os.path.relpath(sysconfig.get_paths()["purelib"]))') ||
     fail "$pip_log" "the virtual environment has no site-packages"
 cuda=""
@@ -98,21 +93,18 @@ arch=$(echo "$archs" | head -1)
 # ---------------------------------------------------------------- 3. every program
 build_log=$out/build.log
 files=$out/files
-# (files deleted in the work tree but not yet in git are left out)
 git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
     while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done > "$files.new" ||
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"
 
-# A copy built by another toolkit, or holding files the work tree no longer has, starts over;
-# else make rebuilds what changed (tar keeps each file's time)
+# a copy built by another toolkit, or of other files, starts over; else make rebuilds what changed
 stamp="$("$nvcc" --version) $versions $cuda $arch"
 { cmp -s "$files.new" "$files" && [ "$(cat "$out/tree.stamp" 2>/dev/null)" = "$stamp" ]; } || rm -rf "$tree"
 mv "$files.new" "$files"
 { mkdir -p "$tree" && tar -cf - --null -T "$files" | tar -xf - -C "$tree" 2>> "$build_log"; } ||
     fail "$build_log" "cannot copy the work tree into $tree"
 echo "$stamp" > "$out/tree.stamp"
-# what make installed into build/ (make cccl's headers, make mpich's MPI: the Makefile's
-# INSTALLED) is the copy's too, so that it builds what they enable, as the work tree does
+# what make installed into build/ (INSTALLED: make cccl's, make mpich's) is the copy's too
 for installed in ${INSTALLED:-}; do
     [ "$installed" = "$out" ] || [ ! -e "$installed" ] || { mkdir -p "$tree/build" && ln -sfn "$root/$installed" "$tree/$installed"; }
 done
@@ -134,13 +126,10 @@ say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
 
 # ---------------------------------------------------------------- 4. the architectures
 # Its oldest and newest, and each one the system's nvcc does not list: make check-archs
-# compiles every program for each of those (what an architecture offers does not change with
-# the toolkit, as it does not with the type). CUDA_PATH stays the system's, so that step 12
-# finds its nccl.h there (the wheels bring none; multi/multi.mk gives nvcc that header
-# alone). rm build/toolkit/archs.pass forces a rerun.
+# compiles every program for those. CUDA_PATH stays the system's, for step 12's nccl.h (the
+# wheels bring none). rm build/toolkit/archs.pass forces a rerun.
 archs_log=$out/archs.log
 checked=$( { echo "$archs" | sed -n '1p;$p'; echo "$archs" | grep -vxF -f <(nvcc_archs; echo none); } | sort -uV | paste -sd' ')
-# (a file that cannot be read changes the fingerprint too: no error of its own here)
 fingerprint=$( (echo "$stamp $checked"; cd "$tree" && xargs -0 sha256sum < "$root/$files") | sha256sum || true)
 if [ "$(cat "$out/archs.pass" 2>/dev/null)" = "$fingerprint" ]; then
     say "the architectures: skipped, neither the toolkit nor a file changed since they passed (log: $archs_log)"

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Fetches a PyPI wheel and unpacks it (a zip file: no pip install, no root), for make cccl
-# (scripts/get_cccl.sh) and make mpich (multi/get_mpich.sh):
-#
-#   scripts/get_wheel.sh NAME REQUIREMENT WHEEL ADVICE PATH...
-#
+# (scripts/get_cccl.sh) and make mpich (multi/get_mpich.sh).
+# Usage: scripts/get_wheel.sh NAME REQUIREMENT WHEEL ADVICE PATH...
 # The wheel file WHEEL (NAME_WHEEL, no network), else the newest kept in build/NAME-wheel,
 # else the one pip downloads there for REQUIREMENT, is unpacked into build/NAME.unpack (the
 # caller empties it); each PATH (a pattern) must be in it. ADVICE ends the line said without

@@ -6,14 +6,12 @@
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# make_var NAME: the top Makefile's variable NAME, as make passed it (set, even empty), else
-# (a script started by hand) asked of make
+# make_var NAME: the top Makefile's NAME as make passed it (even empty), else asked of make
 make_var() {
     if [ -n "${!1+set}" ]; then printf '%s\n' "${!1}"
     else make -s --no-print-directory -C "$REPO_ROOT" "print-$1" 2> /dev/null; fi
 }
-# program_dirs: the program folders, one a line, from the top Makefile's list (PROGRAM_DIRS,
-# also when set empty: then asked of make)
+# program_dirs: the program folders, one a line (PROGRAM_DIRS; empty or unset: asked of make)
 program_dirs() {
     local dirs
     read -ra dirs <<< "${PROGRAM_DIRS:-$(unset PROGRAM_DIRS; make_var PROGRAM_DIRS)}"
@@ -28,12 +26,10 @@ step_dir() {
     return 1
 }
 
-# describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or
-# nothing: the scripts ask a program what it is, never its source or a list of steps
+# describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or nothing
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
-# references PROGRAM...: what run-all's and sweep's "vs CUB" divides by (the report takes the
-# fastest, at each size, and says which): the names of the programs that say they are no step
-# (number -1, CUB) in their default mode (determinism=run_to_run), comma-separated, or "-"
+# references PROGRAM...: run-all's and sweep's "vs CUB" (the report takes the fastest at each
+# size): the names of those that are no step (number=-1) in determinism=run_to_run, or "-"
 references() {
     local program list=""
     for program in "$@"; do
@@ -82,32 +78,25 @@ have_libcuda() {
     grep -q 'libcuda\.so\.1 ' < <("$ldconfig" -p 2> /dev/null)
 }
 
-# gpu_missing: one line saying why no program can use a GPU here (as the programs say,
-# exit 3), asked before anything is built; nothing when a GPU this toolkit can use is listed
+# gpu_missing: one line saying why no program can use a GPU here (they would exit 3), or nothing
 gpu_missing() {
     local smi driver toolkit
     if [ -n "${CUDA_VISIBLE_DEVICES+x}" ] && [ "$(visible_gpus)" -eq 0 ]; then
         echo "no GPU visible: CUDA_VISIBLE_DEVICES='$CUDA_VISIBLE_DEVICES' lets none of this machine's GPUs through; unset it, or give indices that nvidia-smi -L lists"
-        return
-    fi
-    if ! command -v "$NVIDIA_SMI" > /dev/null 2>&1; then
+    elif ! command -v "$NVIDIA_SMI" > /dev/null 2>&1; then
         # a driver without its tool (some containers): let the programs ask CUDA itself
         have_libcuda || echo "no NVIDIA driver: neither nvidia-smi nor libcuda.so.1 was found, so CUDA sees no GPU; run on a machine with an NVIDIA GPU and its driver"
-        return
-    fi
-    if ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
+    elif ! smi=$("$NVIDIA_SMI" -q -x 2>&1); then   # its report as XML
         echo "NVIDIA driver not answering: nvidia-smi says \"$(echo "$smi" | head -1)\"; is its kernel module loaded (or the GPU lost)?"
-        return
-    fi
-    if [ "$(listed_gpus)" -eq 0 ]; then
+    elif [ "$(listed_gpus)" -eq 0 ]; then
         echo "no GPU: the NVIDIA driver is installed but nvidia-smi -L lists no GPU"
-        return
-    fi
-    driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
-    toolkit=$(nvcc_release)
-    # within a major version a newer toolkit runs on an older driver (minor version compatibility)
-    if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
-        echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
+    else
+        driver=$(echo "$smi" | sed -n 's:.*<cuda_version>\([0-9][0-9]*\.[0-9][0-9]*\)</cuda_version>.*:\1:p' | head -1)
+        toolkit=$(nvcc_release)
+        # within a major version a newer toolkit runs on an older driver (minor version compatibility)
+        if [ -n "$driver" ] && [ -n "$toolkit" ] && [ "${driver%%.*}" -lt "${toolkit%%.*}" ]; then
+            echo "NVIDIA driver too old: it supports CUDA $driver, and the toolkit here is CUDA $toolkit; update the driver, or build with an older toolkit (make CUDA_PATH=...)"
+        fi
     fi
 }
 
@@ -121,8 +110,7 @@ find_tool() {
     done
     return 1
 }
-# need_tool compute-sanitizer|ncu CALLER: the tool to run, or "CALLER: " what to do without
-# it on stderr, and exit 2
+# need_tool compute-sanitizer|ncu CALLER: the tool, or "CALLER: " what to do on stderr, exit 2
 need_tool() {
     local finder=find_sanitizer missing=$SANITIZER_MISSING
     [ "$1" != ncu ] || finder=find_ncu missing=$NCU_MISSING
@@ -131,8 +119,7 @@ need_tool() {
     exit 2
 }
 
-# tool_missing TOOL VAR FILE: what to do where TOOL is needed and missing: fix VAR where it
-# names none, else install the toolkit, or, where its nvcc answers, the one component it lacks
+# tool_missing TOOL VAR FILE: what to do without TOOL: fix VAR, install the toolkit or its component
 tool_missing() {
     local nvcc
     if [ -n "${!2:-}" ]; then
@@ -143,15 +130,13 @@ tool_missing() {
         echo "$1 not found: it ships with the CUDA Toolkit (in \$CUDA_PATH/bin); install the toolkit, or set $2=/path/to/$3"
     fi
 }
-# where compute-sanitizer is needed and missing (make sanitize, race-demo, lab-check)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 SANITIZER_MISSING=$(tool_missing compute-sanitizer SANITIZER compute-sanitizer)
 ##= SANITIZER=(compute-sanitizer, on PATH or in CUDA_PATH/bin): the compute-sanitizer of sanitize, race-demo, lab-check
 find_sanitizer() { find_tool SANITIZER compute-sanitizer; }
-# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM ARG (-n N -r R ...) under
-# compute-sanitizer's TOOL with its OPTIONs, untimed and quiet (no warm-up, no gate). Status:
-# 1 on any error, and on any racecheck warning (hazards between a warp's lanes are warnings,
-# every one reported); 2 and one line on stderr without compute-sanitizer.
+# sanitizer_run TOOL [OPTION...] -- PROGRAM ARG...: PROGRAM ARG under compute-sanitizer's TOOL,
+# untimed and quiet. Status 1 on any error or racecheck warning (a warp's lanes' hazards are
+# warnings); 2 and one line on stderr without compute-sanitizer.
 sanitizer_run() {
     local tool=$1 sanitizer options=()
     shift
@@ -162,7 +147,6 @@ sanitizer_run() {
     "$sanitizer" --tool "$tool" "${options[@]}" --error-exitcode 1 "$@" --warmup 0 --hot --no-gate --quiet
 }
 
-# The same for Nsight Compute (make profile, lab-check PROFILE=1)
 # shellcheck disable=SC2034  # read by the scripts that source this file
 NCU_MISSING=$(tool_missing "Nsight Compute (ncu)" NCU ncu)
 ##= NCU=(ncu, on PATH, in CUDA_PATH/bin or Nsight Compute's folder): the ncu of make profile and lab-check PROFILE=1

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# make resources (its help line says what, common/resources.h why; the lines under the
-# table say what each column is). On a GPU every figure comes from the program itself
-# (--resources), for this binary on this GPU. Without one, registers and shared
-# memory come from the compiler, for the architecture the programs are built for (SM=90
-# gives an H100's), and one line says that blocks per SM and occupancy need a GPU.
-# Programs whose kernels are not their own (CUB: --describe says kernel=library) get a row
-# that says so. The table goes to stdout; exit 0, 1 when a program or build failed.
+# make resources (its help line says what, common/resources.h why, the lines under the table
+# each column). On a GPU every figure is the program's own (--resources); without one,
+# registers and shared memory are the compiler's for the built architecture (SM=90: an H100's)
+# and a line says the rest needs a GPU. A library's kernels (--describe: kernel=library) get a
+# row that says so. The table goes to stdout; exit 1 when a program or build failed.
 # Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
 set -euo pipefail
 cd "$(dirname "$0")/.."

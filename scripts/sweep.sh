@@ -9,14 +9,12 @@ suffix=${SUFFIX-}
 reps=${REPS:-20}
 device=${DEVICE:-0}
 sizes=${SIZES:-2^16 2^18 2^20 2^22 2^24 2^26 2^28}
-programs=("$@")
-[ ${#programs[@]} -gt 0 ] || usage "scripts/sweep.sh PROGRAM... (or: make sweep)"
-present=()
-for program in "${programs[@]}"; do
-    if [ -x "./$program$suffix" ]; then present+=("$program")
+[ $# -gt 0 ] || usage "scripts/sweep.sh PROGRAM... (or: make sweep)"
+programs=()
+for program in "$@"; do
+    if [ -x "./$program$suffix" ]; then programs+=("$program")
     else echo "skipped $program$suffix: not built (the newest CUB's programs need make cccl)"; fi
 done
-programs=("${present[@]}")
 mkdir -p results
 raw=results/sweep${suffix}-rows.csv
 rm -f "$raw"

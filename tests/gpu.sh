@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The GPU sections of make test, sourced by tests/run.sh after its own with its functions
-# and variables (pass, fail, skip, result, section, expect, step_copy, programs, small,
-# large, newest_cub, type, suffix, log ...). Without a GPU they list their GPU checks as
-# SKIP, by name. Each section's comment says what it checks:
+# The GPU sections of make test, sourced by tests/run.sh after its own, with its functions and
+# variables (pass, fail, expect, step_copy, programs, small, large, newest_cub, log ...).
+# Without a GPU their GPU checks are SKIP lines, by name. The sections:
 #   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
 #             program's --check auto (one line each), a 32-bit step's unsigned index
 #             (TYPE=int, tests/fixtures/unsigned_index.patch), each timed path verified
@@ -11,7 +10,6 @@
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 
-# ---------------------------------------------------------------- gpu
 section gpu
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
 if [ "$probe" -eq 3 ]; then
@@ -31,9 +29,8 @@ else
     fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
 fi
 
-# ------------------------------------------------ targets that need a GPU, asked first
-# scripts/preflight.sh, the first line of run-all, sweep, scaling, profile, sanitize and
-# race-demo (NVCC=false: nothing is built, a build would fail)
+# the targets that need a GPU ask first (scripts/preflight.sh: run-all, sweep, scaling,
+# profile, sanitize, race-demo; NVCC=false: nothing is built, a build would fail)
 scripts/preflight.sh run-all 2> "$log/preflight.txt"; preflight=$?
 { [ "$probe" -eq 3 ] && [ "$preflight" -eq 3 ]; } || { [ "$probe" -ne 3 ] && [ "$preflight" -eq 0 ]; }
 result "make run-all's GPU check agrees with the programs (exit $preflight)" $? \
@@ -46,8 +43,7 @@ else
     skip "make run-all without a GPU: one line, nothing built, no step FAILED" "a GPU is here"
     skip "make run-all without a GPU never says FAILED" "a GPU is here"
 fi
-# what is missing, said as it is: a stand-in nvidia-smi for each case (any machine), which
-# answers what gpus.sh asks (--query-gpu=index's CSV, -q -x's XML)
+# what is missing, said as it is: a stand-in nvidia-smi (index CSV, -q -x XML) for each case
 fake=$log/fake-smi
 mkdir -p "$fake"
 # missing_says NAME TEXT SCRIPT [VAR=VALUE...]: gpu_missing with nvidia-smi replaced by SCRIPT says TEXT
@@ -60,20 +56,17 @@ missing_says() {
     { [ -z "$text" ] && [ -z "$out" ]; } || { [ -n "$text" ] && [[ $out == *"$text"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; }
     result "$name" $? "said '$out', expected '${text:-nothing}'"
 }
-# shellcheck disable=SC2016  # $1 is the stand-in's own argument
-listing='[ "$1" = --query-gpu=index ] && { echo 0; exit 0; }'
+listing="[ \"\$1\" = --query-gpu=index ] && { echo 0; exit 0; }"   # $1: the stand-in's argument
 missing_says "no GPU, said as it is: no driver"  "no NVIDIA driver" "" NVIDIA_SMI=/nonexistent/nvidia-smi
 missing_says "no GPU, said as it is: driver not answering" "not answering" \
     "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9"
-# shellcheck disable=SC2016  # $1 is the stand-in's own argument
 missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA driver is installed" \
-    '[ "$1" = --query-gpu=index ] && { echo "No devices were found"; exit 6; }; echo "<cuda_version>13.0</cuda_version>"'
+    "[ \"\$1\" = --query-gpu=index ] && { echo 'No devices were found'; exit 6; }; echo '<cuda_version>13.0</cuda_version>'"
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
 toolkit=$(nvcc_release)
-toolkit=${toolkit%%.*}
-if [ "${toolkit:-0}" -ge 12 ]; then
+if [[ ${toolkit%%.*} -ge 12 ]]; then   # (unknown: 0)
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
 else
@@ -88,18 +81,13 @@ handout_lacks 4 "race-demo without compute-sanitizer says how to get it" ||
 make_expect "make sanitize without compute-sanitizer says how to get it" 2 "compute-sanitizer not found: SANITIZER=/nonexistent/compute-sanitizer is no program" \
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
-# library_defect PROGRAM: "SIZES REASON", the sizes (comma-separated) of its --check auto that
-# a library it calls is known to sum wrong on this GPU; nothing for every other program. The
-# one today: CUB's gpu_to_gpu in CCCL 3.5.0, whose threads end their loop without renorm()
-# (cub_reference/defect/README.md). The program says both halves of the condition
-# (cub_reference/defect/trigger.cuh): gpu_to_gpu_renorm=missing (those headers, unpatched) and
-# gpu_to_gpu_every_thread_exposed_from=N, from CUB's grid on this GPU the smallest n at which
-# every thread makes more deposits than its accumulator's endurance(), 0 if no n does (from
-# gpu_to_gpu_exposed_from= some thread does: such a size may fail or not, and is held to pass).
-# Every thread exposed does not make a sum wrong, only possible: the expectation rests on --check's
-# own data (seed n + 1) failing from that n on the H100 (cub_reference/defect/README.md); check_all
-# expects those sizes to fail, in one line, and fails it if one passes (the defect gone, the
-# condition wrong, or another GPU whose sums of these data happen to be right while the defect stays).
+# library_defect PROGRAM: "SIZES REASON", the sizes of its --check auto that a library it calls
+# is known to sum wrong on this GPU, else nothing. Today CCCL 3.5.0's gpu_to_gpu, whose threads
+# end their loop without renorm() (cub_reference/defect/README.md). The program's --describe
+# says the condition (cub_reference/defect/trigger.cuh): gpu_to_gpu_renorm=missing, and
+# gpu_to_gpu_every_thread_exposed_from=N, the smallest n at which every thread of CUB's grid
+# deposits more than endurance() (0: none; sizes where only some thread does are held to pass).
+# --check's own data fails from that n on the H100; check_all fails the line if one passes.
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
@@ -117,10 +105,8 @@ check_run() {
 }
 
 # check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
-# host's available memory each hold the largest size (2^31+5 elements, with a tenth more
-# for scratch and slack), at most 4, at least 1. A run spends most of its time making that
-# size's data on the host's cores (common/data.c) and copying it to the GPU: four side by
-# side take about half the time of one after another (20 programs, 16 cores: 25 s, not 53).
+# host's each hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time
+# making data on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
 check_jobs() {
     local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
     [ "$type" = double ] && element_bytes=8
@@ -134,13 +120,11 @@ check_jobs() {
     echo $((jobs < 1 ? 1 : jobs))
 }
 
-# check_all PROGRAM: PROGRAM's --check auto run (the harness's sizes that break reductions,
-# --describe's check_sizes), one line: PASS when it exited 0 and its verdicts pass every size
-# in order; else FAIL naming the sizes that failed and the program's first FAILED and hint
-# lines. The sizes library_defect names get one line of their own, passing only if each failed.
+# check_all PROGRAM: its --check auto run (--describe's check_sizes), one line: PASS when it
+# exited 0 and its verdicts pass every size in order, else FAIL naming the failed sizes and its
+# first FAILED and hint lines. library_defect's sizes: a line of their own, passing if each failed.
 check_all() {
-    local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known=""
-    local size verdict wrong=""
+    local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known="" size verdict wrong=""
     sizes=$(describe "$program" check_sizes)
     count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
@@ -195,12 +179,10 @@ if [ -n "$gpu" ]; then
     wait
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
-# The claim of diagnose.h (DIAG_INDEX_32BIT) that --check auto's 2^31+5 catches a signed
-# 32-bit index only: an unsigned one holds there and wraps above 2^32 - 1. The fixture
-# tests/fixtures/unsigned_index.patch (its header says why) makes a copy of a 32-bit step
-# whose kernel indexes with unsigned int claim 64-bit indices: it must pass --check 2^31+5
-# and fail 2^32+5 blaming unsigned indices too. 2^32+5 ints are 16 GiB: --check auto stops
-# at 2^31+5, and this runs once, for TYPE=int.
+# diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned
+# one wraps above 2^32 - 1. A copy of a 32-bit step patched to claim 64-bit indices (the fixture's
+# header says why) must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too (16 GiB
+# of ints: beyond --check auto; TYPE=int only).
 fixture=tests/fixtures/unsigned_index.patch
 unsigned_step=$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$fixture")
 unsigned_dir=$(step_dir "$unsigned_step")
@@ -258,11 +240,9 @@ for program in "${programs[@]}"; do
         "$program" -n 2^20+7 -r 100 --warmup 0 --quiet
 done
 
-# --input: a file with a known sum, and --print-sum for scripts; then large values that
-# cancel, whose sum every order of additions gets exactly: int, because int addition wraps
-# around and comes back; float and double, because every partial sum of 2^A, 2^B and -2^A
-# (B < A, A - B below the mantissa's bits) is exact: 2^100, 2^80, -2^100 for float,
-# 2^1000, 2^960, -2^1000 for double (in float it would overflow), the sum 2^B
+# --input with a known sum, and --print-sum; then large values that cancel, exact in every
+# order: int wraps around and back; every partial sum of 2^A, 2^B, -2^A (A - B below the
+# mantissa) is exact: 2^100, 2^80, -2^100 for float, 2^1000, 2^960, -2^1000 for double
 for _ in $(seq 1000); do printf '%b' "$one"; done > "$log/ones.bin"
 case $type in
     int)    printf '\xff\xff\xff\x7f\xff\xff\xff\x7f\x01\x00\x00\x80\x01\x00\x00\x80\x05\x00\x00\x00' > "$log/large.bin"
@@ -304,14 +284,11 @@ for p in "${newest_cub[@]}"; do
     result "$name" $? "${why:-$(wc -l <<< "$distinct") distinct sums: $(tr '\n' ' ' <<< "$distinct")}"
 done
 
-# ---------------------------------------------------------------- same bits
-# A program whose --describe says same_bits=1 claims that its float and double results'
-# bits depend on n and the input alone, never on the grid (--blocks B: at most B blocks) or
-# the run; its --same-bits holds it to that (data of mixed magnitudes, every run verified,
-# one verdict a size), and this section reads the verdicts. The controls, every program with
-# --blocks and no such claim, must fail at 2^24+7, one because its own grid's runs differ
-# (block-atomic) and one because the grid changes its value (step 11's own finish): else the
-# data shows no order. build/tools/mixed_data writes the same data, for --input.
+# same_bits=1 (--describe) claims float and double bits that depend on n and the input alone,
+# never on the grid (--blocks B) or the run; --same-bits holds a program to it (mixed
+# magnitudes, one verdict a size). The controls, every program with --blocks and no claim, must
+# fail at 2^24+7: one whose runs differ (block-atomic), one whose grid changes its value (step
+# 11): else the data shows no order. build/tools/mixed_data writes the same data, for --input.
 section same-bits
 same_bits_programs=() grid_programs=()
 for program in "${programs[@]}"; do
@@ -397,10 +374,8 @@ else
         fail "gpu same-bits control: one program whose runs differ and one whose grid changes its value" "found:${controls:- none}"
 fi
 
-# ---------------------------------------------------------------- resources
 section resources
-# make resources: a row per step and one for CUB (the compiler's figures without a GPU); on
-# a GPU, the occupancy API's blocks per SM must fit the SM by the limits the header gives
+# make resources: a row per step and CUB's; on a GPU the API's blocks per SM fit the header's SM
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1; status=$?
 result "resources: make resources TYPE=$type runs" "$status" "exit $status: $(tail -3 "$log/resources.txt" | tr '\n' ' ')"
 if [ -z "$gpu" ]; then
@@ -422,7 +397,6 @@ for dir in "${dirs[@]}"; do
         grep -q "not reported" <<< "$row"; result "resources: $dir's row says its kernels are not reported" $? "row: '$row'"
         continue
     fi
-    threads="" registers="" shared="" blocks=""
     read -r _ threads registers shared blocks _ <<< "$row"
     [[ $registers =~ ^[0-9]+$ ]] && [ "$registers" -gt 0 ] && [[ $threads =~ ^[0-9]+$ ]] && [[ $shared =~ ^[0-9]+$ ]]
     result "resources $dir $type: registers > 0, shared memory in bytes" $? "row: '$row'"
@@ -433,10 +407,8 @@ for dir in "${dirs[@]}"; do
         why="no number in the row or the header: $(head -1 "$log/resources.txt")"
     elif [ "$blocks" -lt 1 ] || [ "$blocks" -gt "$max_blocks" ]; then why="$blocks blocks, not 1 .. $max_blocks"
     elif [ $((blocks * threads)) -gt "$max_threads" ]; then why="$blocks x $threads threads > $max_threads"
-    elif [ $((blocks * threads * registers)) -gt "$max_registers" ]; then
-        why="$blocks x $threads threads x $registers registers > $max_registers"
-    elif [ $((blocks * shared)) -gt $(((max_shared_kib + 1) * 1024)) ]; then
-        why="$blocks x $shared bytes > $max_shared_kib KiB"
+    elif [ $((blocks * threads * registers)) -gt "$max_registers" ]; then why="$blocks x $threads threads x $registers registers > $max_registers"
+    elif [ $((blocks * shared)) -gt $(((max_shared_kib + 1) * 1024)) ]; then why="$blocks x $shared bytes > $max_shared_kib KiB"
     fi
     if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why; row: '$row'"; fi
 done

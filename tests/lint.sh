@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# make lint: what can be checked without running a program on a GPU, and is about the
-# text around the code rather than the code's results, one line per check:
+# make lint: the checks about the text around the code, no GPU needed, one line each:
 #   docs      the Doxygen site builds with zero warnings (make docs)
 #   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
 #             within theirs, and no number higher than in the last commit or the one before
@@ -9,7 +8,6 @@
 #   help      make help lists every target and each variable's true default
 #   readme    README's flags table lists every flag of the programs' --help; README is at
 #             most 350 lines, names no commit, and says how to test the other types and clean
-#
 # Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is
 # "N passed, N failed"; the exit code is 1 if any failed.
 # Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds LINT_HELP_DIR first)
@@ -126,8 +124,7 @@ fi
 # (step 4's race-demo), but internal ones. A variable's true default: make's own (print-VAR,
 # from an empty environment), or ${VAR:-default} in the script that documents it.
 make --no-print-directory help > "$log/help.txt" 2>&1
-makefiles=()
-for dir in "${dirs[@]}"; do makefiles+=("$dir/Makefile"); done
+makefiles=("${dirs[@]/%//Makefile}")
 read -ra target_files <<< "$(make --no-print-directory -s print-TARGET_FILES)"
 read -ra help_files <<< "$(make --no-print-directory -s print-HELP_FILES)"
 phony=$(awk '/^\.PHONY:/ { on = 1 } on { print; if ($0 !~ /\\$/) on = 0 }' "${target_files[@]}" common/step.mk "${makefiles[@]}" |

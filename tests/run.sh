@@ -8,12 +8,10 @@
 #             that follows an extension's steps: 14 after 11)
 #   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections (its header says what they check) and each extension's suite
-# (TEST_SUITES: lab/tests.sh, multi/tests.sh), which tests the programs of its folders
-# (SUITE_PROGRAM_DIRS: built here, then left to it). Without a GPU the GPU checks are SKIP
-# lines, by name. make test-ci (TEST_TIER=ci) runs instead what only CI needs (the CI tier,
-# below); make lint (tests/lint.sh) the rest. The last line is "N passed, N failed, N
-# skipped"; the exit code is 1 if any failed.
+# Then tests/gpu.sh's sections and each extension's suite (TEST_SUITES), which tests its
+# folders' programs (SUITE_PROGRAM_DIRS: built here). Without a GPU the GPU checks are SKIP
+# lines, by name. make test-ci (TEST_TIER=ci): the CI tier, below. The last line is
+# "N passed, N failed, N skipped"; the exit code is 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
 set -uo pipefail
@@ -27,9 +25,8 @@ passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-# each result line's seconds since the one before it go to $log/times.txt, for the longest
-# waits at the end (a batch of runs counts to the first result after it). EPOCHREALTIME is
-# bash 5's (with the locale's decimal mark); date's, where it is missing.
+# each result's seconds since the one before go to $log/times.txt, for the longest waits at
+# the end. EPOCHREALTIME is bash 5's (with the locale's decimal mark); else date's.
 now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
 last_result=$(now_s)
 : > "$log/times.txt"
@@ -45,8 +42,7 @@ skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
 # result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with
 # DETAIL. $? must come before any $(...) of the line: a command substitution resets it.
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
-# section NAME: starts a section; the one before it ends with a line giving its time (and
-# section_times lists them all again at the end)
+# section NAME: starts a section, ending the one before with a line giving its time
 section_name="" section_start=$SECONDS section_times=""
 section() {
     if [ -n "$section_name" ]; then
@@ -57,17 +53,13 @@ section() {
 }
 
 # ---------------------------------------------------------------- unit
-# unit_tests NAME: build/TYPE/NAME's lines (common/unit_test.h: PASS or FAIL, one a test),
-# each counted here; the extensions' suites run theirs with it too
+# unit_tests NAME: build/TYPE/NAME's PASS or FAIL lines (common/unit_test.h), each counted
 unit_tests() {
     local name=$1 status verdict rest
     if [ ! -x "build/$type/$name" ]; then fail "$name" "build/$type/$name was not built"; return; fi
     "build/$type/$name" > "$log/$name.txt" 2>&1; status=$?
     while read -r verdict rest; do
-        case $verdict in
-            PASS) pass "$rest" ;;
-            FAIL) fail "$rest" ;;
-        esac
+        case $verdict in PASS) pass "$rest" ;; FAIL) fail "$rest" ;; esac
     done < "$log/$name.txt"
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
@@ -97,10 +89,9 @@ make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
 
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run). removable: each extension (EXTENSIONS; NAME_FOLDERS, its folders)
-# can be taken out: in a scratch copy of git's files without its folders and its include
-# line, make all, make test and make docs pass, as without a GPU and the lab's section
-# (LAB_TESTS=0: the layout is what is tested); TYPE=int only, no folder depends on the type.
+# make test-ci (.ci/run). removable: in a scratch copy of git's files without an extension's
+# folders (NAME_FOLDERS) and include line, make all, make test (no GPU, LAB_TESTS=0) and make
+# docs pass; TYPE=int only, no folder depends on the type.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed why=""
@@ -128,8 +119,7 @@ removable_checks() {
         last=$(tail -1 "$scratch/test.txt" 2>/dev/null)
         if [ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
             pass "$name: make all, make test and make docs pass ($last)"
-            # a built tree to try make clean on: what make installed into build/ stays, every
-            # build goes; make distclean takes build/ away
+            # a built tree to try make clean (keeps what make installed) and make distclean on
             if [ "$ext" = "${extensions[0]}" ]; then
                 read -ra installed <<< "$(make --no-print-directory -s print-INSTALLED)"
                 ( cd "$scratch" && mkdir -p "${installed[@]}" &&
@@ -163,8 +153,7 @@ toolkit_checks() {
 }
 
 # finish: the section times, the last line; exit 1 if any failed. Every result line must be
-# counted: one made in a subshell, or under a local variable of a counter's name (bash's
-# dynamic scope), would print and not count
+# counted (one made in a subshell, or under a local counter's name, would print and not count)
 finish() {
     local results
     results=$(wc -l < "$log/times.txt")
@@ -172,7 +161,6 @@ finish() {
         fail "the suite counted each of its result lines" "$results lines, $((passed + failed + skipped)) counted"
     section ""
     echo "time per section: ${section_times%; }"
-    # make test's time against its budget (never a failure)
     [ -n "${TEST_TIER:-}" ] || echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] &&
         echo "with a GPU, its build included" || echo "without a GPU"))"
     echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
@@ -192,15 +180,13 @@ fi
 section unit
 unit_tests unit_tests
 
-# ---------------------------------------------------------------- build
 section build
 programs=()        # the programs the sections below test: every folder's but SUITE_PROGRAM_DIRS'
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
 # suite_owned DIR: DIR's programs are an extension's suite's (its .mk adds DIR to SUITE_PROGRAM_DIRS)
 SUITE_PROGRAM_DIRS=$(make_var SUITE_PROGRAM_DIRS)
 suite_owned() { case " $SUITE_PROGRAM_DIRS " in *" $1 "*) return 0 ;; esac; return 1; }
-# the harness library once, then every folder at once, one job a core, and within a folder
-# its programs at once too (the newest CUB's three, the longest; the logs: build-DIR.txt)
+# the harness library once, then every folder at once, one job a core (logs: build-DIR.txt)
 if ! make --no-print-directory -s -j"$(nproc)" TYPE="$type" harness > "$log/build-harness.txt" 2>&1; then
     fail "build the harness library ($type)" "see $log/build-harness.txt"
     tail -5 "$log/build-harness.txt"
@@ -228,11 +214,9 @@ for dir in "${dirs[@]}"; do
     done
 done
 
-# ---------------------------------------------------------------- stale builds
 section stale
-# Objects depend on the command line they were built with: a copy of step 0 built for
-# sm_75, then SM=80 must rebuild it (for sm_80: cuobjdump says so where it is), and a
-# second SM=80 must rebuild nothing.
+# Objects depend on their command line: a copy of step 0 built for sm_75, then SM=80 rebuilds
+# it for sm_80 (cuobjdump says so where it is), and a second SM=80 rebuilds nothing.
 step0=$(step_dir 0)   # step_dir (scripts/gpus.sh): the folder the Makefile lists for step K
 stale=$log/stale/$step0
 step_copy "$stale" "$step0"
@@ -254,7 +238,6 @@ else
     result "stale builds: make SM=80 again rebuilds nothing" $? "$(tr '\n' ' ' < "$log/stale.txt")"
 fi
 
-# ---------------------------------------------------------------- diff
 section diff
 previous=""
 for dir in "${dirs[@]}"; do
@@ -262,8 +245,7 @@ for dir in "${dirs[@]}"; do
     suite_owned "$dir" && continue   # an extension's steps: its suite compares them
     if [ -n "$previous" ]; then
         lines=$(diff "$previous/reduce.cu" "$dir/reduce.cu" | grep -c '^[<>]')
-        # one idea: at most 40 lines; 60 after an extension's steps (14 after 11): its idea
-        # also brings the flag that tests it
+        # one idea: at most 40 lines; 60 after an extension's steps, whose flag comes with it
         from=${previous%%_*} to=${dir%%_*} most=40
         [ $((${to#step} - ${from#step})) -gt 1 ] && most=60
         name="diff $from -> $to changes $lines lines"
@@ -272,13 +254,11 @@ for dir in "${dirs[@]}"; do
     previous=$dir
 done
 
-# ---------------------------------------------------------------- tools
 section tools
 steps_found="" steps_wrong=""
 for dir in "${dirs[@]}"; do
-    case $dir in */*) continue ;; esac
-    k=${dir#step}; k=${k%%_*}
-    [[ $dir == step* && $k =~ ^[0-9]+$ ]] || continue
+    [[ $dir =~ ^step([0-9]+)(_[^/]*)?$ ]] || continue
+    k=${BASH_REMATCH[1]}
     if [ "$(step_dir "$k")" = "$dir" ]; then steps_found+=" $k"; else steps_wrong+=" $k ($(step_dir "$k"))"; fi
 done
 [ -n "$steps_found" ] && [ -z "$steps_wrong" ] && ! step_dir 999 > /dev/null &&
@@ -301,8 +281,7 @@ done
 [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]
 result "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds${not_here:+ (not built here:$not_here)}" \
        $? "not built by any folder:${wrong:- (none listed)}"
-# check-archs fails on a warning: a copy of step 0 with a kernel that declares a variable
-# it never uses (nvcc's warning 177) stops at the first architecture, naming it
+# check-archs fails on a warning: a copy of step 0 with an unused variable (nvcc's warning 177)
 warn=$log/check-archs-warning/$step0
 step_copy "$warn" "$step0" && echo '__global__ void check_archs_probe(void) { int never_used = 3; }' >> "$warn/reduce.cu"
 make --no-print-directory -s -j1 -C "$warn" TYPE="$type" check-archs > "$log/check-archs-warning.txt" 2>&1
@@ -311,8 +290,7 @@ status=$?
     grep -q 'never_used' "$log/check-archs-warning.txt"
 result "check-archs: a warning fails the build, naming the architecture" $? \
        "exit $status: $(head -3 "$log/check-archs-warning.txt" | tr '\n' ' ')"
-# a folder whose build is skipped here (steps 12, 13 without NCCL or MPI): check-archs says
-# its build's line, the true reason
+# a folder whose build is skipped here: check-archs says its build's line, the true reason
 for dir in "${dirs[@]}"; do
     build_log=$log/build-${dir////_}.txt
     line=$(grep -m1 '^[^ ]*: skipped, ' "$build_log" 2> /dev/null) || continue
@@ -321,8 +299,7 @@ for dir in "${dirs[@]}"; do
     result "check-archs: $dir says why it is skipped, as its build does" $? "build: '$line', check-archs: '$archs_line'"
 done
 
-# a toolkit without compute-sanitizer (or ncu): the line names the component as missing;
-# with no nvcc anywhere, the toolkit
+# a toolkit without compute-sanitizer: the component is missing; with no nvcc, the toolkit
 fake=$log/toolkit-without-tools
 mkdir -p "$fake/bin" && printf '#!/bin/sh\n' > "$fake/bin/nvcc" && chmod +x "$fake/bin/nvcc"
 line=$(SANITIZER="" CUDA_PATH=$fake bash -c '. scripts/gpus.sh && echo "$SANITIZER_MISSING"')
@@ -334,12 +311,12 @@ if ! PATH=/usr/bin:/bin command -v nvcc > /dev/null; then
     result "no toolkit at all: the missing ncu's line says to install the toolkit" $? "$line"
 fi
 
-# ---------------------------------------------------------------- bad input
 section input
-case $type in   # the element 1, raw
+case $type in   # the element 1, raw; for float and double NaN, infinity and the largest finite too
     int)    one='\x01\x00\x00\x00' ;;
-    float)  one='\x00\x00\x80\x3f' ;;
-    double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' ;;
+    float)  one='\x00\x00\x80\x3f' nan='\x00\x00\xc0\x7f' inf='\x00\x00\x80\x7f' max='\xff\xff\x7f\x7f' ;;
+    double) one='\x00\x00\x00\x00\x00\x00\xf0\x3f' nan='\x00\x00\x00\x00\x00\x00\xf8\x7f'
+            inf='\x00\x00\x00\x00\x00\x00\xf0\x7f' max='\xff\xff\xff\xff\xff\xff\xef\x7f' ;;
 esac
 small=$(for p in "${programs[@]}"; do [ "$(describe "$p" index_bits)" = 32 ] && echo "$p"; done | head -1)  # a 32-bit step
 large=${programs_64[0]:-}   # a 64-bit step
@@ -376,8 +353,6 @@ if [ -x "$small" ] && [ -x "$large" ]; then
             printf '\xff\xff\xff\x7f\xff\xff\xff\x7f' > "$log/overflow.bin"
             expect "input: --input whose int sum overflows" 2 "4294967294" "$small" --input "$log/overflow.bin" ;;
         float|double)
-            if [ "$type" = float ]; then nan='\x00\x00\xc0\x7f' inf='\x00\x00\x80\x7f' max='\xff\xff\x7f\x7f'
-            else nan='\x00\x00\x00\x00\x00\x00\xf8\x7f' inf='\x00\x00\x00\x00\x00\x00\xf0\x7f' max='\xff\xff\xff\xff\xff\xff\xef\x7f'; fi
             printf '%b' "$one$one$nan" > "$log/nan.bin"; printf '%b' "$inf$inf" > "$log/inf.bin"
             printf '%b' "$max$max" > "$log/overflow.bin"
             expect "input: --input with a NaN element"    2 "element 2 is nan" "$small" --input "$log/nan.bin"
@@ -387,8 +362,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
 else
     fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
-# CUB's --determinism (number=-1): the toolkit's CUB (CCCL 3.0.1: determinism_modes=none)
-# refuses each mode; the newest CCCL's (make cccl) takes it
+# CUB's --determinism: the toolkit's CUB (determinism_modes=none) refuses each mode; make cccl's takes it
 modes=(run_to_run not_guaranteed gpu_to_gpu)
 cub_programs=() newest_cub=()
 for p in "${programs[@]}"; do
@@ -416,7 +390,6 @@ make_expect "make cccl CCCL_WHEEL=/nonexistent: exit 2, one line" 2 "no such fil
 # shellcheck source=tests/gpu.sh
 . tests/gpu.sh
 
-# the extensions' suites, each sourced here, its own section
 for suite in $(make_var TEST_SUITES); do
     section "$suite"
     # shellcheck disable=SC1090  # the suites are named by the Makefile
