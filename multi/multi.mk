@@ -27,23 +27,23 @@ DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 export SCALING_SIZES
 
-# Host tools: the multi-GPU tables and their unit tests; each depends on its command line
-# too (config.mk).
+# Host tools: the multi-GPU tables, and their unit tests, which link the tables' main()
+# (weak) with their own; each depends on its command line too (config.mk).
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
-MULTI_REPORT_SOURCES := multi/multi_report.c multi/multi_results.c common/results.c report/csv_read.c report/tables.c report/svg.c
-MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/multi_results.c multi/shard_reference.c common/data.c common/options.c common/results.c report/tables.c
+MULTI_REPORT_SOURCES := multi/multi_report.c common/results.c report/csv_read.c report/tables.c report/svg.c
+MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/shard_reference.c common/data.c common/options.c
 MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Ireport
 
 $(MULTI_REPORT).cmd $(MULTI_UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(MULTI_CFLAGS))
 
-$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) report/csv_read.h report/tables.h report/svg.h $(MULTI_REPORT).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_REPORT_SOURCES) -lm
+$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_REPORT).cmd
+	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
-$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) report/tables.h $(MULTI_UNIT_TESTS).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
+$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_UNIT_TESTS).cmd
+	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm -pthread
 
 .PHONY: scaling mpich
 

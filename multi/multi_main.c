@@ -69,6 +69,17 @@ static void *host_memory(size_t bytes)
 }
 
 /**
+ * Every rank's `bytes` at `mine`, rank r's at r x bytes of what it returns (free() it), on
+ * every rank: how the ranks compare their flags, agree on a verdict and take the slowest time.
+ */
+static void *gather(const ranks *w, const void *mine, size_t bytes)
+{
+    void *all = host_memory((size_t)w->size * bytes);
+    ranks_gather(w, mine, all, bytes);
+    return all;
+}
+
+/**
  * Opens GPUs 0 .. G-1 (`gpus`: --gpus, 0: every GPU visible), or with one rank per GPU
  * this rank's (ranks_pick_gpu()); then one NCCL communicator over every GPU of the run
  * (the step's connect_gpus()), once every rank has agreed, so that none waits there for a
@@ -235,8 +246,7 @@ static reference load(void *ctx, size_t n, uint64_t seed)
         reference_add(&mine, &part);
         CUDA_CHECK(cudaMemcpy((void *)s->in, m->host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
     }
-    reference *parts = host_memory((size_t)m->world.size * sizeof *parts);
-    ranks_gather(&m->world, &mine, parts, sizeof mine);
+    reference *parts = gather(&m->world, &mine, sizeof mine);
     for (int r = 0; r < m->world.size; r++)   /* in rank order: the same sum on every rank */
         reference_add(&total, &parts[r]);
     free(parts);
@@ -275,10 +285,14 @@ static float run_once(gpu_group *m, int combine_only, int pass)
             CUDA_CHECK(cudaEventSynchronize(m->slots[g].ready));
     ranks_barrier(&m->world);
     slots_go(m->slots, m->count);
-    float ms = slot_wait(&m->slots[0]);
+    float ms = slot_wait(&m->slots[0]), *times;
     for (int g = 1; g < m->count; g++)
         slot_wait(&m->slots[g]);
-    return ranks_slowest(&m->world, ms);
+    times = gather(&m->world, &ms, sizeof ms);
+    for (int r = 0; r < m->world.size; r++)   /* a run ends when its slowest process ends */
+        ms = times[r] > ms ? times[r] : ms;
+    free(times);
+    return ms;
 }
 
 
@@ -303,7 +317,11 @@ static float run(void *ctx, size_t n, int pass, driver_check check, void *arg)
         snprintf(where, sizeof where, " on GPU %d of %d%s", m->base + g, m->total, poison ? " (nothing was written)" : "");
         ok = check(arg, got, poison, where);
     }
-    return ranks_all(&m->world, ok) ? ms : -1.0f;
+    int *oks = gather(&m->world, &ok, sizeof ok);
+    for (int r = 0; r < m->world.size; r++)
+        ok = ok && oks[r];
+    free(oks);
+    return ok ? ms : -1.0f;
 }
 
 /** The depth hook: step 11 on the largest shard, then up to G additions in the combine. */
@@ -337,8 +355,7 @@ static element_t get(void *ctx, size_t n, size_t i)
     element_t old = 0, *at = element_at(m, i);
     if (at)
         CUDA_CHECK(cudaMemcpy(&old, at, sizeof old, cudaMemcpyDeviceToHost));
-    element_t *olds = host_memory((size_t)m->world.size * sizeof *olds);
-    ranks_gather(&m->world, &old, olds, sizeof old);
+    element_t *olds = gather(&m->world, &old, sizeof old);
     old = olds[k / m->count];
     free(olds);
     return old;
@@ -445,8 +462,12 @@ int main(int argc, char **argv)
     multi_flags flags;
     const harness_driver *driver = multi_driver(world.one_gpu_each ? MULTI_RANK_PER_GPU : MULTI_ONE_PROCESS,
                                                 STEP.name, &flags);
-    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, driver);
-    if (!ranks_same(&world, hash_flags(argc, argv)) && status == HARNESS_GO_ON) {
+    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, driver), same = 1;
+    unsigned long long hash = hash_flags(argc, argv), *hashes = gather(&world, &hash, sizeof hash);
+    for (int r = 0; r < world.size; r++)
+        same = same && hashes[r] == hash;
+    free(hashes);
+    if (!same && status == HARNESS_GO_ON) {
         say_error("the ranks were started with different flags, or NCCL_ALGO or NCCL_PROTO: give every rank "
                   "the same ones");
         status = EXIT_USAGE;

@@ -148,35 +148,10 @@ int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *erro
     return status;
 }
 
-int ranks_same(const ranks *w, unsigned long long value)
-{
-    (void)w;
-    unsigned long long low = value, high = value;
-    MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    return low == high;
-}
-
 void ranks_barrier(const ranks *w)
 {
     (void)w;
     MPI_Barrier(MPI_COMM_WORLD);
-}
-
-float ranks_slowest(const ranks *w, float ms)
-{
-    (void)w;
-    float slowest = ms;
-    MPI_Allreduce(&ms, &slowest, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
-}
-
-int ranks_all(const ranks *w, int ok)
-{
-    (void)w;
-    int all = ok;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all;
 }
 
 void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes)

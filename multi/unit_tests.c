@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "multi_options.h"
-#include "multi_results.h"
+#include "multi_report.h"
 #include "options.h"
 #include "results.h"
 #include "shard_reference.h"
