@@ -17,10 +17,9 @@
 #include "driver.h"
 #include "gpu_slot.h"
 #include "harness.h"
-#include "multi_options.h"
+#include "multi.h"
 #include "multi_step.h"
 #include "ranks.h"
-#include "shard_reference.h"
 
 /** The GPUs of a run: each one's slot, and the shards, sums and communicators of the step. */
 typedef struct gpu_group {
@@ -256,11 +255,10 @@ static reference load(void *ctx, size_t n, uint64_t seed)
 /**
  * One timed run on every GPU, of the whole step or (`combine_only`) the all-reduce alone:
  * each slot flushed, poisoned and gated (slot_begin()), every gate opened once every GPU
- * has finished its flush (the host queues GPU 1's flush after GPU 0's, and a GPU 0 let go
- * first would time its wait for GPU 1 in the all-reduce: 20-25 us of combine instead of 9
- * on 2 x H200). The ranks meet before they close their gates (one still busy elsewhere
- * would hold the others there past the gate's one-second limit), and after their flushes.
- * Returns the time in ms of this process's GPU 0, the slowest process's with several.
+ * has finished its flush (a GPU 0 let go before GPU 1's flush ends times its wait in the
+ * all-reduce: 20-25 us of combine instead of 9 on 2 x H200). The ranks meet before they
+ * close their gates (one busy elsewhere would hold the others past the gate's one-second
+ * limit), and after their flushes. Returns the slowest process's time in ms of its GPU 0.
  */
 static float run_once(gpu_group *m, int combine_only, int pass)
 {
@@ -472,13 +470,10 @@ int main(int argc, char **argv)
                   "the same ones");
         status = EXIT_USAGE;
     }
-    gpu_group *m = status == HARNESS_GO_ON ? calloc(1, sizeof *m) : NULL;
-    if (status == HARNESS_GO_ON && !m) {
-        say_error("out of host memory");
-        status = EXIT_USAGE;
-    }
     status = ranks_agree(&world, status != HARNESS_GO_ON, status);   /* a bad flag: every rank stops */
     if (status == HARNESS_GO_ON) {
+        static gpu_group group;   /* one per process; large (MAX_GPUS of everything), zeroed */
+        gpu_group *m = &group;
         m->world = world;
         ranks_hold_errors(&world);
         if ((status = open_gpus(m, flags.gpus)) == 0) {
@@ -489,6 +484,5 @@ int main(int argc, char **argv)
         }
         status = ranks_agree(&world, status != 0, status);
     }
-    free(m);
     return ranks_end(&world, status);
 }

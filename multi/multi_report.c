@@ -5,13 +5,12 @@
  * of step 12 (usage: main()'s lines). Exits 1 if any row failed, 2 on bad usage or a file it
  * cannot write. main() is weak: the unit tests link this file with their own.
  */
-#include "multi_report.h"
+#include "multi.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "csv_read.h"
-#include "results.h"
 #include "svg.h"
 #include "tables.h"
 

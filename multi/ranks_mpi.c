@@ -24,8 +24,9 @@ static FILE *held;
 static int real_stderr = -1;
 
 /** Sends stderr to a temporary file until release_errors(). */
-static void hold_errors(void)
+void ranks_hold_errors(const ranks *w)
 {
+    (void)w;
     if (held)
         return;
     fflush(stderr);
@@ -92,7 +93,7 @@ void ranks_begin(int *argc, char ***argv, ranks *w)
     w->one_gpu_each = 1;
     if (w->rank != 0 && !freopen("/dev/null", "w", stdout))
         fclose(stdout);   /* rank 0 prints the report; the others print nothing there */
-    hold_errors();
+    ranks_hold_errors(w);
 }
 
 int ranks_agree(const ranks *w, int failed, int status)
@@ -104,12 +105,6 @@ int ranks_agree(const ranks *w, int failed, int status)
         return status;
     MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
     return status;
-}
-
-void ranks_hold_errors(const ranks *w)
-{
-    (void)w;
-    hold_errors();
 }
 
 int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t error_size)
