@@ -67,10 +67,7 @@ static void *host_memory(size_t bytes)
     return p;
 }
 
-/**
- * Every rank's `bytes` at `mine`, rank r's at r x bytes of what it returns (free() it), on
- * every rank: how the ranks compare their flags, agree on a verdict and take the slowest time.
- */
+/** Every rank's `bytes` at `mine` (rank r's at r x bytes; free() it): to compare flags, agree, take the slowest. */
 static void *gather(const ranks *w, const void *mine, size_t bytes)
 {
     void *all = host_memory((size_t)w->size * bytes);
@@ -283,10 +280,10 @@ static float run_once(gpu_group *m, int combine_only, int pass)
             CUDA_CHECK(cudaEventSynchronize(m->slots[g].ready));
     ranks_barrier(&m->world);
     slots_go(m->slots, m->count);
-    float ms = slot_wait(&m->slots[0]), *times;
+    float ms = slot_wait(&m->slots[0]);
     for (int g = 1; g < m->count; g++)
         slot_wait(&m->slots[g]);
-    times = gather(&m->world, &ms, sizeof ms);
+    float *times = gather(&m->world, &ms, sizeof ms);
     for (int r = 0; r < m->world.size; r++)   /* a run ends when its slowest process ends */
         ms = times[r] > ms ? times[r] : ms;
     free(times);

@@ -140,8 +140,7 @@ expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --
 
 # ---------------------------------------------------------------- step 13
 section step13
-# One MPI rank per GPU, started with the mpiexec of the MPI it was built with; never hang:
-# every run is ended after 60 s (ranks_expect).
+# One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)
 # ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks of step 13 (ARGS: its program and
 # flags) exit CODE in under 30 s (ended at 60), TEXT in their output and, if CODE is not 0,
