@@ -20,8 +20,5 @@ rm -rf "$prefix"
 mv "$prefix".unpack/mpich-*.data/data "$prefix"
 rm -rf "$prefix.unpack"
 chmod +x "$prefix"/bin/*   # zip files keep no modes
-if ! "$prefix/bin/mpicc" -show > /dev/null 2>&1; then
-    echo "make mpich: $prefix/bin/mpicc does not run; remove $prefix and try again" >&2
-    exit 2
-fi
+"$prefix/bin/mpicc" -show > /dev/null 2>&1 || { echo "make mpich: $prefix/bin/mpicc does not run; remove $prefix and try again" >&2; exit 2; }
 echo "make mpich: MPICH installed in $prefix ($(version)); step13_rank_per_gpu finds it: make, then $prefix/bin/mpiexec -n G step13_rank_per_gpu/reduce"

@@ -1,9 +1,7 @@
 # The multi-GPU extension: steps 12 and 13 spread the input over the GPUs with NCCL, from
-# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file on one
-# line (the extension's targets, tools and tests); each step folder includes it with
-# MULTI_RANKS set (one: step 12; mpi: step 13) to build its program, or to say in one line
-# why it is skipped (NCCL and MPI are optional). Removing multi/, the two step folders and
-# the include line leaves the core whole.
+# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file (the
+# extension's targets, tools, tests); each step folder includes it with MULTI_RANKS (one or
+# mpi) to build its program, or to say in one line why not (NCCL and MPI are optional).
 ##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12 and 13
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 ifeq ($(MULTI_RANKS),)
@@ -27,23 +25,23 @@ DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
 export SCALING_SIZES
 
-# Host tools: the multi-GPU tables and their unit tests; each depends on its command line
-# too (config.mk).
+# Host tools: the tables, and their unit tests, which link the tables' weak main() with
+# their own; each depends on its command line too (config.mk).
 MULTI_REPORT     := build/tools/multi_report
 MULTI_UNIT_TESTS := build/$(TYPE)/multi_unit_tests
 EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
-MULTI_REPORT_SOURCES := multi/multi_report.c multi/multi_results.c common/results.c report/csv_read.c report/tables.c report/svg.c
-MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/multi_results.c multi/shard_reference.c common/data.c common/options.c common/results.c report/tables.c
+MULTI_REPORT_SOURCES := multi/multi_report.c common/results.c report/csv_read.c report/tables.c report/svg.c
+MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/shard_reference.c common/data.c common/options.c
 MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Ireport
 
 $(MULTI_REPORT).cmd $(MULTI_UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(MULTI_CFLAGS))
 
-$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h) report/csv_read.h report/tables.h report/svg.h $(MULTI_REPORT).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_REPORT_SOURCES) -lm
+$(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_REPORT).cmd
+	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
-$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(wildcard common/*.h multi/*.h) report/tables.h $(MULTI_UNIT_TESTS).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(MULTI_UNIT_SOURCES) -lm -pthread
+$(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_UNIT_TESTS).cmd
+	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm -pthread
 
 .PHONY: scaling mpich
 
@@ -58,17 +56,15 @@ scaling:
 mpich:
 	@multi/get_mpich.sh
 
-# CI (make ci-setup): MPICH from its wheel where no MPI is installed, so that CI builds,
-# links and runs step 13 (without a GPU: every rank stops with the no-GPU line)
+# CI: MPICH where no MPI is installed, so that CI builds, links and runs step 13
 ci-setup::
 	@command -v mpicc > /dev/null 2>&1 || $(MAKE) --no-print-directory mpich
 
 else
 # ---------------------------------------------------------------- a step folder's build
-# main.c's driver with multi_main.c's hooks and main() (main.c's is weak), and ranks_one.c
-# or ranks_mpi.c. memcheck (make sanitize) reports no API errors: NCCL asks
-# cudaFuncGetAttributes about kernels built for other GPUs and handles "no kernel image"
-# itself (seen on H200); the program checks every call of its own.
+# main.c's driver with multi_main.c's hooks and main(), and ranks_one.c or ranks_mpi.c.
+# memcheck reports no API errors: NCCL asks cudaFuncGetAttributes about kernels built for
+# other GPUs and handles "no kernel image" itself (H200); the program checks its own calls.
 MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 HARNESS_DIRS  := $(MULTI_DIR)
 HARNESS_EXTRA := multi_main ranks_$(MULTI_RANKS) multi_options shard_reference
@@ -76,15 +72,13 @@ SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
-# NCCL in $(NCCL_HOME), the CUDA toolkit or the system, in this order (nccl_lib ROOT: the
-# first library folder under ROOT with libnccl.so)
+# NCCL in $(NCCL_HOME), the CUDA toolkit or the system (nccl_lib ROOT: ROOT's libnccl.so folder)
 nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
 NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
 MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
 
-# MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH (a package, a cluster's module),
-# build/mpich/bin/mpicc (make mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says
-# where its headers and libraries are
+# MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH, build/mpich/bin/mpicc (make
+# mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says where its files are
 ifeq ($(MULTI_RANKS),mpi)
 MPICC := $(firstword $(if $(MPI_HOME),$(wildcard $(MPI_HOME)/bin/mpicc)) $(shell command -v mpicc 2>/dev/null) \
                      $(wildcard $(abspath $(MULTI_DIR)/..)/build/mpich/bin/mpicc))
@@ -94,33 +88,31 @@ endif
 
 ifeq ($(MULTI_SKIP),)
 ifeq ($(MULTI_RANKS),mpi)
-# The launcher of the same MPI: on Debian, mpicc and mpiexec are separate alternatives, so
-# /usr/bin/mpiexec may be another MPI's; mpiexec.openmpi or mpiexec.mpich beside mpicc is not
+# The launcher of the same MPI: on Debian /usr/bin/mpiexec may be another MPI's than mpicc;
+# mpiexec.openmpi or mpiexec.mpich beside mpicc is not
 MPI_FLAVOUR  := $(if $(findstring openmpi,$(MPI_SHOW)),openmpi,mpich)
 MPIEXEC      := $(firstword $(wildcard $(dir $(MPICC))mpiexec.$(MPI_FLAVOUR) $(dir $(MPICC))mpiexec))
-# The wrapper's own folders: /usr/include is the compiler's already (and -I on it would put
-# every header there ahead of the toolkit's). No C++ bindings: MPI's C interface is used.
+# The wrapper's folders but /usr/include (-I on it would put its headers ahead of the
+# toolkit's). No C++ bindings: MPI's C interface is used.
 MPI_INCLUDES := $(filter-out /usr/include,$(patsubst -I%,%,$(filter -I%,$(MPI_SHOW))))
 MPI_LIBDIRS  := $(patsubst -L%,%,$(filter -L%,$(MPI_SHOW)))
 EXTRA_NVCC_FLAGS += $(MPI_INCLUDES:%=-I%) -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX
 EXTRA_CFLAGS     += $(MPI_INCLUDES:%=-I%)
-# rpath: the program finds the same libmpi at run time, wherever it was found. rpath-link:
-# the linker finds libmpi's own libraries where libmpi keeps them (the wheel's libfabric in
-# lib/mpich), before another -rpath folder that may hold older ones (NCCL's /usr/lib/<arch>
-# can hold an older libfabric: undefined references to fi_getinfo@FABRIC_1.9)
+# rpath: the same libmpi at run time. rpath-link: libmpi's own libraries where it keeps them
+# (the wheel's libfabric in lib/mpich), before another -rpath folder's older ones (NCCL's
+# /usr/lib/<arch>: undefined references to fi_getinfo@FABRIC_1.9)
 MPI_LINK_DIRS := $(MPI_LIBDIRS) $(wildcard $(MPI_LIBDIRS:%=%/mpich))
 EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=%) $(MPI_LIBDIRS:%=-Xlinker -rpath=%) \
                     $(filter -l%,$(MPI_SHOW))
 endif
 NCCL_INCLUDE := $(NCCL_ROOT)/include
 NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
-# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's own folder
-# would put every header there (another CUDA toolkit's, or all of /usr/include) ahead of
-# the toolkit that compiles, which breaks a build with a newer nvcc (make check-toolkit).
+# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's folder would
+# put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
 NCCL_SHIM := build/nccl-include
 EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
 EXTRA_CFLAGS     += -I$(NCCL_SHIM)
-# rpath: the program finds the same libnccl at run time, wherever it was found
+# rpath: the same libnccl at run time
 EXTRA_LIBS       += -L$(NCCL_LIB) -lnccl -Xlinker -rpath=$(NCCL_LIB)
 include $(MULTI_DIR)/../common/step.mk
 
@@ -140,7 +132,7 @@ else
 .PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs sanitize-flags
 all check-archs:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)"
-# run has nothing to run: the same line, and a failure (a skipped build is not a run)
+# run: the same line, and a failure (a skipped build is not a run)
 run:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)" >&2; exit 2
 programs nccl-include mpiexec-path mpi-include sanitize-flags:

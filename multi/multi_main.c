@@ -17,10 +17,9 @@
 #include "driver.h"
 #include "gpu_slot.h"
 #include "harness.h"
-#include "multi_options.h"
+#include "multi.h"
 #include "multi_step.h"
 #include "ranks.h"
-#include "shard_reference.h"
 
 /** The GPUs of a run: each one's slot, and the shards, sums and communicators of the step. */
 typedef struct gpu_group {
@@ -66,6 +65,14 @@ static void *host_memory(size_t bytes)
         exit(EXIT_USAGE);
     }
     return p;
+}
+
+/** Every rank's `bytes` at `mine` (rank r's at r x bytes; free() it): to compare flags, agree, take the slowest. */
+static void *gather(const ranks *w, const void *mine, size_t bytes)
+{
+    void *all = host_memory((size_t)w->size * bytes);
+    ranks_gather(w, mine, all, bytes);
+    return all;
 }
 
 /**
@@ -235,8 +242,7 @@ static reference load(void *ctx, size_t n, uint64_t seed)
         reference_add(&mine, &part);
         CUDA_CHECK(cudaMemcpy((void *)s->in, m->host, s->n * sizeof(element_t), cudaMemcpyHostToDevice));
     }
-    reference *parts = host_memory((size_t)m->world.size * sizeof *parts);
-    ranks_gather(&m->world, &mine, parts, sizeof mine);
+    reference *parts = gather(&m->world, &mine, sizeof mine);
     for (int r = 0; r < m->world.size; r++)   /* in rank order: the same sum on every rank */
         reference_add(&total, &parts[r]);
     free(parts);
@@ -246,11 +252,10 @@ static reference load(void *ctx, size_t n, uint64_t seed)
 /**
  * One timed run on every GPU, of the whole step or (`combine_only`) the all-reduce alone:
  * each slot flushed, poisoned and gated (slot_begin()), every gate opened once every GPU
- * has finished its flush (the host queues GPU 1's flush after GPU 0's, and a GPU 0 let go
- * first would time its wait for GPU 1 in the all-reduce: 20-25 us of combine instead of 9
- * on 2 x H200). The ranks meet before they close their gates (one still busy elsewhere
- * would hold the others there past the gate's one-second limit), and after their flushes.
- * Returns the time in ms of this process's GPU 0, the slowest process's with several.
+ * has finished its flush (a GPU 0 let go before GPU 1's flush ends times its wait in the
+ * all-reduce: 20-25 us of combine instead of 9 on 2 x H200). The ranks meet before they
+ * close their gates (one busy elsewhere would hold the others past the gate's one-second
+ * limit), and after their flushes. Returns the slowest process's time in ms of its GPU 0.
  */
 static float run_once(gpu_group *m, int combine_only, int pass)
 {
@@ -278,7 +283,11 @@ static float run_once(gpu_group *m, int combine_only, int pass)
     float ms = slot_wait(&m->slots[0]);
     for (int g = 1; g < m->count; g++)
         slot_wait(&m->slots[g]);
-    return ranks_slowest(&m->world, ms);
+    float *times = gather(&m->world, &ms, sizeof ms);
+    for (int r = 0; r < m->world.size; r++)   /* a run ends when its slowest process ends */
+        ms = times[r] > ms ? times[r] : ms;
+    free(times);
+    return ms;
 }
 
 
@@ -303,7 +312,11 @@ static float run(void *ctx, size_t n, int pass, driver_check check, void *arg)
         snprintf(where, sizeof where, " on GPU %d of %d%s", m->base + g, m->total, poison ? " (nothing was written)" : "");
         ok = check(arg, got, poison, where);
     }
-    return ranks_all(&m->world, ok) ? ms : -1.0f;
+    int *oks = gather(&m->world, &ok, sizeof ok);
+    for (int r = 0; r < m->world.size; r++)
+        ok = ok && oks[r];
+    free(oks);
+    return ok ? ms : -1.0f;
 }
 
 /** The depth hook: step 11 on the largest shard, then up to G additions in the combine. */
@@ -337,8 +350,7 @@ static element_t get(void *ctx, size_t n, size_t i)
     element_t old = 0, *at = element_at(m, i);
     if (at)
         CUDA_CHECK(cudaMemcpy(&old, at, sizeof old, cudaMemcpyDeviceToHost));
-    element_t *olds = host_memory((size_t)m->world.size * sizeof *olds);
-    ranks_gather(&m->world, &old, olds, sizeof old);
+    element_t *olds = gather(&m->world, &old, sizeof old);
     old = olds[k / m->count];
     free(olds);
     return old;
@@ -445,19 +457,20 @@ int main(int argc, char **argv)
     multi_flags flags;
     const harness_driver *driver = multi_driver(world.one_gpu_each ? MULTI_RANK_PER_GPU : MULTI_ONE_PROCESS,
                                                 STEP.name, &flags);
-    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, driver);
-    if (!ranks_same(&world, hash_flags(argc, argv)) && status == HARNESS_GO_ON) {
+    int status = harness_begin(argc, argv, &opt, &MULTI_STEP, driver), same = 1;
+    unsigned long long hash = hash_flags(argc, argv), *hashes = gather(&world, &hash, sizeof hash);
+    for (int r = 0; r < world.size; r++)
+        same = same && hashes[r] == hash;
+    free(hashes);
+    if (!same && status == HARNESS_GO_ON) {
         say_error("the ranks were started with different flags, or NCCL_ALGO or NCCL_PROTO: give every rank "
                   "the same ones");
         status = EXIT_USAGE;
     }
-    gpu_group *m = status == HARNESS_GO_ON ? calloc(1, sizeof *m) : NULL;
-    if (status == HARNESS_GO_ON && !m) {
-        say_error("out of host memory");
-        status = EXIT_USAGE;
-    }
     status = ranks_agree(&world, status != HARNESS_GO_ON, status);   /* a bad flag: every rank stops */
     if (status == HARNESS_GO_ON) {
+        static gpu_group group;   /* one per process; large (MAX_GPUS of everything), zeroed */
+        gpu_group *m = &group;
         m->world = world;
         ranks_hold_errors(&world);
         if ((status = open_gpus(m, flags.gpus)) == 0) {
@@ -468,6 +481,5 @@ int main(int argc, char **argv)
         }
         status = ranks_agree(&world, status != 0, status);
     }
-    free(m);
     return ranks_end(&world, status);
 }

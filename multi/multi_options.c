@@ -1,8 +1,8 @@
 /**
  * @file multi_options.c
- * @brief The multi-GPU flags, --help and --describe lines (see multi_options.h).
+ * @brief The multi-GPU flags, --help and --describe lines (see multi.h).
  */
-#include "multi_options.h"
+#include "multi.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +15,7 @@ static struct {
 } program;
 
 /** The one flag of the multi-GPU programs. */
-static const driver_flag multi_flag_list[] = {
-    { "gpus", 1 },
-};
+static const driver_flag multi_flag_list[] = { { "gpus", 1 } };
 
 /** Takes --gpus G (1 .. MAX_GPUS) into program.flags. */
 static int take_flag(int index, const char *value, char *error, size_t error_size)
@@ -31,7 +29,7 @@ static int take_flag(int index, const char *value, char *error, size_t error_siz
     return 0;
 }
 
-/** The flags multi_driver() refuses (multi_options.h); each error line says why. */
+/** The flags multi_driver() refuses (multi.h); each error line says why. */
 static int check_flags(const options *opt, char *error, size_t error_size)
 {
     if (program.kind == MULTI_RANK_PER_GPU && program.flags->gpus) {
@@ -54,20 +52,16 @@ static int check_flags(const options *opt, char *error, size_t error_size)
     return 0;
 }
 
-/** The end of step 12's --help: which GPUs it takes. */
-static void print_one_process_footer(const char *name)
+/** The end of --help: which GPUs step 12 takes, how to start step 13's ranks. */
+static void print_footer(const char *name)
 {
-    (void)name;
-    printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
-           "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
-}
-
-/** The end of step 13's --help: how to start its ranks. */
-static void print_rank_per_gpu_footer(const char *name)
-{
-    printf("One MPI rank per GPU, as many ranks as GPUs: mpiexec -n G %s [flags] (srun on a cluster).\n"
-           "Each rank takes the GPU of its place on its node; --device, --input, --resources and\n"
-           "--gpus belong to the other programs.\n", name);
+    if (program.kind == MULTI_RANK_PER_GPU)
+        printf("One MPI rank per GPU, as many ranks as GPUs: mpiexec -n G %s [flags] (srun on a cluster).\n"
+               "Each rank takes the GPU of its place on its node; --device, --input, --resources and\n"
+               "--gpus belong to the other programs.\n", name);
+    else
+        printf("--device, --input and --resources belong to the one-GPU programs: this one uses GPUs\n"
+               "0 .. G-1 of those CUDA_VISIBLE_DEVICES shows it (e.g. CUDA_VISIBLE_DEVICES=2,3 for two others).\n");
 }
 
 /** --describe's multi-GPU lines (multi_driver()). */
@@ -84,12 +78,11 @@ const harness_driver *multi_driver(enum multi_kind kind, const char *shard_step,
     program.kind = kind;
     program.shard_step = shard_step;
     program.flags = flags;
-    driver.flags = (driver_flags){ multi_flag_list, (int)(sizeof multi_flag_list / sizeof multi_flag_list[0]),
-                                   take_flag };
+    driver.flags = (driver_flags){ multi_flag_list, 1, take_flag };
     driver.usage.runs_on = "the GPUs";
     driver.usage.flag_lines = kind == MULTI_RANK_PER_GPU ? "" :
         "      --gpus G     spread the input over GPUs 0 .. G-1 (default: every GPU it sees)\n";
-    driver.usage.print_footer = kind == MULTI_RANK_PER_GPU ? print_rank_per_gpu_footer : print_one_process_footer;
+    driver.usage.print_footer = print_footer;
     driver.check_flags = check_flags;
     driver.describe = describe;
     return &driver;

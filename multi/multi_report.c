@@ -1,71 +1,199 @@
 /**
  * @file multi_report.c
- * @brief build/tools/multi_report: the multi-GPU steps' tables, from the rows their programs appended
- * (usage: main()'s lines). Exits 1 if any row failed, 2 on bad usage or a file it cannot write.
+ * @brief build/tools/multi_report: the multi-GPU steps' tables, from the rows their programs
+ * appended: `make scaling`'s (steps 12 and 13 over n, setup and G) and `make run-all`'s table
+ * of step 12 (usage: main()'s lines). Exits 1 if any row failed, 2 on bad usage or a file it
+ * cannot write. main() is weak: the unit tests link this file with their own.
  */
+#include "multi.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "csv_read.h"
-#include "multi_results.h"
-#include "results.h"
 #include "svg.h"
+#include "tables.h"
 
 #define MAX_ROWS 1024
 
-/**
- * `scaling`: the multi-GPU steps' rows over n (outer), setup and G (inner): the table, its
- * CSV, and the sweep chart with one line per step, setup and G (bandwidth in all against n).
- */
-static int report_scaling(const char *rows_path, const char *csv_path, const char *svg_path)
+/** The passed row with `gpus` GPUs at size n, or NULL. */
+static const result_row *row_with(const result_row *rows, int count, unsigned long long n, int gpus)
 {
-    static result_row rows[MAX_ROWS], lines[MAX_ROWS];
-    int count = csv_read_some("multi_report", rows_path, rows, MAX_ROWS);
-    if (count == 0)
-        return 1;
-    print_scaling_table(stdout, rows, count);
-    if (write_scaling_csv(csv_path, rows, count) != 0) {
-        fprintf(stderr, "multi_report: cannot write '%s'\n", csv_path);
-        return 2;
+    for (int i = 0; i < count; i++)
+        if (rows[i].n == n && rows[i].gpus == gpus && row_passed(&rows[i]))
+            return &rows[i];
+    return NULL;
+}
+
+/**
+ * Speedup of row r over one GPU at its n: the first passed 1-GPU row at that n (make
+ * scaling runs step 12 --gpus 1 first), the same baseline for every setup. 0 when r failed
+ * or there is no such row.
+ */
+static double speedup_over_one(const result_row *rows, int count, const result_row *r)
+{
+    const result_row *one = row_with(rows, count, r->n, 1);
+    return (one && row_passed(r)) ? one->median_ms / r->median_ms : 0.0;
+}
+
+const char *scaling_setup(const result_row *r)
+{
+    const char *comma = strstr(r->label, ", ");
+    return comma ? comma + 2 : "";
+}
+
+unsigned long long scaling_crossover(const result_row *rows, int count, int gpus, const char *setup)
+{
+    unsigned long long crossover = 0;
+    for (int i = 0; i < count; i++) {   /* sizes in increasing order, as make scaling runs them */
+        if (rows[i].gpus != gpus || !row_passed(&rows[i]) || (setup && strcmp(scaling_setup(&rows[i]), setup) != 0))
+            continue;
+        const result_row *one = row_with(rows, count, rows[i].n, 1);
+        if (!one)
+            continue;
+        if (rows[i].median_ms < one->median_ms) {
+            if (crossover == 0)
+                crossover = rows[i].n;
+        } else {
+            crossover = 0;   /* slower again: the crossover lies above */
+        }
     }
-    for (int i = 0; i < count; i++) {   /* one line of the chart per step, setup and G */
+    return crossover;
+}
+
+/**
+ * `make scaling`'s table: per n, setup and G, time, aggregate GB/s, speedup and efficiency
+ * over one GPU at that n, the all-reduce's own time, then the crossover for each setup and
+ * G > 1.
+ */
+static void print_scaling_table(const result_row *rows, int count)
+{
+    const result_row *head = &rows[first_passed(rows, count)];
+    printf("Scaling (%s sums), %s, median of %d runs, %s; speedup and efficiency over 1 GPU (the first "
+           "1-GPU row at each n)\n", head->type, head->device, head->reps, cache_state(head));
+    printf("%-8s %-7s %-38s %4s %11s %10s %8s %10s %12s\n", "n", "step", "setup", "GPUs", "Time (us)", "GB/s",
+           "speedup", "efficiency", "combine (us)");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char size_text[32], step_text[8];
+        format_size_cell(size_text, sizeof size_text, rows, i);
+        snprintf(step_text, sizeof step_text, "%.6s", r->step);
+        if (!row_passed(r)) {
+            printf("%-8s %-7s %-38.38s %4d %11s\n", size_text, step_text, scaling_setup(r), r->gpus, "FAILED");
+            continue;
+        }
+        char speedup[16] = "-", efficiency[16] = "-";
+        double s = speedup_over_one(rows, count, r);
+        if (s > 0) {
+            snprintf(speedup, sizeof speedup, "%.2fx", s);
+            snprintf(efficiency, sizeof efficiency, "%.0f%%", 100.0 * s / r->gpus);
+        }
+        printf("%-8s %-7s %-38.38s %4d %11.1f %10.1f %8s %10s %12.1f\n", size_text, step_text, scaling_setup(r),
+               r->gpus, r->median_ms * 1e3, r->gbs, speedup, efficiency, r->combine_ms * 1e3);
+    }
+    /* one crossover line per setup and G > 1, in the order they first appear */
+    for (int i = 0; i < count; i++) {
+        int seen = rows[i].gpus < 2;
+        for (int j = 0; j < i && !seen; j++)
+            seen = rows[j].gpus == rows[i].gpus && strcmp(scaling_setup(&rows[j]), scaling_setup(&rows[i])) == 0;
+        if (seen)
+            continue;
+        unsigned long long c = scaling_crossover(rows, count, rows[i].gpus, scaling_setup(&rows[i]));
+        char size_text[32];
+        format_size(size_text, sizeof size_text, c);
+        if (c)
+            printf("crossover: %d GPUs, %s, beat 1 from n = %s on (and at every larger n measured)\n",
+                   rows[i].gpus, scaling_setup(&rows[i]), size_text);
+        else
+            printf("crossover: %d GPUs, %s, do not stay ahead of 1 at any n measured\n", rows[i].gpus,
+                   scaling_setup(&rows[i]));
+    }
+}
+
+/** The scaling table as CSV: step, setup, n, gpus, median us, GB/s, speedup, efficiency, combine us, status. */
+static int write_scaling_csv(const char *path, const result_row *rows, int count)
+{
+    FILE *out = create_csv(path, "step,setup,n,gpus,median_us,gbs,speedup,efficiency,combine_us,status");
+    if (!out)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        double s = speedup_over_one(rows, count, r);
+        fprintf(out, "%s,", r->step);
+        csv_write_field(out, scaling_setup(r));   /* quoted, a quote doubled: the one CSV writer */
+        fprintf(out, ",%llu,%d,%.2f,%.2f,%.3f,%.3f,%.2f,%s\n", r->n, r->gpus, r->median_ms * 1e3, r->gbs, s,
+                r->gpus > 0 ? s / r->gpus : 0.0, r->combine_ms * 1e3, r->status);
+    }
+    return close_csv(out);
+}
+
+/**
+ * `scaling`: the table, its CSV, and the sweep chart with one line per step, setup and G
+ * (bandwidth in all against n). Returns 0, or the path it cannot write.
+ */
+static const char *report_scaling(const result_row *rows, int count, const char *csv_path, const char *svg_path)
+{
+    static result_row lines[MAX_ROWS];
+    print_scaling_table(rows, count);
+    if (write_scaling_csv(csv_path, rows, count) != 0)
+        return csv_path;
+    for (int i = 0; i < count; i++) {
         lines[i] = rows[i];
         snprintf(lines[i].step, sizeof lines[i].step, "%.20s %.38s %d", rows[i].step, scaling_setup(&rows[i]),
                  rows[i].gpus);
         snprintf(lines[i].label, sizeof lines[i].label, "%.6s, %d GPU%s, %.60s", rows[i].step, rows[i].gpus,
                  rows[i].gpus == 1 ? "" : "s", scaling_setup(&rows[i]));
     }
-    if (svg_write_sweep_chart(svg_path, lines, count) != 0) {
-        fprintf(stderr, "multi_report: cannot write '%s'\n", svg_path);
-        return 2;
-    }
+    if (svg_write_sweep_chart(svg_path, lines, count) != 0)
+        return svg_path;
     printf("\nWrote %s and %s\n", csv_path, svg_path);
-    return any_failed(rows, count);
+    return NULL;
 }
 
-/** `multi`: run-all's step 12 rows, against `baseline`'s run-all row (the step each GPU runs). */
-static int report_multi(const char *rows_path, const char *run_rows_path, const char *baseline)
+/** `multi`: run-all's step 12 rows (a row per G), with their speedup over `baseline`'s row in RUN-ALL-ROWS. */
+static void report_multi(const result_row *rows, int count, const char *run_rows_path, const char *baseline)
 {
-    static result_row rows[MAX_ROWS], run[MAX_ROWS];
-    int count = csv_read_some("multi_report", rows_path, rows, MAX_ROWS);
-    if (count == 0)
-        return 1;
+    static result_row run[MAX_ROWS];
     int run_count = csv_read_all(run_rows_path, run, MAX_ROWS);
-    const result_row *baseline_row = NULL;
+    const result_row *base = NULL;
     for (int i = 0; i < run_count; i++)
         if (strcmp(run[i].step, baseline) == 0)
-            baseline_row = &run[i];
-    print_multi_table(stdout, rows, count, baseline_row);
-    return any_failed(rows, count);
+            base = &run[i];
+    printf("step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n", base ? base->median_ms * 1e3 : 0.0);
+    printf("%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char speedup[16] = "-";
+        if (!row_passed(r)) {
+            printf("%-4d %11s\n", r->gpus, "FAILED");
+            continue;
+        }
+        if (base && row_passed(base))
+            snprintf(speedup, sizeof speedup, "%.2fx", base->median_ms / r->median_ms);
+        printf("%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup, r->combine_ms * 1e3);
+    }
 }
 
-int main(int argc, char **argv)
+__attribute__((weak)) int main(int argc, char **argv)
 {
-    if (argc == 5 && strcmp(argv[1], "scaling") == 0)
-        return report_scaling(argv[2], argv[3], argv[4]);
-    if (argc == 5 && strcmp(argv[1], "multi") == 0)
-        return report_multi(argv[2], argv[3], argv[4]);
-    fprintf(stderr, "usage: multi_report scaling ROWS.csv OUT.csv OUT.svg\n"
-                    "       multi_report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n");
-    return 2;
+    static result_row rows[MAX_ROWS];
+    int scaling = argc == 5 && strcmp(argv[1], "scaling") == 0;
+    if (!scaling && !(argc == 5 && strcmp(argv[1], "multi") == 0)) {
+        fprintf(stderr, "usage: multi_report scaling ROWS.csv OUT.csv OUT.svg\n"
+                        "       multi_report multi ROWS.csv RUN-ALL-ROWS.csv BASELINE\n");
+        return 2;
+    }
+    int count = csv_read_some("multi_report", argv[2], rows, MAX_ROWS);
+    if (count == 0)
+        return 1;
+    const char *unwritten = NULL;
+    if (scaling)
+        unwritten = report_scaling(rows, count, argv[3], argv[4]);
+    else
+        report_multi(rows, count, argv[3], argv[4]);
+    if (unwritten) {
+        fprintf(stderr, "multi_report: cannot write '%s'\n", unwritten);
+        return 2;
+    }
+    return any_failed(rows, count);
 }

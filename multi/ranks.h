@@ -62,17 +62,8 @@ int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t
  */
 int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *error, size_t error_size);
 
-/** 1 on every rank when every rank gave the same `value` (a hash of its flags). Collective. */
-int ranks_same(const ranks *w, unsigned long long value);
-
 /** Waits until every rank has reached it (MPI_Barrier). */
 void ranks_barrier(const ranks *w);
-
-/** The largest of every rank's `ms`: a run ends when its slowest process ends. */
-float ranks_slowest(const ranks *w, float ms);
-
-/** 1 on every rank when `ok` is 1 on every rank. */
-int ranks_all(const ranks *w, int ok);
 
 /** Gathers `bytes` from every rank into `all` (rank r's at r x bytes), on every rank. */
 void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes);

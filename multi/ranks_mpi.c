@@ -24,8 +24,9 @@ static FILE *held;
 static int real_stderr = -1;
 
 /** Sends stderr to a temporary file until release_errors(). */
-static void hold_errors(void)
+void ranks_hold_errors(const ranks *w)
 {
+    (void)w;
     if (held)
         return;
     fflush(stderr);
@@ -92,7 +93,7 @@ void ranks_begin(int *argc, char ***argv, ranks *w)
     w->one_gpu_each = 1;
     if (w->rank != 0 && !freopen("/dev/null", "w", stdout))
         fclose(stdout);   /* rank 0 prints the report; the others print nothing there */
-    hold_errors();
+    ranks_hold_errors(w);
 }
 
 int ranks_agree(const ranks *w, int failed, int status)
@@ -104,12 +105,6 @@ int ranks_agree(const ranks *w, int failed, int status)
         return status;
     MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
     return status;
-}
-
-void ranks_hold_errors(const ranks *w)
-{
-    (void)w;
-    hold_errors();
 }
 
 int ranks_pick_gpu(const ranks *w, int visible, int *device, char *error, size_t error_size)
@@ -148,35 +143,10 @@ int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *erro
     return status;
 }
 
-int ranks_same(const ranks *w, unsigned long long value)
-{
-    (void)w;
-    unsigned long long low = value, high = value;
-    MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    return low == high;
-}
-
 void ranks_barrier(const ranks *w)
 {
     (void)w;
     MPI_Barrier(MPI_COMM_WORLD);
-}
-
-float ranks_slowest(const ranks *w, float ms)
-{
-    (void)w;
-    float slowest = ms;
-    MPI_Allreduce(&ms, &slowest, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
-}
-
-int ranks_all(const ranks *w, int ok)
-{
-    (void)w;
-    int all = ok;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all;
 }
 
 void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes)

@@ -39,27 +39,9 @@ int ranks_check_distinct_gpus(const ranks *w, const char *pci_bus_id, char *erro
     return 0;
 }
 
-int ranks_same(const ranks *w, unsigned long long value)
-{
-    (void)w, (void)value;
-    return 1;
-}
-
 void ranks_barrier(const ranks *w)
 {
     (void)w;
-}
-
-float ranks_slowest(const ranks *w, float ms)
-{
-    (void)w;
-    return ms;
-}
-
-int ranks_all(const ranks *w, int ok)
-{
-    (void)w;
-    return ok;
 }
 
 void ranks_gather(const ranks *w, const void *mine, void *all, size_t bytes)

@@ -1,33 +1,29 @@
 #!/usr/bin/env bash
 # make run-all's multi-GPU table (RUN_ALL_EXTRAS, from multi/multi.mk): with 2+ GPUs, step
-# 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), its speedup read from
-# run-all's own rows; else one line says why there is no table. Exits 1 if a run failed.
-# Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
+# 12 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), its speedup over the
+# step each of its GPUs runs (--describe) read from run-all's own rows; else one line says
+# why there is no table. Exits 1 if a run failed. Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
 . multi/multi.sh
 raw=$1
 suffix=${SUFFIX-}
-n=${N:-2^26}
-reps=${REPS:-20}
-failed=0
-
-multi_program=$one_process_step/reduce$suffix   # multi/multi.sh: step 12's folder
+program=$one_process_step/reduce$suffix   # multi/multi.sh: step 12's folder
+multi_raw=results/run-all-multi${suffix}-rows.csv
 gpus=$(visible_gpus)
+failed=0
 echo
-if [ ! -x "$multi_program" ]; then
+if [ ! -x "$program" ]; then
     echo "$one_process_step: not built ($NCCL_MISSING), no multi-GPU table"
 elif [ "$gpus" -lt 2 ]; then
     echo "$one_process_step: one GPU here, so no multi-GPU table (it needs 2 or more; make scaling too)"
 else
-    multi_raw=results/run-all-multi${suffix}-rows.csv
     rm -f "$multi_raw"
     for g in $(seq 1 "$gpus"); do
-        "./$multi_program" -n "$n" --gpus "$g" -r "$reps" --quiet --csv "$multi_raw" ||
+        "./$program" -n "${N:-2^26}" --gpus "$g" -r "${REPS:-20}" --quiet --csv "$multi_raw" ||
             { echo "$one_process_step --gpus $g: FAILED"; failed=1; }
     done
-    # step 12's speedup is over the step each of its GPUs runs, as it says (--describe)
-    build/tools/multi_report multi "$multi_raw" "$raw" "$(describe "./$multi_program" shard_step)" || failed=1
+    build/tools/multi_report multi "$multi_raw" "$raw" "$(describe "./$program" shard_step)" || failed=1
 fi
 exit "$failed"

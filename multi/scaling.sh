@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make scaling (its help line says what; results/scaling_float.* for floats; the network
-# transport: multi/multi.sh's network_run). A size that does not fit is skipped and said so.
+# transport: multi/multi.sh's NETWORK_ENV). A size that does not fit is skipped and said so.
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
@@ -13,10 +13,7 @@ program=$one_process_step/reduce$suffix ranks_program=$rank_per_gpu_step/reduce$
 [ -x "$ranks_program" ] || ranks_program=""   # step 13 is optional beside step 12 (no MPI)
 launcher=$(mpi_launcher)
 all=$(visible_gpus)
-if [ "$all" -lt 1 ]; then
-    echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2
-    exit 3
-fi
+[ "$all" -ge 1 ] || { echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2; exit 3; }
 counts=$(gpu_counts "$all")
 mkdir -p results
 raw=results/scaling${suffix}-rows.csv
@@ -44,8 +41,10 @@ for n in $sizes; do
     printf 'n = %-6s' "$n"
     for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
     if [ -n "$ranks_program" ]; then
-        for g in $counts; do measure "ranks=$g" mpi_run "$launcher" "$g" "./$ranks_program"; done
-        for g in $counts; do [ "$g" -lt 2 ] || measure "ranks=$g,network" network_run "$launcher" "$g" "./$ranks_program"; done
+        for g in $counts; do measure "ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$ranks_program"; done
+        for g in $counts; do
+            [ "$g" -lt 2 ] || measure "ranks=$g,network" "${MPI_RUN[@]}" "${NETWORK_ENV[@]}" "$launcher" -n "$g" "./$ranks_program"
+        done
     fi
     echo
 done

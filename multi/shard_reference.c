@@ -1,8 +1,8 @@
 /**
  * @file shard_reference.c
- * @brief The reference of an input made in parts (see shard_reference.h).
+ * @brief The reference of an input made in parts (see multi.h).
  */
-#include "shard_reference.h"
+#include "multi.h"
 
 #include <limits.h>
 

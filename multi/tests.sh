@@ -14,8 +14,7 @@ section multi-programs
 # skip line, so that its tests SKIP by name
 multi_program="" multi_name="$one_process_step/reduce$suffix"   # step 12, when NCCL was found
 rank_program="" rank_name="$rank_per_gpu_step/reduce$suffix"    # step 13, when MPI and NCCL were
-rank_missing=$(sed -n 's/^[^ ]*: skipped, //p' "$log/build-$rank_per_gpu_step.txt" 2> /dev/null | head -1)
-rank_missing=${rank_missing:-not built}
+rank_missing=$(sed -n 's/^[^ ]*: skipped, //p' "$log/build-$rank_per_gpu_step.txt" 2> /dev/null | grep -m1 . || echo "not built")
 for dir in "$one_process_step" "$rank_per_gpu_step"; do
     for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
         if [ "$(describe "$dir/$program" multi_gpu)" != 1 ]; then
@@ -39,43 +38,28 @@ for dir in "${dirs[@]}"; do
     number=${dir%%_*}
     [ "${number#step}" -lt "${first_multi#step}" ] && [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
 done
-previous_multi=""
-for dir in "$one_process_step" "$rank_per_gpu_step"; do
-    files=("$dir"/*.cu)
-    file=${files[0]}
-    if [ -n "$previous_multi" ]; then
-        lines=$(diff "$previous_multi" "$file" | grep -c '^[<>]')
-        name="diff ${previous_multi%%_*} -> ${dir%%_*} changes $lines lines"
-        if [ "$lines" -le 40 ]; then pass "$name (at most 40)"; else fail "$name" "more than 40"; fi
-    else
-        lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "$file")
-        name="diff ${previous%%_*} -> ${dir%%_*}: $file includes $previous/reduce.cu and adds $lines code lines"
-        if grep -q "#include \"../$previous/reduce.cu\"" "$file" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
-        else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
-    fi
-    previous_multi=$file
-done
+files=("$one_process_step"/*.cu "$rank_per_gpu_step"/*.cu)
+lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "${files[0]}")
+name="diff ${previous%%_*} -> $first_multi: ${files[0]} includes $previous/reduce.cu and adds $lines code lines"
+if grep -q "#include \"../$previous/reduce.cu\"" "${files[0]}" && [ "$lines" -le 40 ]; then pass "$name (at most 40)"
+else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 code lines"; fi
+lines=$(diff "${files[0]}" "${files[1]}" | grep -c '^[<>]')
+name="diff $first_multi -> ${rank_per_gpu_step%%_*} changes $lines lines"
+if [ "$lines" -le 40 ]; then pass "$name (at most 40)"; else fail "$name" "more than 40"; fi
 
 section multi-help
 make --no-print-directory help > "$log/multi-help.txt" 2>&1
-missing=""
-for name in NCCL_HOME MPI_HOME SCALING_SIZES; do
-    grep -q "^  $name=" "$log/multi-help.txt" || missing="$missing $name"
-done
+missing=$(for name in NCCL_HOME MPI_HOME SCALING_SIZES; do grep -q "^  $name=" "$log/multi-help.txt" || printf ' %s' "$name"; done)
 [ -z "$missing" ]; result "make help shows the multi-GPU variables (NCCL_HOME, MPI_HOME, SCALING_SIZES)" $? "missing:$missing"
 name="README's flags table lists every flag of the multi-GPU programs' --help"
-if [ -z "$multi_program" ]; then
-    skip "$name" "NCCL not found"
+if [ -z "$multi_program" ]; then skip "$name" "NCCL not found"
 else
     table=$(awk '/^\| flag \| meaning \|/ { on = 1 } on && !/^\|/ { exit } on' README.md)
     helps=$("$multi_program" --help 2>&1; [ -n "$rank_program" ] && "$rank_program" --help 2>&1)
     flags=$(echo "$helps" | grep -oE -- '(^|[ ,(])(--[a-z][a-z-]*|-[a-z],|2\^K[+-]M)' | sed 's/^[ ,(]//; s/,$//' | sort -u)
     missing=$(for f in $flags; do grep -qF -e "\`$f" -e ", $f" <<< "$table" || echo "$f"; done | tr '\n' ' ')
-    if [ -n "$table" ] && grep -qx -- '--gpus' <<< "$flags" && [ -z "$missing" ]; then
-        pass "$name ($(wc -w <<< "$flags"))"
-    else
-        fail "$name" "missing: ${missing:-the table, or --gpus in --help}"
-    fi
+    [ -n "$table" ] && grep -qx -- '--gpus' <<< "$flags" && [ -z "$missing" ]
+    result "$name ($(wc -w <<< "$flags"))" $? "missing: ${missing:-the table, or --gpus in --help}"
 fi
 
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
@@ -140,40 +124,33 @@ multi_check 1 "${sizes[@]}" "${huge[@]}"
 multi_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "${huge[@]}"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
-if [ -z "$multi_program" ]; then
-    for name in "--gpus 0" "--gpus 99" "--gpus above the GPUs there are" "--device 0" "--device 1" "--resources" \
-                "one GPU at a time: 100 calls"; do
-        skip "input/gpu $multi_name: $name" "NCCL not found"
-    done
-else
-    expect "input: $multi_name --gpus 0"  2 "--gpus" "$multi_program" --gpus 0 -n 1000
-    expect "input: $multi_name --gpus 99" 2 "--gpus" "$multi_program" --gpus 99 -n 1000
-    expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 0 -n 1000
-    expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" "$multi_program" --device 1 -n 1000
-    expect "input: $multi_name --resources" 2 "$(describe "$multi_program" shard_step)/reduce --resources" \
-        "$multi_program" --resources
-    gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" \
-        "$multi_program" --gpus $((visible + 1)) -n 1000
-    gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
-        "$multi_program" --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
-fi
+# multi_expect EXPECT NAME CODE TEXT ARGS...: EXPECT (expect, gpu_expect) of step 12 ARGS; SKIP where it was not built
+multi_expect() {
+    if [ -z "$multi_program" ]; then skip "$2" "NCCL not found"; else "$1" "${@:2:3}" "$multi_program" "${@:5}"; fi
+}
+multi_expect expect "input: $multi_name --gpus 0" 2 "--gpus" --gpus 0 -n 1000
+multi_expect expect "input: $multi_name --gpus 99" 2 "--gpus" --gpus 99 -n 1000
+multi_expect expect "input: $multi_name --device 0" 2 "CUDA_VISIBLE_DEVICES" --device 0 -n 1000
+multi_expect expect "input: $multi_name --device 1" 2 "CUDA_VISIBLE_DEVICES" --device 1 -n 1000
+multi_expect expect "input: $multi_name --resources" 2 "$(describe "$multi_program" shard_step)/reduce --resources" --resources
+multi_expect gpu_expect "gpu input: $multi_name --gpus above the GPUs there are" 2 "this machine has" --gpus $((visible + 1)) -n 1000
+multi_expect gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
+    --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
 
 # ---------------------------------------------------------------- step 13
 section step13
-# One MPI rank per GPU, started with the mpiexec of the MPI it was built with; never hang:
-# every run is ended after 60 s (ranks_expect).
-rank_tests=("--bogus" "-n 0" "--gpus 2" "ranks given different flags" "a rank without a GPU" "no GPU: every rank stops"
-            "more ranks than GPUs" "G=1: 100 calls" "G=2: a rank killed during a run")
+# One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)
 # ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks of step 13 (ARGS: its program and
-# flags) exit CODE in under 30 s (ended at 60); when CODE is not 0, the program says one
-# line (lines opening with its name; a launcher's own notices, such as Open MPI's on a
-# non-zero exit, are not the program's) holding TEXT
+# flags) exit CODE in under 30 s (ended at 60), TEXT in their output and, if CODE is not 0,
+# one line from the program (a launcher's notices, as Open MPI's on a non-zero exit, are
+# not its). SKIP where step 13 was not built; gpu_ranks_expect: also without a GPU.
 ranks_expect() {
     local name=$1 code=$2 text=$3 ranks=$4 start=$SECONDS status took lines
     shift 4
-    timeout 60 env "${MPI_ENV[@]}" "$launcher" -n "$ranks" "$@" > "$log/out.txt" 2> "$log/err.txt"
+    if [ -z "$rank_program" ]; then skip "$name" "$rank_missing"; return; fi
+    timeout 60 "${MPI_RUN[@]}" "$launcher" -n "$ranks" "$@" > "$log/out.txt" 2> "$log/err.txt"
     status=$? took=$((SECONDS - start))
     lines=$(grep -c "^$rank_program: " "$log/err.txt")
     if [ "$status" -ne "$code" ]; then
@@ -188,58 +165,52 @@ ranks_expect() {
         pass "$name ($took s)"
     fi
 }
+gpu_ranks_expect() { if [ -z "$gpu" ] && [ -n "$rank_program" ]; then skip "$1" "no GPU"; else ranks_expect "$@"; fi; }
+# rank_script FILE LINE: $log/FILE, which runs LINE ($rank: its rank) and then its arguments
+rank_script() {
+    # shellcheck disable=SC2016  # the script written expands its own variables
+    printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' "$2" 'exec "$@"' > "$log/$1"
+    chmod +x "$log/$1"
+}
 # rank_check G SIZE...: step 13 --check on G ranks (NETWORK=1: over NCCL's network transport)
 rank_check() {
     local g=$1 how="" network=()
     shift
     if [ "${NETWORK:-0}" = 1 ]; then how=", network transport" network=("${NETWORK_ENV[@]}"); fi
     gpu_check "gpu $rank_name $type ranks=$g$how" "$g" "$( [ -n "$rank_program" ] || echo "$rank_missing")" \
-        env "${network[@]}" "${MPI_ENV[@]}" "$launcher" -n "$g" "$rank_program" -- "$@"
+        "${MPI_RUN[@]}" "${network[@]}" "$launcher" -n "$g" "$rank_program" -- "$@"
 }
-if [ -z "$rank_program" ]; then
-    for name in "${rank_tests[@]}"; do skip "input/gpu $rank_name: $name" "$rank_missing"; done
+ranks_expect "input: $rank_name 2 ranks --bogus" 2 "--bogus" 2 "$rank_program" --bogus
+ranks_expect "input: $rank_name 2 ranks -n 0" 2 "at least 1" 2 "$rank_program" -n 0
+ranks_expect "input: $rank_name 2 ranks --gpus 2" 2 "mpiexec -n G" 2 "$rank_program" --gpus 2 -n 1000
+ranks_expect "input: $rank_name ranks given different flags" 2 "different flags" 1 "$rank_program" -n 1000 \
+    : -n 1 "$rank_program" -n 2000
+# rank 0 sees no GPU (CUDA_VISIBLE_DEVICES empty), rank 1 every GPU: both stop, one line
+# shellcheck disable=SC2016  # $rank: the script's own
+rank_script rank0_without_gpu.sh '[ "$rank" = 0 ] && export CUDA_VISIBLE_DEVICES='
+ranks_expect "input/gpu $rank_name: a rank without a GPU stops every rank" 3 "rank 0 of 2" 2 \
+    "$log/rank0_without_gpu.sh" "$rank_program" -n 1000
+if [ -n "$gpu" ]; then skip "input $rank_name: no GPU: every rank stops, one line" "a GPU is here"
+else ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 "$rank_program" -n 1000; fi
+gpu_ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) "$rank_program" -n 1000
+gpu_ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
+    "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
+name="gpu $rank_name: a rank killed during a run ends every rank"
+if [ -z "$rank_program" ]; then skip "$name" "$rank_missing"
+elif [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
 else
-    ranks_expect "input: $rank_name 2 ranks --bogus" 2 "--bogus" 2 "$rank_program" --bogus
-    ranks_expect "input: $rank_name 2 ranks -n 0" 2 "at least 1" 2 "$rank_program" -n 0
-    ranks_expect "input: $rank_name 2 ranks --gpus 2" 2 "mpiexec -n G" 2 "$rank_program" --gpus 2 -n 1000
-    ranks_expect "input: $rank_name ranks given different flags" 2 "different flags" 1 "$rank_program" -n 1000 \
-        : -n 1 "$rank_program" -n 2000
-    # rank 0 sees no GPU (CUDA_VISIBLE_DEVICES empty), rank 1 every GPU: both stop, one line
-    # shellcheck disable=SC2016  # the script written expands its own variables
-    printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
-        '[ "$rank" = 0 ] && export CUDA_VISIBLE_DEVICES=' 'exec "$@"' > "$log/rank0_without_gpu.sh"
-    chmod +x "$log/rank0_without_gpu.sh"
-    ranks_expect "input/gpu $rank_name: a rank without a GPU stops every rank" 3 "rank 0 of 2" 2 \
-        "$log/rank0_without_gpu.sh" "$rank_program" -n 1000
-    if [ -z "$gpu" ]; then
-        ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 "$rank_program" -n 1000
-        skip "gpu input: $rank_name more ranks than GPUs" "no GPU"
-        skip "gpu $rank_name 1 rank: 100 calls in a row, every result verified" "no GPU"
-    else
-        skip "input $rank_name: no GPU: every rank stops, one line" "a GPU is here"
-        ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) \
-            "$rank_program" -n 1000
-        ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
-            "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
-    fi
-    name="gpu $rank_name: a rank killed during a run ends every rank"
-    if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
-    else
-        # rank 1 is killed (SIGKILL, the process the launcher started) 5 s into a run of
-        # 100000 calls at 2^28 (over 10 s): rank 0, waiting for it in an all-reduce, must not
-        # stay there: the launcher ends the job, non-zero, well before the minute. A run that
-        # ended before the kill (a refused flag, say) proves nothing: under 5 s fails.
-        # shellcheck disable=SC2016  # the script written expands its own variables
-        printf '%s\n' '#!/usr/bin/env bash' 'rank=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}' \
-            'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi' 'exec "$@"' > "$log/kill_rank1.sh"
-        chmod +x "$log/kill_rank1.sh"
-        start=$SECONDS
-        timeout 60 env "${MPI_ENV[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^28 -r 100000 \
-            --quiet > "$log/kill.txt" 2>&1
-        status=$? took=$((SECONDS - start))
-        [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -ge 5 ] && [ "$took" -lt 50 ]
-        result "$name (exit $status, $took s)" $? "124: still running at 60 s; under 5 s: ended before the kill: $(head -c 200 "$log/kill.txt")"
-    fi
+    # rank 1 is killed (SIGKILL, the process the launcher started) 5 s into a run of 100000
+    # calls at 2^28 (over 10 s): rank 0, waiting for it in an all-reduce, must not stay there:
+    # the launcher ends the job, non-zero, well before the minute. Under 5 s fails: a run that
+    # ended before the kill (a refused flag, say) proves nothing.
+    # shellcheck disable=SC2016  # $rank and $$: the script's own
+    rank_script kill_rank1.sh 'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi'
+    start=$SECONDS
+    timeout 60 "${MPI_RUN[@]}" "$launcher" -n 2 "$log/kill_rank1.sh" "$rank_program" -n 2^28 -r 100000 --quiet \
+        > "$log/kill.txt" 2>&1
+    status=$? took=$((SECONDS - start))
+    [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -ge 5 ] && [ "$took" -lt 50 ]
+    result "$name (exit $status, $took s)" $? "124: still running at 60 s; under 5 s: ended before the kill: $(head -c 200 "$log/kill.txt")"
 fi
 rank_check 1 "${sizes[@]}" "${huge[@]}"
 rank_check 2 "${sizes[@]}"

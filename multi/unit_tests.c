@@ -1,9 +1,9 @@
 /**
  * @file multi/unit_tests.c
- * @brief Host unit tests of the multi-GPU extension's pure logic: its flags (through the
- * core's parser and multi_options.h's driver), the crossover of `make scaling`'s table and
- * the reference of an input made in parts (shard_reference.h). No GPU, no NCCL. One line a
- * test, `PASS unit NAME` or `FAIL unit NAME: why`, as tests/unit_tests.c prints them.
+ * @brief Host unit tests of the multi-GPU extension's pure logic (multi.h): its flags
+ * (through the core's parser and multi_driver()), the crossover of `make scaling`'s table
+ * and the reference of an input made in parts. No GPU, no NCCL. One line a test, `PASS
+ * unit NAME` or `FAIL unit NAME: why`, as tests/unit_tests.c prints them.
  */
 #include <limits.h>
 #include <math.h>
@@ -11,11 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "multi_options.h"
-#include "multi_results.h"
-#include "options.h"
-#include "results.h"
-#include "shard_reference.h"
+#include "multi.h"
 
 #include "unit_test.h"
 
