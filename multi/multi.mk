@@ -33,12 +33,16 @@ EXTRA_TOOLS      += $(MULTI_REPORT) $(MULTI_UNIT_TESTS)
 MULTI_REPORT_SOURCES := multi/multi_report.c common/results.c report/csv_read.c report/tables.c report/svg.c
 MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/shard_reference.c common/data.c common/options.c
 MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Ireport
+# the tables' tool is one for every TYPE (build/tools/), as the core's report tool is
+MULTI_REPORT_CFLAGS = $(REPORT_CFLAGS) -Imulti
 
-$(MULTI_REPORT).cmd $(MULTI_UNIT_TESTS).cmd: FORCE
+$(MULTI_REPORT).cmd: FORCE
+	@$(call write_if_changed,$(CC) $(MULTI_REPORT_CFLAGS))
+$(MULTI_UNIT_TESTS).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(MULTI_CFLAGS))
 
 $(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_REPORT).cmd
-	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm
+	$(Q)$(CC) $(MULTI_REPORT_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_UNIT_TESTS).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm -pthread
