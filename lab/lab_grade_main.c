@@ -49,10 +49,8 @@ static FILE *open_append(const char *path, const char *header)
     return f;
 }
 
-/**
- * `lab_grade table`: lab-check's three rows (step FROM, the copy, our step k), in the order
- * lab.sh ran them, not by name (a pasted kernel has our name), and the verdict; 1 if one failed.
- */
+/** `table`: lab-check's rows (step FROM, the copy, ours) in lab.sh's order, not by name (a pasted kernel has
+ * ours), and the verdict; 1 if one failed. */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
     static result_row rows[MAX_ROWS];
@@ -78,10 +76,8 @@ static int load_weights(const char *path, grade_weights *w)
     return status != 0 ? say("%s", error) : 0;
 }
 
-/**
- * `lab_grade grade`: results.json, the summary, and with STUDENT the row of GRADES.csv; 0 once
- * written, whatever the score; 3 when the record says no GPU answered (the score is no grade).
- */
+/** `grade`: results.json, the summary, with STUDENT a row of GRADES.csv; 0 once written, whatever the score;
+ * 3 when the record says no GPU answered (the score is no grade). */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
 {
@@ -167,10 +163,8 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
-/**
- * `lab_grade size`: each size in decimal, as the programs' -n reads it (parse_size()); 2 on
- * the first that is not a size >= 1, named last on its line (lab/lab_check.sh quotes it).
- */
+/** `size`: each size in decimal, as -n reads it (parse_size()); 2 on the first that is not a size >= 1,
+ * named last on its line (lab/lab_check.sh quotes it). */
 static int lab_size(int count, char **texts)
 {
     uint64_t n;
