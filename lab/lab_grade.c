@@ -346,7 +346,6 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
     }
 
-    /* correctness: the types, the sanitizers and the timed runs */
     int first = g->count;
     long correct_each = w->correct / r->type_count, correct_left = w->correct % r->type_count;
     for (int i = 0; i < r->type_count; i++) {
@@ -390,10 +389,8 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
 
     graded_test *perf = &g->tests[g->count++];
     int start = r->start ? r->start : r->step - 1;
-    snprintf(perf->name, sizeof perf->name, "Performance: speedup over step %d, against our step %d's",
-             start, r->step);
-    snprintf(perf->short_name, sizeof perf->short_name, "performance");
-    perf->max_score = w->performance;
+    snprintf(name, sizeof name, "Performance: speedup over step %d, against our step %d's", start, r->step);
+    grade_test(perf, NULL, name, "performance", w->performance, "");
     const recorded_test *timed = find_test(r, "timed");
     char verdict[512];
     if (r->start_ms > 0.0 && r->yours_ms > 0.0)

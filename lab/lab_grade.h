@@ -1,8 +1,6 @@
-/**
- * @file lab_grade.h
+/** @file lab_grade.h
  * @brief build/tools/lab_grade: lab-check's table and verdict; lab-grade's score, a pure function of the
- * record and the weights (%lab/README.md, "The record"), as results.json, a summary and a grades.csv row.
- */
+ * record and the weights (%lab/README.md, "The record"), as results.json, a summary and a grades.csv row. */
 #ifndef REDUCE_LAB_GRADE_H
 #define REDUCE_LAB_GRADE_H
 

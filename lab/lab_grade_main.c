@@ -1,7 +1,5 @@
-/**
- * @file lab_grade_main.c
- * @brief The lab's host tool, `build/tools/lab_grade`: lab-check's timing table and
- * lab-grade's score, from the rows and the record the lab scripts wrote.
+/** @file lab_grade_main.c
+ * @brief build/tools/lab_grade: lab-check's table and lab-grade's score, from the lab scripts' rows and record.
  *
  *     lab_grade table ROWS.csv FROM K START YOURS OURS           (make lab-check's table)
  *     lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv] (make lab-grade's score)
@@ -49,8 +47,7 @@ static FILE *open_append(const char *path, const char *header)
     return f;
 }
 
-/** `table`: lab-check's rows (step FROM, the copy, ours) in lab.sh's order, not by name (a pasted kernel has
- * ours), and the verdict; 1 if one failed. */
+/** `table`: lab-check's rows in lab.sh's order, not by name (a pasted kernel has ours), the verdict; 1: one failed. */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
     static result_row rows[MAX_ROWS];
@@ -96,10 +93,9 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
         return say("%s", error);
     score_grade(&record, &w, &g);
     FILE *json = fopen(json_path, "w");
-    if (!json)
-        return cannot_write(json_path);
-    write_results_json(json, &record, &g);
-    if (fclose(json) != 0)
+    if (json)
+        write_results_json(json, &record, &g);
+    if (!json || fclose(json) != 0)
         return cannot_write(json_path);
     print_grade_summary(stdout, &record, &g);
     if (csv_path) {

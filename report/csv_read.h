@@ -5,8 +5,7 @@
 
 #include "results.h"
 
-/** Splits a CSV line into at most `max` fields in place, unquoted (a doubled quote is one, a comma in quotes is
- * text): the count, or -1 (an unterminated quote, too many). */
+/** Splits a CSV line into at most `max` fields in place, unquoted: the count, or -1 (an open quote, too many). */
 int csv_split(char *line, char **fields, int max);
 
 /** Parses one CSV line written by csv_append(): 0, or -1 for the header or a malformed line. */

@@ -26,8 +26,7 @@ typedef struct speedups {
 /** Row i's speedups over row i-1 (between two steps' rows), row 0 and the reference (CUB; < 0: none); failed rows: 0. */
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
 
-/** The index of the row "vs CUB" divides by, or -1: the fastest passing row whose step is one of `candidates`
- * (comma-separated) and, unless n is 0, whose size is n. */
+/** The row "vs CUB" divides by: the fastest passing one of `candidates` ("a,b"), of size n unless n is 0; or -1. */
 int fastest_reference(const result_row *rows, int count, const char *candidates, unsigned long long n);
 
 /** Harris's table of one `make run-all`: a row per program (time, GB/s, % of peak, speedups, vs CUB; floats'
@@ -53,8 +52,7 @@ typedef struct time_fit {
 /** Least squares fit of `us` (median times, us) against `bytes` over `count` sizes, each weighing the same. */
 time_fit fit_time(const double *bytes, const double *us, int count);
 
-/** A line per program, type and flush with its passed sizes' fit_time(): c, b, % of peak; also as CSV to
- * `csv_path` unless NULL. 0, or -1. */
+/** Per program, type and flush, its passed sizes' fit_time() (c, b, % of peak), also as CSV to `csv_path`. */
 int print_fit_table(FILE *out, const result_row *rows, int count, const char *csv_path);
 
 /** Writes n as "2^K" when it is a power of two, else with separators. */
