@@ -73,8 +73,7 @@ static int load_weights(const char *path, grade_weights *w)
     return status != 0 ? say("%s", error) : 0;
 }
 
-/** `grade`: results.json, the summary, with STUDENT a row of GRADES.csv; 0 once written, whatever the score;
- * 3 when the record says no GPU answered (the score is no grade). */
+/** `grade`: results.json, summary, with STUDENT a GRADES.csv row; 0 once written; 3: no GPU answered (no grade). */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
 {
@@ -159,8 +158,7 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
-/** `size`: each size in decimal, as -n reads it (parse_size()); 2 on the first that is not a size >= 1,
- * named last on its line (lab/lab_check.sh quotes it). */
+/** `size`: each size in decimal as -n reads it; 2 on the first not >= 1, named last (lab_check.sh quotes it). */
 static int lab_size(int count, char **texts)
 {
     uint64_t n;

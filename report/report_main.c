@@ -63,8 +63,7 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
                           csv_path, svg_path, any_failed(rows, count));
 }
 
-/** `report field`: COLUMN's value in each row, one a line: scripts read a CSV by column name, never by cutting at
- * commas, which a quoted label may hold. 2 when the file cannot be read or has no such column. */
+/** `report field`: COLUMN's value per row (scripts read by name, not at commas a quoted label holds); 2: error. */
 static int report_field(const char *path, const char *column)
 {
     enum { MAX_FIELDS = 64 };
