@@ -1,8 +1,5 @@
-/**
- * @file lab_grade.c
- * @brief lab-check's verdict and table; lab-grade's score, results.json, summary and CSV
- * row (see lab_grade.h).
- */
+/** @file lab_grade.c
+ * @brief lab-check's verdict and table; lab-grade's score, results.json, summary and CSV row (lab_grade.h). */
 #define _POSIX_C_SOURCE 200809L   /* strtok_r() and fmemopen() are POSIX, not C11 */
 #include "lab_grade.h"
 
@@ -333,8 +330,7 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
     memset(g, 0, sizeof *g);
     g->gain = GAIN_NO_DATA;
     const recorded_test *includes = find_test(r, "includes");
-    /* an empty file is its own first failure, in place of the #include check: said so,
-     * rather than as a build's pages of link errors */
+    /* an empty file fails in place of the #include check, not as pages of link errors */
     const recorded_test *empty = find_test(r, "empty");
     int empty_file = empty && empty->status == GRADE_FAIL;
     enum stopped_by stopped = empty_file ? STOPPED_BY_EMPTY_FILE
@@ -350,7 +346,6 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         grade_test(&g->tests[g->count++], includes, name, "includes", 0, reason);
     }
 
-    /* correctness: the types, the sanitizers and the timed runs */
     int first = g->count;
     long correct_each = w->correct / r->type_count, correct_left = w->correct % r->type_count;
     for (int i = 0; i < r->type_count; i++) {
@@ -392,13 +387,10 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
                  "\n(not the copy's doing: its points follow the other correctness tests: %s)", points);
     }
 
-    /* performance */
     graded_test *perf = &g->tests[g->count++];
     int start = r->start ? r->start : r->step - 1;
-    snprintf(perf->name, sizeof perf->name, "Performance: speedup over step %d, against our step %d's",
-             start, r->step);
-    snprintf(perf->short_name, sizeof perf->short_name, "performance");
-    perf->max_score = w->performance;
+    snprintf(name, sizeof name, "Performance: speedup over step %d, against our step %d's", start, r->step);
+    grade_test(perf, NULL, name, "performance", w->performance, "");
     const recorded_test *timed = find_test(r, "timed");
     char verdict[512];
     if (r->start_ms > 0.0 && r->yours_ms > 0.0)
@@ -438,8 +430,7 @@ void score_grade(const grade_record *r, const grade_weights *w, grade *g)
         }
     }
 
-    /* totals (nothing scores where the file had no code or a library's #include), the
-     * correct column and the first failure */
+    /* totals (nothing scores without code or with a library's #include), correct, first failure */
     int any_fail = 0, all_ran = 1;
     for (int i = 0; i < g->count; i++) {
         graded_test *t = &g->tests[i];
@@ -533,12 +524,8 @@ void write_results_json(FILE *f, const grade_record *r, const grade *g)
 /** The widest a table's line gets before its last column wraps (a terminal's width). */
 enum { TABLE_WIDTH = 120, TABLE_LAST_COLUMN_MIN = 40 };
 
-/**
- * Prints the first line of `text` as a table's last column, which starts at column
- * `indent`: wrapped between words so that no line passes TABLE_WIDTH (the column gets at
- * least TABLE_LAST_COLUMN_MIN), each further line indented to the column. A word is never
- * cut: one longer than the column gets a line of its own.
- */
+/** The first line of `text` as the last column, from column `indent`, wrapped between words within TABLE_WIDTH
+ * (at least TABLE_LAST_COLUMN_MIN wide), never cutting a word: a longer one gets a line of its own. */
 static void print_last_column(FILE *f, const char *text, int indent)
 {
     int width = TABLE_WIDTH - indent;
@@ -602,12 +589,8 @@ void print_grade_summary(FILE *f, const grade_record *r, const grade *g)
     fprintf(f, "score: %s / %s\n", points, max);
 }
 
-/**
- * Writes a text cell of results/grades.csv through the core's CSV writer. A cell that
- * begins with =, +, - or @ would be a formula to a spreadsheet that opens the file (a
- * student's name or a compiler message is the student's text): it gets a ' before it,
- * inside the quotes, which the spreadsheet shows as text; print_class_table() drops it.
- */
+/** A text cell of grades.csv: one that begins with =, +, - or @ (the student's text) would be a spreadsheet's
+ * formula, so it gets a ' before it, which shows it as text; print_class_table() drops it. */
 static void csv_text(FILE *f, const char *text)
 {
     char cell[2048];
@@ -685,8 +668,7 @@ int print_class_table(FILE *out, FILE *csv)
     chomp(line);
     if (strcmp(line, GRADES_HEADER) != 0)
         return -1;
-    /* every column as wide as its widest cell (a first pass over the rows): a long name
-     * or a long word is never cut, and the columns stay in line */
+    /* every column as wide as its widest cell (a first pass): nothing is cut, columns stay in line */
     static char title[CLASS_COLUMNS][256] = {"student", "step", "correct", "speedup", "ours", "score", "max"};
     int width[CLASS_COLUMNS];
     for (int c = 0; c < CLASS_COLUMNS; c++)

@@ -1,10 +1,6 @@
-/**
- * @file lab_grade.h
- * @brief The lab's host tool (build/tools/lab_grade): `make lab-check`'s timing table and
- * verdict, and `make lab-grade`'s score of the record its checks wrote (%lab/README.md,
- * "The record": its format, and why the score is a pure function of it and the weights),
- * to Gradescope's results.json, a one-screen summary and a row of results/grades.csv.
- */
+/** @file lab_grade.h
+ * @brief build/tools/lab_grade: lab-check's table and verdict; lab-grade's score, a pure function of the
+ * record and the weights (%lab/README.md, "The record"), as results.json, a summary and a grades.csv row. */
 #ifndef REDUCE_LAB_GRADE_H
 #define REDUCE_LAB_GRADE_H
 
@@ -13,10 +9,7 @@
 
 #include "results.h"
 
-/**
- * Below a speedup of 1 + LAB_NOISE of our step over the start, the verdict's thresholds are
- * under 2.5% apart, and two timings of one kernel differ by 1.1% (H100): time cannot judge.
- */
+/** Under 1 + LAB_NOISE of our speedup, the thresholds lie within 2.5%, timings vary 1.1% (H100): no verdict. */
 #define LAB_NOISE 0.05
 
 /** The verdict on the student's time. */
@@ -28,10 +21,8 @@ typedef enum lab_gain {
     GAIN_NO_DATA     /**< a time is missing or not positive */
 } lab_gain;
 
-/**
- * The student's median time against step `start`'s (k-1; 11 for 14) and our step k's, in a
- * line that begins with the verdict's label; the share: (start/yours - 1) / (start/ours - 1).
- */
+/** The student's time against step `start`'s (k-1; 11 for 14) and ours, in `text` after the verdict's label;
+ * the share: (start/yours - 1) / (start/ours - 1). */
 lab_gain lab_verdict(double start_ms, double yours_ms, double ours_ms, int start, int step, char *text, size_t size);
 
 /** The table of step `start`, the student's and our step k (rows[0..2]), and the verdict. */
@@ -46,7 +37,7 @@ lab_gain print_lab_table(FILE *out, const result_row rows[3], int start, int ste
 /** What the record says of one test. */
 typedef enum grade_status { GRADE_NOT_RUN, GRADE_PASS, GRADE_FAIL, GRADE_SKIP } grade_status;
 
-/** Points of each part, in hundredths of a point (lab/weights.conf, see parse_weights()). */
+/** Points of each part in hundredths (lab/weights.conf, parse_weights()). */
 typedef struct grade_weights {
     long correct, memcheck, racecheck, timed_runs, performance;   /**< correct: split over the types */
 } grade_weights;

@@ -1,7 +1,5 @@
-/**
- * @file lab_grade_main.c
- * @brief The lab's host tool, `build/tools/lab_grade`: lab-check's timing table and
- * lab-grade's score, from the rows and the record the lab scripts wrote.
+/** @file lab_grade_main.c
+ * @brief build/tools/lab_grade: lab-check's table and lab-grade's score, from the lab scripts' rows and record.
  *
  *     lab_grade table ROWS.csv FROM K START YOURS OURS           (make lab-check's table)
  *     lab_grade grade RECORD WEIGHTS OUT.json [STUDENT GRADES.csv] (make lab-grade's score)
@@ -49,10 +47,7 @@ static FILE *open_append(const char *path, const char *header)
     return f;
 }
 
-/**
- * `lab_grade table`: lab-check's three rows (step FROM, the copy, our step k), in the order
- * lab.sh ran them, not by name (a pasted kernel has our name), and the verdict; 1 if one failed.
- */
+/** `table`: lab-check's rows in lab.sh's order, not by name (a pasted kernel has ours), the verdict; 1: one failed. */
 static int lab_table(const char *rows_path, const char *from_text, const char *step_text, char **programs)
 {
     static result_row rows[MAX_ROWS];
@@ -78,10 +73,7 @@ static int load_weights(const char *path, grade_weights *w)
     return status != 0 ? say("%s", error) : 0;
 }
 
-/**
- * `lab_grade grade`: results.json, the summary, and with STUDENT the row of GRADES.csv; 0 once
- * written, whatever the score; 3 when the record says no GPU answered (the score is no grade).
- */
+/** `grade`: results.json, summary, with STUDENT a GRADES.csv row; 0 once written; 3: no GPU answered (no grade). */
 static int lab_grade(const char *record_path, const char *weights_path, const char *json_path,
                         const char *student, const char *csv_path)
 {
@@ -100,10 +92,9 @@ static int lab_grade(const char *record_path, const char *weights_path, const ch
         return say("%s", error);
     score_grade(&record, &w, &g);
     FILE *json = fopen(json_path, "w");
-    if (!json)
-        return cannot_write(json_path);
-    write_results_json(json, &record, &g);
-    if (fclose(json) != 0)
+    if (json)
+        write_results_json(json, &record, &g);
+    if (!json || fclose(json) != 0)
         return cannot_write(json_path);
     print_grade_summary(stdout, &record, &g);
     if (csv_path) {
@@ -167,10 +158,7 @@ static int lab_note(const char *path, const char *item, const char *id, const ch
     return fclose(f) == 0 ? 0 : cannot_write(path);
 }
 
-/**
- * `lab_grade size`: each size in decimal, as the programs' -n reads it (parse_size()); 2 on
- * the first that is not a size >= 1, named last on its line (lab/lab_check.sh quotes it).
- */
+/** `size`: each size in decimal as -n reads it; 2 on the first not >= 1, named last (lab_check.sh quotes it). */
 static int lab_size(int count, char **texts)
 {
     uint64_t n;

@@ -1,7 +1,5 @@
-/**
- * @file csv_read.c
- * @brief Reading CSV back (see csv_read.h).
- */
+/** @file csv_read.c
+ * @brief Reading CSV back (see csv_read.h). */
 #include "csv_read.h"
 
 #include <stdio.h>

@@ -1,18 +1,11 @@
-/**
- * @file csv_read.h
- * @brief Reading CSV back: a line split into fields, and the rows the programs write
- * (common/results.h's csv_append()), for the tools (the report, the lab's grader, the
- * multi-GPU tables); no step reads a CSV file.
- */
+/** @file csv_read.h
+ * @brief CSV read back for the tools (report, lab grader, multi-GPU tables): fields, and csv_append()'s rows. */
 #ifndef CSV_READ_H
 #define CSV_READ_H
 
 #include "results.h"
 
-/**
- * Splits one CSV line into at most `max` fields, in place, unquoting (a doubled quote is one,
- * a comma inside quotes is text): the field count, or -1 (an unterminated quote, too many).
- */
+/** Splits a CSV line into at most `max` fields in place, unquoted: the count, or -1 (an open quote, too many). */
 int csv_split(char *line, char **fields, int max);
 
 /** Parses one CSV line written by csv_append(): 0, or -1 for the header or a malformed line. */

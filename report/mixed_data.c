@@ -1,10 +1,6 @@
-/**
- * @file mixed_data.c
- * @brief Writes n floats or doubles of mixed magnitudes (common/data.h: mixed_values()) to a
- * file, for --input: data on which the order of a float sum shows in its result (step 14's
- * README; --same-bits makes the same data itself). A host tool beside the report, not in
- * step14_same_bits/, which a course's handout may leave out.
- */
+/** @file mixed_data.c
+ * @brief n floats or doubles of mixed magnitudes (mixed_values()) to a file for --input: data on which a float
+ * sum's order shows (step 14's README). Here, not in step14_same_bits/, which a handout may leave out. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

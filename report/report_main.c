@@ -1,10 +1,7 @@
-/**
- * @file report_main.c
- * @brief The `report` tool: the rows the programs appended, turned into the tables, CSV files
- * and charts of `make run-all` and `make sweep`, and each program's fit to t = c + bytes / b
- * (usage: main()'s lines). REFERENCE: what "vs CUB" divides by ("-": none; several,
- * comma-separated: the fastest). Exits 1 if any row failed. It knows no step by name.
- */
+/** @file report_main.c
+ * @brief The `report` tool (usage: main()): the programs' rows as run-all's and sweep's tables, CSV files and
+ * charts, and each program's fit to t = c + bytes / b. REFERENCE: what "vs CUB" divides by ("-": none;
+ * comma-separated: the fastest). Exits 1 if any row failed. It knows no step by name. */
 #include <stdio.h>
 #include <string.h>
 
@@ -66,11 +63,7 @@ static int report_sweep(const char *rows_path, const char *csv_path, const char 
                           csv_path, svg_path, any_failed(rows, count));
 }
 
-/**
- * `report field`: COLUMN's value in every row of a CSV file with a header line, one a line:
- * scripts read a CSV by column name, never by cutting at commas, which a quoted label may
- * hold. Exits 2 when the file cannot be read or has no such column.
- */
+/** `report field`: COLUMN's value per row (scripts read by name, not at commas a quoted label holds); 2: error. */
 static int report_field(const char *path, const char *column)
 {
     enum { MAX_FIELDS = 64 };

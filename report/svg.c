@@ -1,7 +1,5 @@
-/**
- * @file svg.c
- * @brief Bar chart of `make run-all` and line chart of `make sweep` as plain SVG 1.1.
- */
+/** @file svg.c
+ * @brief Bar chart of `make run-all` and line chart of `make sweep` as plain SVG 1.1. */
 #include "svg.h"
 
 #include <math.h>

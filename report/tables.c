@@ -1,8 +1,5 @@
-/**
- * @file tables.c
- * @brief The tables of make run-all and make sweep (see tables.h), from the rows the
- * programs write (common/results.h).
- */
+/** @file tables.c
+ * @brief The tables of make run-all and make sweep (see tables.h) from the programs' rows (results.h). */
 #include "tables.h"
 
 #include <stdlib.h>

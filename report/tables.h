@@ -1,8 +1,5 @@
-/**
- * @file tables.h
- * @brief The tables of make run-all and make sweep and their CSV files, the report tool's
- * (report/report_main.c), and the multi-GPU tables' helpers. No step links them.
- */
+/** @file tables.h
+ * @brief The tables and CSV files of make run-all and make sweep (report_main.c), and multi-GPU helpers. */
 #ifndef TABLES_H
 #define TABLES_H
 
@@ -29,16 +26,11 @@ typedef struct speedups {
 /** Row i's speedups over row i-1 (between two steps' rows), row 0 and the reference (CUB; < 0: none); failed rows: 0. */
 speedups compute_speedups(const result_row *rows, int count, int i, int reference_index);
 
-/**
- * The row "vs CUB" divides by: the fastest passing row whose step is one of `candidates`
- * (comma-separated names) and, unless n is 0, whose size is n. Its index, or -1.
- */
+/** The row "vs CUB" divides by: the fastest passing one of `candidates` ("a,b"), of size n unless n is 0; or -1. */
 int fastest_reference(const result_row *rows, int count, const char *candidates, unsigned long long n);
 
-/**
- * Prints Harris's table for one `make run-all`: a title, a row per program (time, GB/s, % of
- * peak, speedups, vs CUB; floats' relative error; noisy and failed rows say so), its reference.
- */
+/** Harris's table of one `make run-all`: a row per program (time, GB/s, % of peak, speedups, vs CUB; floats'
+ * relative error; noisy and failed rows say so), then its reference. */
 void print_run_table(FILE *out, const result_row *rows, int count, int reference_index);
 
 /** Writes the run-all rows with their speedups as CSV to `path`: 0, or -1 (so do the writers below). */
@@ -60,10 +52,7 @@ typedef struct time_fit {
 /** Least squares fit of `us` (median times, us) against `bytes` over `count` sizes, each weighing the same. */
 time_fit fit_time(const double *bytes, const double *us, int count);
 
-/**
- * Prints a line per program, type and flush (in order of appearance) with its passed sizes'
- * fit_time(): c, b and % of peak; the same as CSV to `csv_path` unless NULL. 0, or -1.
- */
+/** Per program, type and flush, its passed sizes' fit_time() (c, b, % of peak), also as CSV to `csv_path`. */
 int print_fit_table(FILE *out, const result_row *rows, int count, const char *csv_path);
 
 /** Writes n as "2^K" when it is a power of two, else with separators. */
