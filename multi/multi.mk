@@ -34,7 +34,7 @@ MULTI_REPORT_SOURCES := multi/multi_report.c common/results.c report/csv_read.c 
 MULTI_UNIT_SOURCES   := multi/unit_tests.c multi/multi_options.c multi/shard_reference.c common/data.c common/options.c
 MULTI_CFLAGS := $(HOST_CFLAGS) -Imulti -Ireport
 # the tables' tool is one for every TYPE (build/tools/), as the core's report tool is
-MULTI_REPORT_CFLAGS = $(REPORT_CFLAGS) -Imulti
+MULTI_REPORT_CFLAGS = $(REPORT_CFLAGS) -I$(CUDA_PATH)/include -Imulti
 
 $(MULTI_REPORT).cmd: FORCE
 	@$(call write_if_changed,$(CC) $(MULTI_REPORT_CFLAGS))
