@@ -2,7 +2,8 @@
 # make lint: the checks about the text around the code, no GPU needed, one line each:
 #   docs      the Doxygen site builds with zero warnings (make docs)
 #   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
-#             within theirs, and no number higher than in the last commit or the one before
+#             within theirs, and no number higher than in the last commit or the one before, but
+#             a layer's raise paid by the others'
 #   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
 #             passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
