@@ -54,8 +54,9 @@ fi
 counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$|^docs/|^step[^/]*/.*\.cu$'; }
 lines_of() { counted "$@" | tr '\n' '\0' | xargs -0 -r cat -- | wc -l; }
 budget() { awk -v k="$1" '$1 == k { print $2 }' "${2:-tests/budgets.txt}"; }
-bash_scripts() { git ls-files | while IFS= read -r f; do
-    { [[ $f == *.sh ]] || head -c 40 "$f" 2> /dev/null | grep -q '^#!.*bash'; } && echo "$f"; done; }
+# is_script FILE: a shell script: *.sh, or a bash #! line (the scripts section checks these too)
+is_script() { [[ $1 == *.sh ]] || head -c 40 "$1" 2> /dev/null | grep -q '^#!.*bash'; }
+bash_scripts() { git ls-files | while IFS= read -r f; do is_script "$f" && echo "$f"; done; }
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
     fail "budgets: every layer within its line budget" "not a git checkout: the budgets count git's files"
 else
@@ -107,7 +108,7 @@ fi
 # (.shellcheckrc lets shellcheck follow the helpers the scripts source)
 scripts=()
 while IFS= read -r -d '' file; do
-    if [[ $file == *.sh ]] || head -c 40 "$file" 2> /dev/null | grep -q '^#!.*bash'; then scripts+=("$file"); fi
+    if is_script "$file"; then scripts+=("$file"); fi
 done < <(git ls-files -z --cached --others --exclude-standard 2> /dev/null || find . -path ./build -prune -o -type f -print0)
 if [ ${#scripts[@]} -lt 10 ]; then
     fail "shellcheck: every script" "found ${#scripts[@]} scripts only (git ls-files)"
