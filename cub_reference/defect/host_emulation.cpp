@@ -85,9 +85,8 @@ static void show(const char *type, int threads, int items, std::vector<int> depo
 
 int main(void)
 {
-    // CUB 3.5.0's policy for cc 9.0 (tuning_reduce.cuh): 224 threads x 13 floats, 128 x 5 doubles a turn. A thread's
-    // first value after a renorm(): its 513th float, 2049th double; 806 and 2115: the fewest a thread deposits at
-    // 2^30+5 floats and 2^31+5 doubles on a 132-SM H100 (README.md, "Cause")
+    // CUB 3.5.0's policy for cc 9.0 (tuning_reduce.cuh): 224 threads x 13 floats, 128 x 5 doubles a turn; why these
+    // deposit counts: README.md, "Host emulation" (a renorm() at the 512th float, 2048th double)
     show<float>("float", 224, 13, { 507, 512, 513, 520, 806, 1300 });
     show<double>("double", 128, 5, { 2045, 2048, 2049, 2050, 2115, 3000 });
     return 0;
