@@ -21,7 +21,7 @@ extern "C" {
 
 /** Byte the result is poisoned with before each run, so a run that writes nothing fails. */
 #define POISON_BYTE 0xA5
-/** The L2 flush writes this many times the L2 size. */
+/** The L2 flush reads (--flush write: writes) this many times the L2 size. */
 #define FLUSH_L2_MULTIPLE 4
 /** Most one-hot positions one_hot_positions() returns for one size. */
 #define MAX_ONE_HOT 40

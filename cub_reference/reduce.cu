@@ -101,10 +101,9 @@ static const step_flags OWN_FLAGS = {
 
 #if HAS_DETERMINISM
 /**
- * What the env's memory resource hands out, so that Sum(in, out, n, env) does not cudaMallocAsync
- * and cudaFreeAsync on every call: the harness's scratch. CCCL 3.5.0 (cub/detail/env_dispatch.cuh)
- * sizes the storage without a launch, then calls allocate() on a copy of the resource (an exception
- * becomes cudaErrorMemoryAllocation): a resource without storage that records the request sizes it.
+ * What the env's memory resource hands out instead of a cudaMallocAsync per call: the harness's scratch. CCCL
+ * 3.5.0 (cub/detail/env_dispatch.cuh) sizes the storage without a launch, then calls allocate() on a copy of the
+ * resource (an exception becomes cudaErrorMemoryAllocation): one without storage that records the request sizes it.
  */
 struct scratch_storage {
     void *base;         /**< the harness's scratch (NULL: record the size, then throw) */
@@ -187,12 +186,11 @@ static size_t scratch_elements(size_t n) { return temp_bytes(n) / sizeof(element
 static size_t blocks_for(size_t) { return 1; }
 
 /**
- * An upper bound on the longest chain of additions of CUB's two-pass Sum (CCCL 3.0.1 and 3.5.0,
- * cub/device/dispatch/dispatch_reduce.cuh, tuning/tuning_reduce.cuh): min(tiles, occupancy x SMs x 5)
- * blocks of 256 threads (or 512, 640 from compute capability 10.0) share tiles of threads x 16 inputs
- * (at most 16 a turn); a thread adds its share serially, a block its threads' values (at most threads
- * - 1 deep, whatever the tree); run_to_run adds the partials in one more block, not_guaranteed one by
- * one (atomics). 256 threads make the most tiles, occupancy 1 the longest shares.
+ * An upper bound on the longest chain of additions of CUB's two-pass Sum (CCCL 3.0.1 and 3.5.0, dispatch_reduce.cuh,
+ * tuning_reduce.cuh): min(tiles, occupancy x SMs x 5) blocks of 256 threads (512, 640 from cc 10.0) share tiles of
+ * threads x 16 inputs; a thread adds its share serially, a block its threads' values (at most threads - 1 deep, any
+ * tree); run_to_run adds the partials in one more block, not_guaranteed one by one (atomics). 256 threads make the
+ * most tiles, occupancy 1 the longest shares.
  */
 static uint64_t addition_depth(size_t n)
 {
@@ -213,10 +211,9 @@ static uint64_t addition_depth(size_t n)
 }
 
 /**
- * error_bound() at addition_depth(), but for gpu_to_gpu's binned accumulator (cub/detail/rfa.cuh:
- * K = 3 folds of W = 13 bits for float, 40 for double) binned_error_bound(). From about 2^25 floats,
- * fresh data (data.h: fresh_value()) move the sum by less than twice it: a stale result, which CUB
- * never keeps, could pass.
+ * error_bound() at addition_depth(); for gpu_to_gpu's binned accumulator (rfa.cuh: K = 3 folds of W = 13 bits for
+ * float, 40 for double) binned_error_bound(). From about 2^25 floats, fresh data (data.h: fresh_value()) move the
+ * sum by less than twice it: a stale result, which CUB never keeps, could pass.
  */
 static double own_error_bound(const reference *ref, size_t n)
 {

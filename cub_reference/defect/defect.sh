@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# make cub-defect (README.md here): CCCL's headers (make cccl) copied to build/cccl-patched with
-# renorm.patch applied there (never to build/cccl or the toolkit), then the reproducer built against
-# each copy and run at DEFECT_SIZES: the patched copy must pass every size (without a GPU: built, and
-# said so). make then builds cub_reference/newest/reduce_gpu_to_gpu_renorm too, held by make test to
-# pass every size of --check auto.
+# make cub-defect (README.md here): host_emulation.cpp run; renorm.patch applied to a copy of make cccl's
+# headers (build/cccl-patched, never build/cccl or the toolkit); the reproducer built against each and
+# run at DEFECT_SIZES: the patched must pass every size (without a GPU: built, and said so).
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit
 . scripts/gpus.sh   # gpu_missing, nvcc_path
@@ -19,6 +17,8 @@ released=build/cccl/include patched=build/cccl-patched/include out=build/defect
 # a fresh copy each time, so that the patch applies to the headers make cccl installed
 rm -rf build/cccl-patched
 mkdir -p build/cccl-patched "$out"
+g++ -std=c++17 -O2 -I"$released" cub_reference/defect/host_emulation.cpp -o "$out/host_emulation"
+"$out/host_emulation"   # rfa.cuh on the host, driven as the kernel drives it (no GPU)
 cp -R "$released" "$patched"
 if ! patch -s -p1 -d "$patched" < cub_reference/defect/renorm.patch; then
     say "renorm.patch does not apply to these headers (CCCL $(sed -n 's/^#define CCCL_VERSION //p' \

@@ -1,8 +1,7 @@
 /**
  * @file cub_reference/defect/trigger.cuh
- * @brief ../reduce.cu with what its newest builds say of CCCL 3.5.0's gpu_to_gpu defect
- * (README.md here): --describe's gpu_to_gpu_renorm= and, where the renorm() is missing, from
- * which n the defect can strike on this GPU; the name of the patched build (make cub-defect).
+ * @brief ../reduce.cu with what its newest builds' --describe says of CCCL 3.5.0's gpu_to_gpu defect
+ * (README.md here), and the name of the patched build (make cub-defect).
  */
 #ifdef CUB_GPU_TO_GPU_RENORM
 #define BUILD_NOTE "_renorm"   // newest/Makefile's build against build/cccl-patched
@@ -13,14 +12,11 @@ static void describe_defect(void);
 
 #if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
 /**
- * The smallest n at which a thread of DeterministicDeviceReduceKernel deposits more values than its
- * accumulator's endurance() (512 floats, 2048 doubles: cub/detail/rfa.cuh:561-563), and so enters
- * BlockReduce unnormalised; with `every`, at which every thread does. CUB's dispatch
- * (dispatch_reduce_deterministic.cuh:200-226): chunks of 2^31 - 1 inputs on min(grid, tiles) blocks
- * of the policy's threads taking `items` a turn; the grid from the storage CUB asks for a chunk
- * (round_up(grid x sizeof(accumulator), 256) + 255 bytes), a multiple of 5 x SMs. A thread deposits
- * items x ceil(n / (grid x threads x items)) at most, items x floor(...) at least. 0: no n up to a
- * chunk; -1: no GPU.
+ * The smallest n at which a thread of DeterministicDeviceReduceKernel (with `every`: every thread) deposits
+ * more than endurance() values, its last turn's zeros counted as the kernel counts them: a size past which
+ * threads are exposed, not the smallest (README.md, "Where"). CUB's dispatch: min(grid, tiles) blocks of the
+ * policy's threads x `items` a turn, the grid from the storage CUB asks for a chunk of 2^31 - 1 inputs
+ * (round_up(grid x sizeof(accumulator), 256) + 255 bytes), a multiple of 5 x SMs. 0: no n up to a chunk; -1: no GPU.
  */
 static long long exposed_from(int every)
 {
@@ -46,8 +42,7 @@ static long long exposed_from(int every)
 }
 #endif
 
-/** --describe's lines for floats: gpu_to_gpu_renorm=missing (CCCL 3.5.0 as released), patched or unknown;
- * where missing, in gpu_to_gpu, from which n some thread, and every thread, is exposed. */
+/** --describe's lines for floats: gpu_to_gpu_renorm=missing (3.5.0), patched or unknown; if missing, exposed_from(). */
 static void describe_defect(void)
 {
 #if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
