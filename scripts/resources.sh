@@ -2,9 +2,8 @@
 # make resources (its help line says what, common/resources.h why, the lines under the table
 # each column). On a GPU every figure is the program's own (--resources); without one,
 # registers and shared memory are the compiler's for the built architecture (SM=90: an H100's)
-# and a line says the rest needs a GPU. A library's kernels (--describe: kernel=library) get a
-# row that says so. The table goes to stdout; exit 1 when a program or build failed.
-# Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
+# and a line says the rest needs a GPU; a library's kernels (kernel=library) a row that says so.
+# Exit 1 when a program or build failed. TYPE, SUFFIX, DEVICE as make resources gives them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpus.sh   # usage
@@ -60,8 +59,7 @@ errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
 # the rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last three on
 # a GPU only), or "NAME" alone for a program whose kernels are a library's
-rows=() header="" status=0
-mode=""      # gpu or compiler, from the first program that has a kernel of its own
+rows=() header="" status=0 mode=""   # mode: gpu or compiler, from the first program with a kernel of its own
 # the compiler's reports made side by side first (a failure is said where its row is made)
 printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} make --no-print-directory -s -C {} TYPE="$type" resource-usage \
     > /dev/null 2>&1 || true

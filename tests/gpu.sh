@@ -2,16 +2,16 @@
 # The GPU sections of make test, sourced by tests/run.sh after its own, with its functions and
 # variables (pass, fail, expect, step_copy, programs, small, large, newest_cub, log ...).
 # Without a GPU their GPU checks are SKIP lines, by name. The sections:
-#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
-#             program's --check auto (one line each), a 32-bit step's unsigned index
-#             (TYPE=int, tests/fixtures/unsigned_index.patch), each timed path verified
-#             100 times, --input and --print-sum
+#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's
+#             --check auto, a 32-bit step's unsigned index (TYPE=int, tests/fixtures/unsigned_index.patch),
+#             each timed path verified 100 times, --input and --print-sum
 #   same-bits the programs that claim the same bits whatever the grid, and the controls
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 
 section gpu
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
+gpu=yes
 if [ "$probe" -eq 3 ]; then
     gpu=""
     [ "$(wc -l < "$log/probe.txt")" -eq 1 ]
@@ -22,12 +22,8 @@ if [ "$probe" -eq 3 ]; then
         grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"
         result "no GPU: without a driver the line says so" $? "$(cat "$log/probe.txt")"
     fi
-elif [ "$probe" -eq 0 ]; then
-    gpu=yes budget=240
-else
-    gpu=yes
-    fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
-fi
+elif [ "$probe" -eq 0 ]; then budget=240
+else fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"; fi
 
 # the targets that need a GPU ask first (scripts/preflight.sh: run-all, sweep, scaling,
 # profile, sanitize, race-demo; NVCC=false: nothing is built, a build would fail)
@@ -82,12 +78,11 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZES REASON", the sizes of its --check auto that a library it calls
-# is known to sum wrong on this GPU, else nothing. Today CCCL 3.5.0's gpu_to_gpu, whose threads
-# end their loop without renorm() (cub_reference/defect/README.md). The program's --describe
-# says the condition (cub_reference/defect/trigger.cuh): gpu_to_gpu_renorm=missing, and
-# gpu_to_gpu_every_thread_exposed_from=N, the smallest n at which every thread of CUB's grid
-# deposits more than endurance() (0: none; sizes where only some thread does are held to pass).
-# --check's own data fails from that n on the H100; check_all fails the line if one passes.
+# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu, whose threads end
+# their loop without renorm() (cub_reference/defect/). --describe says the condition (its
+# trigger.cuh): gpu_to_gpu_renorm=missing, and from n=gpu_to_gpu_every_thread_exposed_from
+# (0: never) every thread of CUB's grid deposits more than endurance() (where only some do, it
+# is held to pass). --check's data fails from there on the H100; check_all fails if one passes.
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
@@ -212,7 +207,7 @@ fi
 unsigned_check() {
     local name=$1 size=$2 code=$3 verdict=$4 status text what out=$log/unsigned-check
     shift 4
-    if [ "$type" != int ]; then return; fi
+    [ "$type" = int ] || return 0
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
     if [ -z "$unsigned_built" ]; then fail "$name" "the copy was not built"; return; fi
     timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" --verdicts "$out.verdicts" > "$out.txt" 2> "$out-err.txt"
