@@ -12,8 +12,7 @@ root=$PWD
 unset MAKEFLAGS MFLAGS MAKELEVEL   # its builds are its own, not a calling make's
 
 out=build/toolkit
-venv=$out/venv
-tree=$out/tree
+venv=$out/venv tree=$out/tree
 types=${TYPES:-int float double}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)"
@@ -84,8 +83,7 @@ arch=$(echo "$archs" | head -1)
 [ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
 
 # ---------------------------------------------------------------- 3. every program
-build_log=$out/build.log
-files=$out/files
+build_log=$out/build.log files=$out/files
 git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
     while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done > "$files.new" ||
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"

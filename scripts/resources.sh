@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpus.sh   # usage
-type=${TYPE:-int}
-suffix=${SUFFIX-}
-device=${DEVICE:-0}
+type=${TYPE:-int} suffix=${SUFFIX-} device=${DEVICE:-0}
 [ $# -gt 0 ] || usage "scripts/resources.sh PROGRAM_DIR... (or: make resources)"
 
 # field KEY TEXT: the value of the first KEY=value line of TEXT

@@ -9,9 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh
-suffix=${SUFFIX-}
-reps=${REPS:-20}
-device=${DEVICE:-0}
+suffix=${SUFFIX-} reps=${REPS:-20} device=${DEVICE:-0}
 what=run-all sizes=${N:-2^26}
 if [ "${1:-}" = --sweep ]; then
     shift
@@ -33,15 +31,13 @@ for arg in "$@"; do
     [ -n "$built" ] || echo "skipped $arg: it built no program here (the newest CUB's need make cccl)"
 done
 
-i=0
-failed=0
+i=0 failed=0
 for n in $sizes; do
     [ "$what" = run-all ] || printf 'n = %-6s' "$n"
     for program in "${programs[@]}"; do
         i=$((i + 1))
         [ "$what" = sweep ] || printf '[%2d/%d] %-40s ' "$i" "${#programs[@]}" "${program%/reduce"$suffix"}"
-        start=$(date +%s%N)
-        status=0
+        start=$(date +%s%N) status=0
         "./$program" -n "$n" -r "$reps" --device "$device" --quiet --csv "$raw" 2> "results/$what-err.txt" ||
             status=$?
         seconds=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -61,8 +61,7 @@ missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA dr
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
-toolkit=$(nvcc_release)
-if [[ ${toolkit%%.*} -ge 12 ]]; then   # (unknown: 0)
+if [[ $(nvcc_release | cut -d. -f1) -ge 12 ]]; then   # (unknown: 0)
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
 else
@@ -311,8 +310,7 @@ if [ ${#same_bits_programs[@]} -gt 0 ]; then
     refused "--same-bits with -n: one line, exit 2" "makes its own data" "${same_bits_programs[0]}" --same-bits -n 1000
     [ "$type" = int ] && refused "--same-bits of an int build: one line, exit 2" "float and double" "${same_bits_programs[0]}" --same-bits
 fi
-mixed=build/tools/mixed_data
-same_bits_dir=$log/same-bits
+mixed=build/tools/mixed_data same_bits_dir=$log/same-bits
 rm -rf "$same_bits_dir" && mkdir -p "$same_bits_dir"
 bad=$same_bits_dir/bad.bin
 while IFS='|' read -r text args; do

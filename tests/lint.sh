@@ -16,8 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh   # make_var, usage
-type=${TYPE:-int}
-suffix=${SUFFIX-}
+type=${TYPE:-int} suffix=${SUFFIX-}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "tests/lint.sh PROGRAM_DIR... (make lint passes them)"
 passed=0 failed=0

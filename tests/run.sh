@@ -15,8 +15,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh
-type=${TYPE:-int}
-suffix=${SUFFIX-}
+type=${TYPE:-int} suffix=${SUFFIX-}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "tests/run.sh PROGRAM_DIR... (make test passes them)"
 passed=0 failed=0 skipped=0
