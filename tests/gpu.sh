@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The GPU sections of make test, sourced by tests/run.sh after its own, with its functions and
-# variables (pass, fail, expect, step_copy, programs, small, large, newest_cub, log ...).
-# Without a GPU their GPU checks are SKIP lines, by name. The sections:
+# make test's GPU sections, sourced by tests/run.sh after its own, with its functions and variables
+# (pass, expect, step_copy, programs, small, large, newest_cub, log ...); no GPU: SKIP lines, by name.
 #   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's
 #             --check auto, a 32-bit step's unsigned index (TYPE=int, tests/fixtures/unsigned_index.patch),
 #             each timed path verified 100 times, --input and --print-sum
@@ -173,10 +172,9 @@ if [ -n "$gpu" ]; then
     wait
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
-# diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned
-# one wraps above 2^32 - 1. A copy of a 32-bit step patched to claim 64-bit indices (the fixture's
-# header says why) must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too (16 GiB
-# of ints: beyond --check auto; TYPE=int only).
+# diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned one
+# wraps above 2^32 - 1. A copy of a 32-bit step patched to claim 64-bit indices (the fixture says why)
+# passes --check 2^31+5, fails 2^32+5 blaming unsigned indices too (16 GiB: beyond --check auto; int).
 fixture=tests/fixtures/unsigned_index.patch
 unsigned_step=$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$fixture")
 unsigned_dir=$(step_dir "$unsigned_step")
@@ -247,8 +245,8 @@ case $type in
                 > "$log/large.bin"
             large_sum=9.7453140113999991e+288 ;;   # 2^960, as %.17g prints it
 esac
-# gpu_sum NAME FILE SUM: step 8 (16-byte loads; three values are a vector tail alone)
-# --input FILE -r 3 --print-sum exits 0 and prints SUM three times, once per timed run
+# gpu_sum NAME FILE SUM: step 8 (16-byte loads: 3 values are a vector tail) --input FILE -r 3 --print-sum
+# exits 0, printing SUM once per timed run
 gpu_sum() {
     local out status
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi

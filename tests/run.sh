@@ -22,8 +22,7 @@ passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-# each result's time, to $log/times.txt: finish() gives the longest waits (EPOCHREALTIME: bash
-# 5's, with the locale's decimal mark; else date's)
+# each result's time to $log/times.txt, for finish() (EPOCHREALTIME: bash 5's, the locale's decimal mark)
 now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
 first_result=$(now_s)
 : > "$log/times.txt"
@@ -56,9 +55,8 @@ unit_tests() {
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
-# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and,
-# when CODE is not 0, its stderr is one line (make's own "***" line not counted). The output
-# stays in $log/out.txt and $log/err.txt for a check after it.
+# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and, when CODE
+# is not 0, its stderr is one line (make's "***" line aside); its output left in $log/out.txt, err.txt
 expect() {
     local name=$1 code=$2 text=$3 status lines
     shift 3
@@ -76,14 +74,12 @@ expect() {
 }
 # make_expect NAME CODE TEXT ARGS...: expect of make ARGS
 make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
-# step_copy DIR FROM: DIR, emptied, holds a copy of FROM's kernel file and a Makefile of
-# common/step.mk alone: a step built under build/, FROM's own build untouched
+# step_copy DIR FROM: DIR, emptied, holds FROM's kernel file and a Makefile of common/step.mk alone
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
 
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run). removable: in a scratch copy of git's files without an extension's
-# folders (NAME_FOLDERS) and include line, make all, make test (no GPU, LAB_TESTS=0) and make
-# docs pass; TYPE=int only, no folder depends on the type.
+# make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
+# (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed why=""
