@@ -26,10 +26,8 @@ ptxas_figures() {
         }
         { line = $0 }
         /^  PTXAS / { next }   # step.mk saying what it compiles
-        /^ptxas info *: [0-9]+ bytes gmem(, [0-9]+ bytes cmem\[[0-9]+\])*$/ { next }
-        /^ptxas info *: Function properties for [^ ]+$/ { next }
+        /^ptxas info *: ([0-9]+ bytes gmem(, [0-9]+ bytes cmem\[[0-9]+\])*|Function properties for [^ ]+|Compile time = .*)$/ { next }
         /^ +[0-9]+ bytes stack frame, [0-9]+ bytes spill stores, [0-9]+ bytes spill loads$/ { next }
-        /^ptxas info *: Compile time = / { next }
         /^ptxas info *: Compiling entry function \047[^\047]+\047 for \047sm_[0-9]+[a-z]*\047$/ {
             kernels++; split($0, q, "\047"); arch = q[4]; next
         }

@@ -557,19 +557,17 @@ static void test_csv(void)
     TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
 }
 
+/** 1 if format (format_count or format_bytes) writes `text` for n. */
+#define FORMATS(format, n, text) (format(buf, sizeof buf, n), strcmp(buf, text) == 0)
+
 static void test_format(void)
 {
     char buf[64];
-    format_count(buf, sizeof buf, 67108864);
-    TEST("count separators", strcmp(buf, "67,108,864") == 0);
-    format_count(buf, sizeof buf, 999);
-    TEST("count below 1000", strcmp(buf, "999") == 0);
-    format_count(buf, sizeof buf, 1000);
-    TEST("count 1000", strcmp(buf, "1,000") == 0);
-    format_bytes(buf, sizeof buf, 268435456);
-    TEST("bytes MiB", strcmp(buf, "256 MiB") == 0);
-    format_bytes(buf, sizeof buf, 1536);
-    TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
+    TEST("count separators", FORMATS(format_count, 67108864, "67,108,864"));
+    TEST("count below 1000", FORMATS(format_count, 999, "999"));
+    TEST("count 1000", FORMATS(format_count, 1000, "1,000"));
+    TEST("bytes MiB", FORMATS(format_bytes, 268435456, "256 MiB"));
+    TEST("bytes fraction", FORMATS(format_bytes, 1536, "1.5 KiB"));
 }
 
 /**
