@@ -131,7 +131,7 @@ run-all:
 sweep:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
-	@scripts/sweep.sh $(SWEEP_PROGRAMS)
+	@scripts/run_all.sh --sweep $(SWEEP_PROGRAMS)
 
 ## test: unit tests, build, bad input; the GPU checks when a GPU answers (TYPE=float, TYPE=double: the other types)
 test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)

@@ -51,16 +51,12 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 #define VECTOR_BYTES 16
 
 /**
- * The sizes `--check auto` verifies for a step: those that break careless reductions,
- * derived from its geometry so that no script lists them. Every step: fewer than a warp,
- * vector or block (1, 2, 3), around a warp and the powers of two a block might be, 4099,
- * 2^16 and one either side, vector tails (2^20 + 3, + 7), 2^24, 2^24 + 1, 2^26. From its own
- * numbers, up to 2^27 (0: unknown, none): `threads` and 2 x `threads`, each and one either
- * side, 16 x `threads` + 1; `elements_per_block` and one either side, 2 x it +- 1, its square
- * +- 1 (a second pass, or a third); `vector_width` +- 1. Where `index_bits` is 64, 2^31 + 5 (above
- * every signed 32-bit index), and for float 2^30 + 5 (a sum near 2^29, where CUB's gpu_to_gpu
- * mode was 3% off: cub_reference/defect/README.md). Sorted, each once (at most 46, within
- * MAX_CHECK_SIZES); writes at most `capacity`, the smallest, and returns how many.
+ * The sizes `--check auto` verifies for a step: those that break careless reductions, derived
+ * from its geometry so that no script lists them: every step's (diagnose.c), and around its own
+ * numbers up to 2^27 (0: unknown, none): its threads, elements per block (a second pass, or a
+ * third) and vector. Where `index_bits` is 64, 2^31 + 5 (above every signed 32-bit index), and for
+ * float 2^30 + 5 (a sum near 2^29, where CUB's gpu_to_gpu mode was 3% off: cub_reference/defect/).
+ * Sorted, each once (at most 46, within MAX_CHECK_SIZES); writes at most `capacity`, the smallest.
  */
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
                       int index_bits, size_t *sizes, int capacity);

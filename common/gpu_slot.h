@@ -42,9 +42,8 @@ typedef struct gpu_slot {
 } gpu_slot;
 
 /**
- * Device bytes slot_allocate() takes on `gpu` for up to max_n input elements and
- * `scratch` elements in each scratch buffer, plus `extra_bytes` the driver allocates
- * beside them (e.g. a sum of its own), with an L2 flush buffer when `flush` (enum l2_flush) is not FLUSH_NONE.
+ * Device bytes slot_allocate() takes on `gpu` for max_n inputs and `scratch` elements in each scratch
+ * buffer, plus `extra_bytes` the driver allocates beside them, and the L2 flush buffer unless FLUSH_NONE.
  */
 size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, const gpu_info *gpu);
 
@@ -66,10 +65,8 @@ void slot_allocate(gpu_slot *s, int device, size_t max_n, size_t scratch, int fl
 void slot_release(gpu_slot *s);
 
 /**
- * Queues what comes before the timed work on the slot's stream (its device made
- * current): the L2 flush of its flush_mode (none with --hot; `pass` varies what a write writes), the result
- * poisoned (POISON_BYTE, so a run that writes nothing fails), the ready event, the gate
- * closed (unless --no-gate), the start event.
+ * Queues what comes before the timed work (its device made current): the L2 flush (`pass` varies what a
+ * write writes), the result poisoned (a run that writes nothing fails), ready, the gate closed, start.
  */
 void slot_begin(gpu_slot *s, int pass);
 
@@ -80,9 +77,8 @@ void slot_end(gpu_slot *s);
 void slots_go(gpu_slot *slots, int count);
 
 /**
- * Waits for the slot's stop event and returns its time from start to stop in ms. Exits 4
- * when its gate gave up waiting: the timed work waited for the host (it must only queue
- * work, never synchronize), so the time would be meaningless.
+ * Waits for the stop event; returns the ms from start. Exits 4 when the gate gave up waiting: the timed
+ * work waited for the host (it must only queue, never synchronize), so the time would be meaningless.
  */
 float slot_wait(gpu_slot *s);
 

@@ -227,28 +227,19 @@ int one_hot_positions(size_t n, size_t *positions)
 void fill_row(result_row *row, const step_info *info, size_t n, const gpu_info *gpu, const options *opt,
               const timing_stats *t, double rel_error, int ok)
 {
-    memset(row, 0, sizeof *row);
+    unsigned long long bytes = (unsigned long long)n * sizeof(element_t);
+    *row = (result_row){ .n = n, .bytes = bytes, .peak_gbs = gpu->peak_gbs, .reps = opt->reps, .flushed = opt->flush,
+                         .median_ms = t->median_ms, .min_ms = t->min_ms, .max_ms = t->max_ms, .ci_low_ms = t->ci_low_ms,
+                         .ci_high_ms = t->ci_high_ms, .gbs = bandwidth_gbs(bytes, t->median_ms), .rel_error = rel_error,
+                         .gpus = 1 };
     snprintf(row->step, sizeof row->step, "%s", info->name);
     if (info->number >= 0)   /* "step3 first add during load", or the title alone */
         snprintf(row->label, sizeof row->label, "step%d %s", info->number, info->title);
     else
         snprintf(row->label, sizeof row->label, "%s", info->title);
     snprintf(row->type, sizeof row->type, "%s", ELEMENT_NAME);
-    row->n = n;
-    row->bytes = (unsigned long long)n * sizeof(element_t);
     snprintf(row->device, sizeof row->device, "%s", gpu->name);
-    row->peak_gbs = gpu->peak_gbs;
-    row->reps = opt->reps;
-    row->flushed = opt->flush;
-    row->median_ms = t->median_ms;
-    row->min_ms = t->min_ms;
-    row->max_ms = t->max_ms;
-    row->ci_low_ms = t->ci_low_ms;
-    row->ci_high_ms = t->ci_high_ms;
-    row->gbs = bandwidth_gbs(row->bytes, t->median_ms);
-    row->rel_error = rel_error;
     snprintf(row->status, sizeof row->status, "%s", ok ? "PASSED" : "FAILED");
-    row->gpus = 1;
 }
 
 timing_stats time_runs(float (*run_once)(void *ctx, int run), void *ctx, int warmup, int reps)

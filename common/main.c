@@ -371,12 +371,11 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
 {
     if ((*n = input_elements(path)) == 0 || check_max_n(&STEP, *n, "--input: the file's n"))
         return NULL;
-    char why[256], message[768];
+    char why[256];
     FILE *f = fopen(path, "rb");
     element_t *host = f ? host_alloc(*n) : NULL;
     if (!f) {
-        snprintf(message, sizeof message, "--input: cannot open '%s'; give a readable file", path);
-        say_error(message);
+        say_errorf("--input: cannot open '%s'; give a readable file", path);
     } else if (host && fread(host, sizeof(element_t), *n, f) != *n) {
         say_error("--input: the file could not be read to the end");
         free(host);
@@ -388,8 +387,7 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
         return NULL;
     *ref = cpu_reference(host, *n);
     if (reference_problem(ref, why, sizeof why)) {
-        snprintf(message, sizeof message, "--input: '%s': %s", path, why);
-        say_error(message);
+        say_errorf("--input: '%s': %s", path, why);
         free(host);
         return NULL;
     }

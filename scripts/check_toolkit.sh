@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # make check-toolkit: builds every program with the newest CUDA toolkit that PyPI serves, so a
 # toolkit release that breaks the code shows up here (and in CI) before it reaches a lab.
-# No GPU needed, nothing outside build/toolkit/ is written. Its four phases are marked below;
-# one line each, the compilers' output in build/toolkit/*.log (V=1 shows it too).
-# Exit: 0 every program builds and the unit tests pass; 1 a build or test failed (the log's
-# last lines are printed); 2 the toolkit could not be installed (no venv, PyPI unreachable).
+# No GPU needed, nothing outside build/toolkit/ is written. Four phases, one line each, the
+# compilers' output in build/toolkit/*.log (V=1 shows it too). Exit 1: a build or test failed
+# (the log's end printed); 2: the toolkit could not be installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (TYPES="int": fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
@@ -13,8 +12,7 @@ root=$PWD
 unset MAKEFLAGS MFLAGS MAKELEVEL   # its builds are its own, not a calling make's
 
 out=build/toolkit
-venv=$out/venv
-tree=$out/tree
+venv=$out/venv tree=$out/tree
 types=${TYPES:-int float double}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "scripts/check_toolkit.sh PROGRAM_DIR... (or: make check-toolkit)"
@@ -23,14 +21,9 @@ mkdir -p "$out" || exit 2
 say() { echo "check-toolkit: $*"; }
 stop() { say "$*"; exit 2; }   # the toolkit cannot be installed
 
-# log LOG CMD...: CMD's output appended to LOG (and shown with V=1, on fd 3)
+# log LOG CMD...: CMD's output appended to LOG (and shown with V=1, on fd 3); pipefail: CMD's status
 if [ "${V:-0}" = 1 ]; then exec 3>&1; else exec 3> /dev/null; fi
-log() {
-    local file=$1
-    shift
-    "$@" 2>&1 | tee -a "$file" >&3
-    return "${PIPESTATUS[0]}"
-}
+log() { "${@:2}" 2>&1 | tee -a "$1" >&3; }
 # fail LOG WHAT: says what failed, shows the end of LOG and exits 1
 fail() {
     say "FAILED: $2 (log: $1)"
@@ -84,15 +77,13 @@ release=$(NVCC=$nvcc nvcc_release)
 [ -n "$release" ] || fail "$pip_log" "$cuda/bin/nvcc --version does not say its release"
 cccl=$(grep -RhoE '#define CCCL_VERSION [0-9]+' "$cuda/include" 2>/dev/null | head -1 | awk '{print $3}' || true)
 [ -n "$cccl" ] && versions="$versions = CCCL $((cccl / 1000000)).$((cccl / 1000 % 1000)).$((cccl % 1000))"
-say "nvcc $release from PyPI wheels ($versions)"
-say "CUDA_PATH=$cuda"
+say "nvcc $release from PyPI wheels ($versions), CUDA_PATH=$cuda"
 archs=$(NVCC=$nvcc nvcc_archs)
 arch=$(echo "$archs" | head -1)
 [ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
 
 # ---------------------------------------------------------------- 3. every program
-build_log=$out/build.log
-files=$out/files
+build_log=$out/build.log files=$out/files
 git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
     while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done > "$files.new" ||
     fail "$build_log" "'git ls-files' failed: check-toolkit copies the files of a git checkout"

@@ -1,8 +1,7 @@
 # shellcheck shell=bash
-# The shared library of the tools and tests, sourced by each: each fact said once, each
-# function's above it. No `set` here: the sourcing script's options hold. What nvidia-smi
-# says is read from its CSV and XML, never from its tables for people; NVIDIA_SMI is the
-# tool asked (tests point it at a stand-in).
+# The shared library of the tools and tests, sourced by each (no `set`: the sourcing script's
+# options hold). nvidia-smi (NVIDIA_SMI: tests give a stand-in) is read from its CSV and XML,
+# never from its tables for people.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -33,9 +32,8 @@ describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
 references() {
     local program list=""
     for program in "$@"; do
-        if [ "$(describe "$program" number)" = -1 ] && [ "$(describe "$program" determinism)" = run_to_run ]; then
+        [ "$(describe "$program" number)" = -1 ] && [ "$(describe "$program" determinism)" = run_to_run ] &&
             list+="${list:+,}$(describe "$program" name)"
-        fi
     done
     echo "${list:--}"
 }

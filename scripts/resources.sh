@@ -2,15 +2,12 @@
 # make resources (its help line says what, common/resources.h why, the lines under the table
 # each column). On a GPU every figure is the program's own (--resources); without one,
 # registers and shared memory are the compiler's for the built architecture (SM=90: an H100's)
-# and a line says the rest needs a GPU. A library's kernels (--describe: kernel=library) get a
-# row that says so. The table goes to stdout; exit 1 when a program or build failed.
-# Usage: scripts/resources.sh PROGRAM_DIR...   (make resources; TYPE, SUFFIX, DEVICE)
+# and a line says the rest needs a GPU; a library's kernels (kernel=library) a row that says so.
+# Exit 1 when a program or build failed. TYPE, SUFFIX, DEVICE as make resources gives them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpus.sh   # usage
-type=${TYPE:-int}
-suffix=${SUFFIX-}
-device=${DEVICE:-0}
+type=${TYPE:-int} suffix=${SUFFIX-} device=${DEVICE:-0}
 [ $# -gt 0 ] || usage "scripts/resources.sh PROGRAM_DIR... (or: make resources)"
 
 # field KEY TEXT: the value of the first KEY=value line of TEXT
@@ -29,10 +26,8 @@ ptxas_figures() {
         }
         { line = $0 }
         /^  PTXAS / { next }   # step.mk saying what it compiles
-        /^ptxas info *: [0-9]+ bytes gmem(, [0-9]+ bytes cmem\[[0-9]+\])*$/ { next }
-        /^ptxas info *: Function properties for [^ ]+$/ { next }
+        /^ptxas info *: ([0-9]+ bytes gmem(, [0-9]+ bytes cmem\[[0-9]+\])*|Function properties for [^ ]+|Compile time = .*)$/ { next }
         /^ +[0-9]+ bytes stack frame, [0-9]+ bytes spill stores, [0-9]+ bytes spill loads$/ { next }
-        /^ptxas info *: Compile time = / { next }
         /^ptxas info *: Compiling entry function \047[^\047]+\047 for \047sm_[0-9]+[a-z]*\047$/ {
             kernels++; split($0, q, "\047"); arch = q[4]; next
         }
@@ -60,8 +55,7 @@ errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
 # the rows, "NAME|THREADS|REGISTERS|SHARED|BLOCKS/SM|OCCUPANCY|LIMITED BY" (the last three on
 # a GPU only), or "NAME" alone for a program whose kernels are a library's
-rows=() header="" status=0
-mode=""      # gpu or compiler, from the first program that has a kernel of its own
+rows=() header="" status=0 mode=""   # mode: gpu or compiler, from the first program with a kernel of its own
 # the compiler's reports made side by side first (a failure is said where its row is made)
 printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} make --no-print-directory -s -C {} TYPE="$type" resource-usage \
     > /dev/null 2>&1 || true

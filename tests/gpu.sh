@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# The GPU sections of make test, sourced by tests/run.sh after its own, with its functions and
-# variables (pass, fail, expect, step_copy, programs, small, large, newest_cub, log ...).
-# Without a GPU their GPU checks are SKIP lines, by name. The sections:
-#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every
-#             program's --check auto (one line each), a 32-bit step's unsigned index
-#             (TYPE=int, tests/fixtures/unsigned_index.patch), each timed path verified
-#             100 times, --input and --print-sum
+# make test's GPU sections, sourced by tests/run.sh after its own, with its functions and variables
+# (pass, expect, step_copy, programs, small, large, newest_cub, log ...); no GPU: SKIP lines, by name.
+#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's
+#             --check auto, a 32-bit step's unsigned index (TYPE=int, tests/fixtures/unsigned_index.patch),
+#             each timed path verified 100 times, --input and --print-sum
 #   same-bits the programs that claim the same bits whatever the grid, and the controls
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 
 section gpu
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
+gpu=yes
 if [ "$probe" -eq 3 ]; then
     gpu=""
     [ "$(wc -l < "$log/probe.txt")" -eq 1 ]
@@ -22,12 +21,8 @@ if [ "$probe" -eq 3 ]; then
         grep -q "no NVIDIA driver" "$log/probe.txt" && ! grep -q "insufficient" "$log/probe.txt"
         result "no GPU: without a driver the line says so" $? "$(cat "$log/probe.txt")"
     fi
-elif [ "$probe" -eq 0 ]; then
-    gpu=yes budget=240
-else
-    gpu=yes
-    fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"
-fi
+elif [ "$probe" -eq 0 ]; then budget=240
+else fail "gpu probe: step0 -n 1" "exit $probe: $(head -c 300 "$log/probe.txt")"; fi
 
 # the targets that need a GPU ask first (scripts/preflight.sh: run-all, sweep, scaling,
 # profile, sanitize, race-demo; NVCC=false: nothing is built, a build would fail)
@@ -65,8 +60,7 @@ missing_says "no GPU, said as it is: a driver and no GPU" "no GPU: the NVIDIA dr
 missing_says "no GPU, said as it is: CUDA_VISIBLE_DEVICES hides them" "CUDA_VISIBLE_DEVICES=''" \
     "$listing; echo '<cuda_version>99.0</cuda_version>'" CUDA_VISIBLE_DEVICES=
 missing_says "no GPU, said as it is: a GPU and a new driver is no complaint" "" "$listing; echo '<cuda_version>99.0</cuda_version>'"
-toolkit=$(nvcc_release)
-if [[ ${toolkit%%.*} -ge 12 ]]; then   # (unknown: 0)
+if [[ $(nvcc_release | cut -d. -f1) -ge 12 ]]; then   # (unknown: 0)
     missing_says "no GPU, said as it is: a driver older than the toolkit" "driver too old: it supports CUDA 11.8" \
         "$listing; echo '<cuda_version>11.8</cuda_version>'"
 else
@@ -82,12 +76,11 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZES REASON", the sizes of its --check auto that a library it calls
-# is known to sum wrong on this GPU, else nothing. Today CCCL 3.5.0's gpu_to_gpu, whose threads
-# end their loop without renorm() (cub_reference/defect/README.md). The program's --describe
-# says the condition (cub_reference/defect/trigger.cuh): gpu_to_gpu_renorm=missing, and
-# gpu_to_gpu_every_thread_exposed_from=N, the smallest n at which every thread of CUB's grid
-# deposits more than endurance() (0: none; sizes where only some thread does are held to pass).
-# --check's own data fails from that n on the H100; check_all fails the line if one passes.
+# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu, whose threads end
+# their loop without renorm() (cub_reference/defect/). --describe says the condition (its
+# trigger.cuh): gpu_to_gpu_renorm=missing, and from n=gpu_to_gpu_every_thread_exposed_from
+# (0: never) every thread of CUB's grid deposits more than endurance() (where only some do, it
+# is held to pass). --check's data fails from there on the H100; check_all fails if one passes.
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
@@ -179,10 +172,9 @@ if [ -n "$gpu" ]; then
     wait
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
-# diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned
-# one wraps above 2^32 - 1. A copy of a 32-bit step patched to claim 64-bit indices (the fixture's
-# header says why) must pass --check 2^31+5 and fail 2^32+5 blaming unsigned indices too (16 GiB
-# of ints: beyond --check auto; TYPE=int only).
+# diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned one
+# wraps above 2^32 - 1. A copy of a 32-bit step patched to claim 64-bit indices (the fixture says why)
+# passes --check 2^31+5, fails 2^32+5 blaming unsigned indices too (16 GiB: beyond --check auto; int).
 fixture=tests/fixtures/unsigned_index.patch
 unsigned_step=$(sed -n -e '/^--- /q' -e 's/^# step: //p' "$fixture")
 unsigned_dir=$(step_dir "$unsigned_step")
@@ -212,7 +204,7 @@ fi
 unsigned_check() {
     local name=$1 size=$2 code=$3 verdict=$4 status text what out=$log/unsigned-check
     shift 4
-    if [ "$type" != int ]; then return; fi
+    [ "$type" = int ] || return 0
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
     if [ -z "$unsigned_built" ]; then fail "$name" "the copy was not built"; return; fi
     timeout 600 "$unsigned_copy/reduce$suffix" --check "$size" --verdicts "$out.verdicts" > "$out.txt" 2> "$out-err.txt"
@@ -253,8 +245,8 @@ case $type in
                 > "$log/large.bin"
             large_sum=9.7453140113999991e+288 ;;   # 2^960, as %.17g prints it
 esac
-# gpu_sum NAME FILE SUM: step 8 (16-byte loads; three values are a vector tail alone)
-# --input FILE -r 3 --print-sum exits 0 and prints SUM three times, once per timed run
+# gpu_sum NAME FILE SUM: step 8 (16-byte loads: 3 values are a vector tail) --input FILE -r 3 --print-sum
+# exits 0, printing SUM once per timed run
 gpu_sum() {
     local out status
     if [ -z "$gpu" ]; then skip "$1" "no GPU"; return; fi
@@ -316,8 +308,7 @@ if [ ${#same_bits_programs[@]} -gt 0 ]; then
     refused "--same-bits with -n: one line, exit 2" "makes its own data" "${same_bits_programs[0]}" --same-bits -n 1000
     [ "$type" = int ] && refused "--same-bits of an int build: one line, exit 2" "float and double" "${same_bits_programs[0]}" --same-bits
 fi
-mixed=build/tools/mixed_data
-same_bits_dir=$log/same-bits
+mixed=build/tools/mixed_data same_bits_dir=$log/same-bits
 rm -rf "$same_bits_dir" && mkdir -p "$same_bits_dir"
 bad=$same_bits_dir/bad.bin
 while IFS='|' read -r text args; do

@@ -10,14 +10,13 @@
 #   readme    README's flags table lists every flag of the programs' --help; README is at
 #             most 350 lines, names no commit, and says how to test the other types and clean
 # Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is
-# "N passed, N failed"; the exit code is 1 if any failed.
-# Usage: tests/lint.sh PROGRAM_DIR...   (make lint passes them, and builds LINT_HELP_DIR first)
+# "N passed, N failed"; exit 1 if any failed. Usage: tests/lint.sh PROGRAM_DIR... (make lint
+# passes them, and builds LINT_HELP_DIR first)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh   # make_var, usage
-type=${TYPE:-int}
-suffix=${SUFFIX-}
+type=${TYPE:-int} suffix=${SUFFIX-}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "tests/lint.sh PROGRAM_DIR... (make lint passes them)"
 passed=0 failed=0
@@ -167,8 +166,8 @@ grep -qF 'make test TYPE=float' README.md && grep -qF 'make test TYPE=double' RE
 result "README says make test TYPE=float, TYPE=double and make clean" $? "one of them is not in README.md"
 # README is a newcomer's page: short, and no run log (a commit hash names one)
 hashes=$(grep -oE '\b[0-9a-f]{7,40}\b' README.md | grep '[a-f]' | grep '[0-9]' | paste -sd' ')
-if [ "$(wc -l < README.md)" -le 350 ] && [ -z "$hashes" ]; then pass "README is at most 350 lines and names no commit"
-else fail "README is at most 350 lines and names no commit" "$(wc -l < README.md) lines; ${hashes:-no hash}"; fi
+[ "$(wc -l < README.md)" -le 350 ] && [ -z "$hashes" ]
+result "README is at most 350 lines and names no commit" $? "$(wc -l < README.md) lines; ${hashes:-no hash}"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

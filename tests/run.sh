@@ -4,45 +4,36 @@
 #   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
 #   build     the harness library, then every program folder at once (make -C DIR)
 #   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing (int)
-#   diff      consecutive steps' kernel files differ by at most 40 lines (60 for a step
-#             that follows an extension's steps: 14 after 11)
+#   diff      consecutive steps' kernel files differ by at most 40 lines (60 after an extension's)
 #   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
 #   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections and each extension's suite (TEST_SUITES), which tests its
-# folders' programs (SUITE_PROGRAM_DIRS: built here). Without a GPU the GPU checks are SKIP
-# lines, by name. make test-ci (TEST_TIER=ci): the CI tier, below. The last line is
-# "N passed, N failed, N skipped"; the exit code is 1 if any failed.
+# Then tests/gpu.sh's sections and each extension's suite (TEST_SUITES: its folders,
+# SUITE_PROGRAM_DIRS, built here). Without a GPU the GPU checks are SKIP lines, by name.
+# make test-ci (TEST_TIER=ci): below. Last line "N passed, N failed, N skipped"; exit 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/gpus.sh
-type=${TYPE:-int}
-suffix=${SUFFIX-}
+type=${TYPE:-int} suffix=${SUFFIX-}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "tests/run.sh PROGRAM_DIR... (make test passes them)"
 passed=0 failed=0 skipped=0
 log=build/$type/test-log
 mkdir -p "$log"
 
-# each result's seconds since the one before go to $log/times.txt, for the longest waits at
-# the end. EPOCHREALTIME is bash 5's (with the locale's decimal mark); else date's.
+# each result's time to $log/times.txt, for finish() (EPOCHREALTIME: bash 5's, the locale's decimal mark)
 now_s() { local t=${EPOCHREALTIME:-$(date +%s.%N)}; echo "${t/,/.}"; }
-last_result=$(now_s)
+first_result=$(now_s)
 : > "$log/times.txt"
-took() {
-    local now
-    now=$(now_s)
-    printf '%s %s\n' "$(awk -v a="$last_result" -v b="$now" 'BEGIN { printf "%.1f", b - a }')" "$1" >> "$log/times.txt"
-    last_result=$now
-}
+took() { echo "$(now_s) $1" >> "$log/times.txt"; }
 pass() { echo "PASS $1"; passed=$((passed + 1)); took "$1"; }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); took "$1"; }
 skip() { echo "SKIP $1${2:+ ($2)}"; skipped=$((skipped + 1)); took "$1"; }
 # result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with
 # DETAIL. $? must come before any $(...) of the line: a command substitution resets it.
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
-# section NAME: starts a section, ending the one before with a line giving its time
+# section NAME: ends the section before with its time, starts NAME
 section_name="" section_start=$SECONDS section_times=""
 section() {
     if [ -n "$section_name" ]; then
@@ -64,9 +55,8 @@ unit_tests() {
     grep -q '^PASS' "$log/$name.txt" || fail "$name" "no test ran (exit $status)"
     [ "$status" -eq 0 ] || grep -q '^FAIL' "$log/$name.txt" || fail "$name" "exit $status"
 }
-# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and,
-# when CODE is not 0, its stderr is one line (make's own "***" line not counted). The output
-# stays in $log/out.txt and $log/err.txt for a check after it.
+# expect NAME CODE TEXT COMMAND...: COMMAND exits CODE, its output holds TEXT (none: "") and, when CODE
+# is not 0, its stderr is one line (make's "***" line aside); its output left in $log/out.txt, err.txt
 expect() {
     local name=$1 code=$2 text=$3 status lines
     shift 3
@@ -84,14 +74,12 @@ expect() {
 }
 # make_expect NAME CODE TEXT ARGS...: expect of make ARGS
 make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
-# step_copy DIR FROM: DIR, emptied, holds a copy of FROM's kernel file and a Makefile of
-# common/step.mk alone: a step built under build/, FROM's own build untouched
+# step_copy DIR FROM: DIR, emptied, holds FROM's kernel file and a Makefile of common/step.mk alone
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
 
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run). removable: in a scratch copy of git's files without an extension's
-# folders (NAME_FOLDERS) and include line, make all, make test (no GPU, LAB_TESTS=0) and make
-# docs pass; TYPE=int only, no folder depends on the type.
+# make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
+# (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed why=""
@@ -163,8 +151,9 @@ finish() {
     echo "time per section: ${section_times%; }"
     [ -n "${TEST_TIER:-}" ] || echo "time: $SECONDS s; the budget: ${budget:-120} s ($([ -n "${gpu:-}" ] &&
         echo "with a GPU, its build included" || echo "without a GPU"))"
-    echo "longest waits for a result (s since the one before): $(sort -rn "$log/times.txt" | head -5 | cut -c1-70 |
-         paste -sd'|' | sed 's/|/; /g')"
+    echo "longest waits for a result (s since the one before): $(awk -v t="$first_result" \
+         '{ d = $1 - t; t = $1; $1 = ""; printf "%.1f%s\n", d, $0 }' "$log/times.txt" |
+         sort -rn | head -5 | cut -c1-70 | paste -sd'|' | sed 's/|/; /g')"
     echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ]
 }
@@ -271,14 +260,11 @@ wrong="" not_here=""
 read -ra sweep_programs <<< "$(make --no-print-directory -s print-SWEEP_PROGRAMS)"
 for program in "${sweep_programs[@]}"; do
     dir=${program%/*}
+    printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" || { wrong+=" $program"; continue; }
     built=$(make --no-print-directory -s -C "$dir" programs 2> /dev/null)
     # a folder that builds nothing here (the newest CUB's without make cccl) is named
-    if printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" && [ -z "$built" ]; then
-        not_here+=" $program"
-    elif ! printf '%s\n' "${dirs[@]}" | grep -qxF "$dir" ||
-       ! tr ' ' '\n' <<< "$built" | grep -qxF "${program##*/}$suffix"; then
-        wrong+=" $program"
-    fi
+    if [ -z "$built" ]; then not_here+=" $program"
+    elif ! tr ' ' '\n' <<< "$built" | grep -qxF "${program##*/}$suffix"; then wrong+=" $program"; fi
 done
 [ ${#sweep_programs[@]} -ge 2 ] && [ -z "$wrong" ]
 result "make sweep's programs (SWEEP_PROGRAMS, ${#sweep_programs[@]}) are each a program a folder of the list builds${not_here:+ (not built here:$not_here)}" \
@@ -365,19 +351,15 @@ else
     fail "bad input tests" "no 32-bit program ('$small') or no 64-bit one ('$large') was built"
 fi
 # CUB's --determinism: the toolkit's CUB (determinism_modes=none) refuses each mode; make cccl's takes it
-modes=(run_to_run not_guaranteed gpu_to_gpu)
-cub_programs=() newest_cub=()
+cubs=0 newest_cub=()
 for p in "${programs[@]}"; do
     [ "$(describe "$p" number)" = -1 ] || continue
-    cub_programs+=("$p")
-    [ "$(describe "$p" determinism_modes)" = none ] || newest_cub+=("$p")
-done
-if [ ${#cub_programs[@]} -eq 0 ]; then fail "input: CUB's --determinism" "no CUB program (--describe number=-1) was built"; fi
-for p in "${cub_programs[@]}"; do
+    cubs=$((cubs + 1)) modes=$(describe "$p" determinism_modes)
+    [ "$modes" = none ] || newest_cub+=("$p")
     expect "input: $p --determinism fastest refused, the modes listed" 2 \
         "give run_to_run, not_guaranteed or gpu_to_gpu" "$p" --determinism fastest
-    for m in "${modes[@]}"; do
-        if [ "$(describe "$p" determinism_modes)" = none ]; then
+    for m in run_to_run not_guaranteed gpu_to_gpu; do
+        if [ "$modes" = none ]; then
             expect "input: $p (CCCL $(describe "$p" cccl_version)) refuses --determinism $m: CCCL 3.1, make cccl" 2 \
                 "came with CCCL 3.1: make cccl" "$p" --determinism "$m" -n 1000
         else
@@ -386,6 +368,7 @@ for p in "${cub_programs[@]}"; do
         fi
     done
 done
+[ "$cubs" -gt 0 ] || fail "input: CUB's --determinism" "no CUB program (--describe number=-1) was built"
 [ ${#newest_cub[@]} -gt 0 ] || skip "input: the newest CUB's programs take each --determinism mode" "none built: make cccl"
 make_expect "make cccl CCCL_WHEEL=/nonexistent: exit 2, one line" 2 "no such file" cccl CCCL_WHEEL=/nonexistent
 

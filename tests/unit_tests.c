@@ -38,20 +38,14 @@ static enum parse_result parse(options *opt, char *error, const char *word, ...)
     return parse_driver_options(argc, argv, opt, NULL, error, 512);
 }
 
-/** A bad command line must give PARSE_ERROR with exactly one line containing expected_text. */
-static int rejects(const char *expected_text, const char *word, ...)
+/** 1 if a parse gave PARSE_ERROR with an `error` of exactly one line containing expected_text. */
+static int says_error(const char *expected_text, enum parse_result r, const char *error)
 {
-    char *argv[32];
-    va_list args;
-    va_start(args, word);
-    int argc = make_argv(argv, word, args);
-    va_end(args);
-    options opt;
-    char error[512];
-    enum parse_result r = parse_driver_options(argc, argv, &opt, NULL, error, sizeof error);
-    return r == PARSE_ERROR && error[0] != '\0' && strchr(error, '\n') == NULL &&
-           strstr(error, expected_text) != NULL;
+    return r == PARSE_ERROR && error[0] != '\0' && strchr(error, '\n') == NULL && strstr(error, expected_text) != NULL;
 }
+
+/** A bad command line (words up to NULL) must be refused, saying expected_text (test_options()'s opt and error). */
+#define rejects(expected_text, ...) says_error(expected_text, parse(&opt, error, __VA_ARGS__), error)
 
 static void test_sizes(void)
 {
@@ -67,18 +61,15 @@ static void test_sizes(void)
     TEST("parse_size rejects trailing junk", parse_size("5x", &v) != 0);
     TEST("parse_size rejects 2^", parse_size("2^", &v) != 0);
     TEST("parse_size 2^63, like 9223372036854775808", parse_size("2^63", &v) == 0 && v == (uint64_t)1 << 63 &&
-                                                       parse_size("9223372036854775808", &v) == 0 &&
-                                                       v == (uint64_t)1 << 63);
+         parse_size("9223372036854775808", &v) == 0 && v == (uint64_t)1 << 63);
     TEST("parse_size 2^63+(2^63-1) is 2^64-1", parse_size("2^63+9223372036854775807", &v) == 0 && v == UINT64_MAX);
     TEST("parse_size rejects 2^64", parse_size("2^64", &v) != 0);
     TEST("parse_size 2^64-1, the top of the range its message names", parse_size("2^64-1", &v) == 0 && v == UINT64_MAX &&
                                                               parse_size("2^64-2", &v) == 0 && v == UINT64_MAX - 1);
     TEST("parse_size rejects 2^64-0 and 2^64+1", parse_size("2^64-0", &v) != 0 && parse_size("2^64+1", &v) != 0);
     TEST("parse_size rejects 2^64 in decimal", parse_size("18446744073709551616", &v) != 0);
-    TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0",
-         parse_size("2^0+18446744073709551615", &v) != 0);
-    TEST("parse_size 2^1+(2^64-1) overflows, never wraps to 1",
-         parse_size("2^1+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^0+(2^64-1) overflows, never wraps to 0", parse_size("2^0+18446744073709551615", &v) != 0);
+    TEST("parse_size 2^1+(2^64-1) overflows, never wraps to 1", parse_size("2^1+18446744073709551615", &v) != 0);
     TEST("parse_size 2^63+2^63 overflows", parse_size("2^63+9223372036854775808", &v) != 0);
     TEST("parse_size rejects 2^3+", parse_size("2^3+", &v) != 0);
     TEST("parse_size rejects 2^3-9", parse_size("2^3-9", &v) != 0);
@@ -100,8 +91,7 @@ static void test_options(void)
     TEST("options input", parse(&opt, error, "--input", "data.bin", NULL) == PARSE_OK &&
                           strcmp(opt.input_path, "data.bin") == 0);
     TEST("options check list", parse(&opt, error, "--check", "1,257,2^20+7", NULL) == PARSE_OK &&
-                               opt.check_count == 3 && opt.check_sizes[0] == 1 && opt.check_sizes[1] == 257 &&
-                               opt.check_sizes[2] == 1048583);
+         opt.check_count == 3 && opt.check_sizes[0] == 1 && opt.check_sizes[1] == 257 && opt.check_sizes[2] == 1048583);
     TEST("options help, -h and --help", parse(&opt, error, "-h", NULL) == PARSE_HELP &&
                                         parse(&opt, error, "--help", NULL) == PARSE_HELP);
     TEST("options describe", parse(&opt, error, "--describe", NULL) == PARSE_OK && opt.describe);
@@ -138,8 +128,7 @@ static void test_options(void)
     TEST("bad check empty", rejects("--check", "--check", ",", NULL));
     TEST("bad check empty item between commas, never dropped", rejects("an empty size", "--check", "1,,2", NULL));
     TEST("bad check empty item at either end", rejects("an empty size", "--check", ",1", NULL) &&
-                                                rejects("an empty size", "--check", "1,", NULL) &&
-                                                rejects("an empty size", "--check", "", NULL));
+         rejects("an empty size", "--check", "1,", NULL) && rejects("an empty size", "--check", "", NULL));
     TEST("options check auto", parse(&opt, error, "--check", "auto", NULL) == PARSE_OK && opt.check_auto &&
                                opt.check_count == 0);
     TEST("options check auto off by default", parse(&opt, error, "--check", "5", NULL) == PARSE_OK &&
@@ -149,18 +138,16 @@ static void test_options(void)
     TEST("options same-bits and verdicts", parse(&opt, error, "--same-bits", "--verdicts", "v.txt", NULL) == PARSE_OK &&
                                           opt.same_bits && strcmp(opt.verdicts_path, "v.txt") == 0);
     /* after the flags above, each back to its default when not given */
-    TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N &&
-                             opt.reps == DEFAULT_REPS && opt.warmup == DEFAULT_WARMUP && opt.seed == 1 &&
-                             opt.device == 0 && opt.flush == DEFAULT_FLUSH && !opt.no_gate && !opt.quiet && !opt.csv_path &&
-                             !opt.check_count && !opt.check_auto && !opt.describe && !opt.resources &&
-                             !opt.same_bits && !opt.verdicts_path);
+    TEST("options defaults", parse(&opt, error, NULL) == PARSE_OK && opt.n == DEFAULT_N && opt.reps == DEFAULT_REPS &&
+         opt.warmup == DEFAULT_WARMUP && opt.seed == 1 && opt.device == 0 && opt.flush == DEFAULT_FLUSH &&
+         !opt.no_gate && !opt.quiet && !opt.csv_path && !opt.check_count && !opt.check_auto && !opt.describe &&
+         !opt.resources && !opt.same_bits && !opt.verdicts_path);
     TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
                                                      rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
                                                      rejects("makes its own data", "--input", "f", "--same-bits", NULL));
     TEST("bad verdicts without its file", rejects("needs a value", "--verdicts", NULL));
     TEST("options flush read and write", parse(&opt, error, "--flush", "read", NULL) == PARSE_OK &&
-                                         opt.flush == FLUSH_READ && parse(&opt, error, "--flush=write", NULL) == PARSE_OK &&
-                                         opt.flush == FLUSH_WRITE);
+         opt.flush == FLUSH_READ && parse(&opt, error, "--flush=write", NULL) == PARSE_OK && opt.flush == FLUSH_WRITE);
     TEST("bad flush mode", rejects("--flush: 'clean' is not a flush; give read", "--flush", "clean", NULL) &&
                            rejects("needs a value", "--flush", NULL));
     TEST("bad flush with hot", rejects("not both", "--hot", "--flush", "read", NULL) &&
@@ -191,9 +178,8 @@ static void test_adversarial_sizes(void)
     /* step 3's geometry: 256 threads, 512 elements per block, 4 ints a vector, 32-bit indices */
     int c = adversarial_sizes(256, 512, 4, 32, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: sorted, distinct, none 0", c > 20 && sorted_distinct(s, c));
-    TEST("check auto sizes: 1, around a warp, 2^24 and 2^26",
-         holds(s, c, 1) && holds(s, c, 31) && holds(s, c, 32) && holds(s, c, 33) && holds(s, c, 1u << 24) &&
-         holds(s, c, 1u << 26));
+    TEST("check auto sizes: 1, around a warp, 2^24 and 2^26", holds(s, c, 1) && holds(s, c, 31) && holds(s, c, 32) &&
+         holds(s, c, 33) && holds(s, c, 1u << 24) && holds(s, c, 1u << 26));
     TEST("check auto sizes: a block's elements and one either side",
          holds(s, c, 511) && holds(s, c, 512) && holds(s, c, 513));
     TEST("check auto sizes: two blocks but one, and two blocks and one", holds(s, c, 1023) && holds(s, c, 1025));
@@ -202,10 +188,9 @@ static void test_adversarial_sizes(void)
          holds(s, c, 512 * 512 - 1) && holds(s, c, 512 * 512 + 1));
     TEST("check auto sizes: one either side of a vector", holds(s, c, 3) && holds(s, c, 5));
     TEST("check auto sizes: no 2^31+5 with 32-bit indices", s[c - 1] == 1u << 26 && !holds(s, c, (1ul << 31) + 5));
-    TEST("check auto sizes: today's every-program sizes stay",
-         holds(s, c, 2) && holds(s, c, 63) && holds(s, c, 2049) && holds(s, c, 4099) && holds(s, c, 65535) &&
-         holds(s, c, 65537) && holds(s, c, (1u << 20) + 3) && holds(s, c, (1u << 20) + 7) &&
-         holds(s, c, (1u << 24) + 1));
+    TEST("check auto sizes: today's every-program sizes stay", holds(s, c, 2) && holds(s, c, 63) && holds(s, c, 2049) &&
+         holds(s, c, 4099) && holds(s, c, 65535) && holds(s, c, 65537) && holds(s, c, (1u << 20) + 3) &&
+         holds(s, c, (1u << 20) + 7) && holds(s, c, (1u << 24) + 1));
     int c64 = adversarial_sizes(512, 8192, 4, 64, s, MAX_CHECK_SIZES);
     TEST("check auto sizes: 2^31+5 with 64-bit indices, last", sorted_distinct(s, c64) &&
                                                                s[c64 - 1] == (1ul << 31) + 5);
@@ -282,8 +267,7 @@ static void test_data_in_parts(void)
     reference made = random_input(a, n, 42, 0);
     for (size_t first = 0; first < n; first += piece)
         random_input(b + first, n - first < piece ? n - first : piece, 42, first);
-    TEST("data in parts: 3 * 2^22 + 5 elements, the same as made in pieces of 2^21",
-         memcmp(a, b, n * sizeof *a) == 0);
+    TEST("data in parts: 3 * 2^22 + 5 elements, the same as made in pieces of 2^21", memcmp(a, b, n * sizeof *a) == 0);
     reference r = cpu_reference(a, n);
     /* sum|x|: cpu_reference()'s is a plain long double sum, within n 2^-64 of made's (exact for ints and floats) */
     TEST("data in parts: the reference summed as the data is made is cpu_reference()'s (sum to the bit, sum |x| within n 2^-64)",
@@ -561,14 +545,11 @@ static void test_csv(void)
     TEST("csv round trip strings", count >= 1 && strcmp(back.step, row.step) == 0 &&
                                    strcmp(back.label, row.label) == 0 && strcmp(back.device, row.device) == 0 &&
                                    strcmp(back.status, row.status) == 0 && strcmp(back.type, row.type) == 0);
-    TEST("csv round trip numbers", count >= 1 && back.n == row.n && back.bytes == row.bytes &&
-                                   back.reps == row.reps && back.flushed == row.flushed &&
-                                   fabs(back.median_ms - row.median_ms) < 1e-6 &&
-                                   fabs(back.min_ms - 0.4) < 1e-6 && fabs(back.max_ms - 0.5) < 1e-6 &&
-                                   fabs(back.ci_low_ms - 0.405) < 1e-6 && fabs(back.ci_high_ms - 0.425) < 1e-6 &&
-                                   fabs(back.gbs - row.gbs) < 0.01 && fabs(back.peak_gbs - 3352) < 0.1 &&
-                                   fabs(back.rel_error - 1.25e-7) < 1e-10 && back.gpus == 2 &&
-                                   fabs(back.combine_ms - 0.0165) < 1e-6);
+    TEST("csv round trip numbers", count >= 1 && back.n == row.n && back.bytes == row.bytes && back.reps == row.reps &&
+         back.flushed == row.flushed && fabs(back.median_ms - row.median_ms) < 1e-6 && fabs(back.min_ms - 0.4) < 1e-6 &&
+         fabs(back.max_ms - 0.5) < 1e-6 && fabs(back.ci_low_ms - 0.405) < 1e-6 &&
+         fabs(back.ci_high_ms - 0.425) < 1e-6 && fabs(back.gbs - row.gbs) < 0.01 && fabs(back.peak_gbs - 3352) < 0.1 &&
+         fabs(back.rel_error - 1.25e-7) < 1e-10 && back.gpus == 2 && fabs(back.combine_ms - 0.0165) < 1e-6);
     remove(path);
     TEST("csv header is not a row", csv_parse_row(CSV_HEADER, &back) != 0);
     TEST("csv malformed line rejected", csv_parse_row("\"step0\",\"unterminated", &back) != 0);
@@ -576,19 +557,17 @@ static void test_csv(void)
     TEST("csv missing file", csv_read_all("build/no/such/file.csv", all, 4) == -1);
 }
 
+/** 1 if format (format_count or format_bytes) writes `text` for n. */
+#define FORMATS(format, n, text) (format(buf, sizeof buf, n), strcmp(buf, text) == 0)
+
 static void test_format(void)
 {
     char buf[64];
-    format_count(buf, sizeof buf, 67108864);
-    TEST("count separators", strcmp(buf, "67,108,864") == 0);
-    format_count(buf, sizeof buf, 999);
-    TEST("count below 1000", strcmp(buf, "999") == 0);
-    format_count(buf, sizeof buf, 1000);
-    TEST("count 1000", strcmp(buf, "1,000") == 0);
-    format_bytes(buf, sizeof buf, 268435456);
-    TEST("bytes MiB", strcmp(buf, "256 MiB") == 0);
-    format_bytes(buf, sizeof buf, 1536);
-    TEST("bytes fraction", strcmp(buf, "1.5 KiB") == 0);
+    TEST("count separators", FORMATS(format_count, 67108864, "67,108,864"));
+    TEST("count below 1000", FORMATS(format_count, 999, "999"));
+    TEST("count 1000", FORMATS(format_count, 1000, "1,000"));
+    TEST("bytes MiB", FORMATS(format_bytes, 268435456, "256 MiB"));
+    TEST("bytes fraction", FORMATS(format_bytes, 1536, "1.5 KiB"));
 }
 
 /**
