@@ -8,8 +8,9 @@ ifeq ($(MULTI_RANKS),)
 
 MULTI_ONE_PROCESS_STEP  := step12_multi_gpu
 MULTI_RANK_PER_GPU_STEP := step13_rank_per_gpu
-MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP)
-export MULTI_STEPS MULTI_ONE_PROCESS_STEP MULTI_RANK_PER_GPU_STEP
+MULTI_KERNEL_STEP := step15_combine_in_kernel
+MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP) $(MULTI_KERNEL_STEP) $(MULTI_KERNEL_STEP)/rank_per_gpu
+export MULTI_STEPS MULTI_ONE_PROCESS_STEP MULTI_RANK_PER_GPU_STEP MULTI_KERNEL_STEP
 EXTENSIONS   += multi
 multi_FOLDERS := multi $(MULTI_STEPS)
 PROGRAM_DIRS += $(MULTI_STEPS)
@@ -19,7 +20,7 @@ HELP_FILES   += multi/multi.mk $(wildcard multi/*.sh)
 TEST_SUITES  += multi/tests.sh
 RUN_ALL_EXTRAS += multi/run_all_multi.sh
 INSTALLED    += build/mpich build/mpich-wheel
-DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $(MULTI_STEPS)
+DOC_INPUTS   += $(wildcard $(MULTI_STEPS:%=%/README.md)) multi $(MULTI_STEPS)
 
 ##= SCALING_SIZES="2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30": the sizes of make scaling
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
@@ -80,6 +81,8 @@ MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
 NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
 MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
+# step 15's device API (nccl_device.h): NCCL 2.28 or newer
+MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h, 2.28 or newer): pip install nvidia-nccl-cu13 and set NCCL_HOME to its nvidia/nccl folder)))
 
 # MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH, build/mpich/bin/mpicc (make
 # mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says where its files are
@@ -111,7 +114,7 @@ EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=
 endif
 NCCL_INCLUDE := $(NCCL_ROOT)/include
 NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
-# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's folder would
+# The compiler sees nccl.h (and nccl_device*) alone, through a folder of links: -I on NCCL's folder would
 # put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
 NCCL_SHIM := build/nccl-include
 EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
@@ -123,7 +126,7 @@ include $(MULTI_DIR)/../common/step.mk
 $(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
 $(NCCL_SHIM)/nccl.h:
 	@mkdir -p $(NCCL_SHIM)
-	@ln -sf $(NCCL_INCLUDE)/nccl.h $@
+	@ln -sf $(NCCL_INCLUDE)/nccl.h $(wildcard $(NCCL_INCLUDE)/nccl_device.h $(NCCL_INCLUDE)/nccl_device) $(NCCL_SHIM)
 
 .PHONY: nccl-include mpiexec-path mpi-include
 nccl-include:

@@ -38,6 +38,8 @@ typedef struct gpu_group {
     ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
 } gpu_group;
 
+__attribute__((weak)) const char MULTI_SETUP[] = "";   /* a step's own (multi_step.h), else none */
+
 /** Checks an NCCL call as CUDA_CHECK does a CUDA call: on an error, one line and exit 4. */
 #define NCCL_CHECK(call) nccl_check((call), #call, __FILE__, __LINE__)
 static void nccl_check(ncclResult_t result, const char *call, const char *file, int line)
@@ -393,9 +395,9 @@ static void report(void *ctx, result_row *row, const options *opt, const driver_
     row->combine_ms = o->combine.median_ms;
     const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
     int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
-    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
+    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s%s", MULTI_STEP.number, m->total,
              m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
-             network ? ", network transport" : "");
+             network ? ", network transport" : "", MULTI_SETUP);
     if (!print)
         return;
     char n_text[32], bytes_text[32], shard_text[32], l2_text[32], got_text[64], expected_text[64];

@@ -48,6 +48,8 @@ typedef struct shard {
 
 /** The multi-GPU step's metadata (number, name, title, idea, ...), as STEP is a step's. */
 extern const step_info MULTI_STEP;
+/** Words after the setup in the rows' label, so that make scaling tells this step's apart ("" if not defined). */
+extern const char MULTI_SETUP[];
 
 /**
  * Queues the reduction of one shard on its GPU, leaving the shard's sum in s->sum as
