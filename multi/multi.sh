@@ -7,9 +7,10 @@
 # What to do where step 12 or 13 was not built (multi/multi.mk skips them without NCCL, MPI)
 NCCL_MISSING="NCCL not found: install libnccl-dev or set NCCL_HOME=..."
 MPI_MISSING="MPI not found: install libmpich-dev or libopenmpi-dev, set MPI_HOME=..., or run make mpich"
-# The two steps' folders, from multi/multi.mk (exported; asked for when run outside make)
+# The steps' folders (12, 13, 15), from multi/multi.mk (exported; asked for when run outside make)
 one_process_step=${MULTI_ONE_PROCESS_STEP:-$(make -s --no-print-directory -C "$REPO_ROOT" print-MULTI_ONE_PROCESS_STEP)}
 rank_per_gpu_step=${MULTI_RANK_PER_GPU_STEP:-$(make -s --no-print-directory -C "$REPO_ROOT" print-MULTI_RANK_PER_GPU_STEP)}
+kernel_step=${MULTI_KERNEL_STEP:-$(make -s --no-print-directory -C "$REPO_ROOT" print-MULTI_KERNEL_STEP)}
 # "${MPI_RUN[@]}" LAUNCHER -n RANKS PROGRAM ARGS...: every run of step 13 here (the tests,
 # make scaling). Open MPI refuses root and more ranks than cores unless told (CI: root, two
 # cores), and binds one or two ranks to a core each, where a rank's input is made on one

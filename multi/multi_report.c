@@ -150,7 +150,7 @@ static const char *report_scaling(const result_row *rows, int count, const char 
     return NULL;
 }
 
-/** `multi`: run-all's step 12 rows (a row per G), with their speedup over `baseline`'s row in RUN-ALL-ROWS. */
+/** `multi`: run-all's rows of steps 12 and 15 (one per step and G), their speedup over `baseline`'s in RUN-ALL-ROWS. */
 static void report_multi(const result_row *rows, int count, const char *run_rows_path, const char *baseline)
 {
     static result_row run[MAX_ROWS];
@@ -159,18 +159,20 @@ static void report_multi(const result_row *rows, int count, const char *run_rows
     for (int i = 0; i < run_count; i++)
         if (strcmp(run[i].step, baseline) == 0)
             base = &run[i];
-    printf("step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n", base ? base->median_ms * 1e3 : 0.0);
-    printf("%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
+    printf("The multi-GPU steps on G GPUs, same n; speedup over %s on one GPU (%.1f us)\n", baseline,
+           base ? base->median_ms * 1e3 : 0.0);
+    printf("%-7s %-4s %11s %10s %8s %12s\n", "step", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         char speedup[16] = "-";
         if (!row_passed(r)) {
-            printf("%-4d %11s\n", r->gpus, "FAILED");
+            printf("%-7.6s %-4d %11s\n", r->step, r->gpus, "FAILED");
             continue;
         }
         if (base && row_passed(base))
             snprintf(speedup, sizeof speedup, "%.2fx", base->median_ms / r->median_ms);
-        printf("%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup, r->combine_ms * 1e3);
+        printf("%-7.6s %-4d %11.1f %10.1f %8s %12.1f\n", r->step, r->gpus, r->median_ms * 1e3, r->gbs, speedup,
+               r->combine_ms * 1e3);
     }
 }
 

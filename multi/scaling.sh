@@ -11,6 +11,7 @@ sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
 program=$one_process_step/reduce$suffix ranks_program=$rank_per_gpu_step/reduce$suffix
 [ -x "$program" ] || { echo "make scaling: $program was not built: $NCCL_MISSING" >&2; exit 2; }
 [ -x "$ranks_program" ] || ranks_program=""   # step 13 is optional beside step 12 (no MPI)
+kernel=$kernel_step/reduce$suffix kernel_ranks=$kernel_step/rank_per_gpu/reduce$suffix   # step 15, each optional
 launcher=$(mpi_launcher)
 all=$(visible_gpus)
 [ "$all" -ge 1 ] || { echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2; exit 3; }
@@ -18,7 +19,9 @@ counts=$(gpu_counts "$all")
 mkdir -p results
 raw=results/scaling${suffix}-rows.csv
 rm -f "$raw"
-echo "step12 on G = $counts GPUs, n = $sizes"
+nccl=$(make -s --no-print-directory -C "$one_process_step" nccl-include)
+nccl=$(sed -n 's/^#define NCCL_\(MAJOR\|MINOR\|PATCH\) //p' "$nccl/nccl.h" | paste -sd.)   # its library
+echo "step12 on G = $counts GPUs, n = $sizes, NCCL $nccl; step15 (the combine in the kernel) too where built"
 if [ -n "$ranks_program" ]; then
     echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
 else
@@ -40,6 +43,10 @@ measure() {
 for n in $sizes; do
     printf 'n = %-6s' "$n"
     for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
+    if [ -x "$kernel" ]; then for g in $counts; do measure "step15 G=$g" "./$kernel" --gpus "$g"; done; fi
+    if [ -x "$kernel_ranks" ]; then
+        for g in $counts; do measure "step15 ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$kernel_ranks"; done
+    fi
     if [ -n "$ranks_program" ]; then
         for g in $counts; do measure "ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$ranks_program"; done
         for g in $counts; do

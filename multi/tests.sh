@@ -117,7 +117,7 @@ multi_check() {
     local g=$1 args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
-    gpu_check "gpu $multi_name $type G=$g" "$g" "$( [ -n "$multi_program" ] || echo "NCCL not found")" \
+    gpu_check "gpu $multi_name $type G=$g" "$g" "$( [ -n "$multi_program" ] || echo "${multi_missing:-NCCL not found}")" \
         "$multi_program" "${args[@]}" -- "$@"
 }
 multi_check 1 "${sizes[@]}" "${huge[@]}"
@@ -126,7 +126,7 @@ if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "${huge[@]}"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
 # multi_expect EXPECT NAME CODE TEXT ARGS...: EXPECT (expect, gpu_expect) of step 12 ARGS; SKIP where it was not built
 multi_expect() {
-    if [ -z "$multi_program" ]; then skip "$2" "NCCL not found"; else "$1" "${@:2:3}" "$multi_program" "${@:5}"; fi
+    if [ -z "$multi_program" ]; then skip "$2" "${multi_missing:-NCCL not found}"; else "$1" "${@:2:3}" "$multi_program" "${@:5}"; fi
 }
 multi_expect expect "input: $multi_name --gpus 0" 2 "--gpus" --gpus 0 -n 1000
 multi_expect expect "input: $multi_name --gpus 99" 2 "--gpus" --gpus 99 -n 1000
@@ -216,3 +216,17 @@ rank_check 1 "${sizes[@]}" "${huge[@]}"
 rank_check 2 "${sizes[@]}"
 NETWORK=1 rank_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
+
+# ---------------------------------------------------------------- step 15
+section step15
+# The combine in the kernel (NCCL's device API), both setups, through step 12's and 13's checks
+why_not() { sed -n 's/^[^ ]*: skipped, //p' "$log/build-${1////_}.txt" | grep -m1 . || echo "not built"; }
+multi_name=$kernel_step/reduce$suffix rank_name=$kernel_step/rank_per_gpu/reduce$suffix launcher=${launcher:-$(mpi_launcher)}
+multi_program=$( [ -x "$multi_name" ] && echo "$multi_name") rank_program=$( [ -x "$rank_name" ] && echo "$rank_name")
+multi_missing=$(why_not "$kernel_step") rank_missing=$(why_not "${rank_name%/*}")
+multi_check 1 "${sizes[@]}" "${huge[@]}"
+multi_check 2 "${sizes[@]}"
+rank_check 1 "${sizes[@]}"
+rank_check 2 "${sizes[@]}"
+multi_expect gpu_expect "gpu $multi_name: 100 calls in a row on every GPU (numbered slots), every result verified" 0 "" \
+    -n 2^20+7 -r 100 --warmup 0 --quiet
