@@ -1,8 +1,8 @@
-# The multi-GPU extension: steps 12 and 13 spread the input over the GPUs with NCCL, from
-# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file (the
-# extension's targets, tools, tests); each step folder includes it with MULTI_RANKS (one or
-# mpi) to build its program, or to say in one line why not (NCCL and MPI are optional).
-##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12 and 13
+# The multi-GPU extension: steps 12, 13 and 15 spread the input over the GPUs with NCCL, from
+# one process or one MPI rank per GPU. The top Makefile includes this file (targets, tools,
+# tests); each step folder includes it with MULTI_RANKS (one or mpi) to build its program,
+# or to say in one line why not (NCCL, its device API for step 15, and MPI are optional).
+##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12, 13, 15
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 ifeq ($(MULTI_RANKS),)
 
@@ -56,7 +56,7 @@ scaling:
 	@$(MAKE) --no-print-directory all
 	@multi/scaling.sh
 
-## -C step13_rank_per_gpu mpiexec-path|mpi-include|nccl-include: the mpiexec of the MPI step 13 is built with, MPI's include folders, NCCL's (step 12 too), for scripts
+## -C step13_rank_per_gpu mpiexec-path|nccl-include: the mpiexec of the MPI step 13 is built with, NCCL's include folder (step 12 too), for scripts
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
@@ -114,8 +114,8 @@ EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=
 endif
 NCCL_INCLUDE := $(NCCL_ROOT)/include
 NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
-# The compiler sees nccl.h (and nccl_device*) alone, through a folder of links: -I on NCCL's folder would
-# put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
+# The compiler sees nccl.h (nccl_device*) alone, through a folder of links: -I on NCCL's folder
+# would put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
 NCCL_SHIM := build/nccl-include
 EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
 EXTRA_CFLAGS     += -I$(NCCL_SHIM)
@@ -128,21 +128,19 @@ $(NCCL_SHIM)/nccl.h:
 	@mkdir -p $(NCCL_SHIM)
 	@ln -sf $(NCCL_INCLUDE)/nccl.h $(wildcard $(NCCL_INCLUDE)/nccl_device.h $(NCCL_INCLUDE)/nccl_device) $(NCCL_SHIM)
 
-.PHONY: nccl-include mpiexec-path mpi-include
+.PHONY: nccl-include mpiexec-path
 nccl-include:
 	@echo $(NCCL_INCLUDE)
 mpiexec-path:
 	@echo $(MPIEXEC)
-mpi-include:
-	@echo $(MPI_INCLUDES)
 else
-.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs sanitize-flags
+.PHONY: all programs clean nccl-include run mpiexec-path check-archs sanitize-flags
 all check-archs:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)"
 # run: the same line, and a failure (a skipped build is not a run)
 run:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)" >&2; exit 2
-programs nccl-include mpiexec-path mpi-include sanitize-flags:
+programs nccl-include mpiexec-path sanitize-flags:
 	@true
 clean:
 	@rm -rf build reduce reduce_*

@@ -25,11 +25,7 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
     return NULL;
 }
 
-/**
- * Speedup of row r over one GPU at its n: the first passed 1-GPU row at that n (make
- * scaling runs step 12 --gpus 1 first), the same baseline for every setup. 0 when r failed
- * or there is no such row.
- */
+/** Speedup of row r over the first passed 1-GPU row at its n (step 12's), every setup's baseline; 0: none. */
 static double speedup_over_one(const result_row *rows, int count, const result_row *r)
 {
     const result_row *one = row_with(rows, count, r->n, 1);
@@ -61,11 +57,7 @@ unsigned long long scaling_crossover(const result_row *rows, int count, int gpus
     return crossover;
 }
 
-/**
- * `make scaling`'s table: per n, setup and G, time, aggregate GB/s, speedup and efficiency
- * over one GPU at that n, the all-reduce's own time, then the crossover for each setup and
- * G > 1.
- */
+/** make scaling's table: per n, setup and G, time, GB/s, speedup, efficiency, the combine; each crossover. */
 static void print_scaling_table(const result_row *rows, int count)
 {
     const result_row *head = &rows[first_passed(rows, count)];
@@ -127,10 +119,7 @@ static int write_scaling_csv(const char *path, const result_row *rows, int count
     return close_csv(out);
 }
 
-/**
- * `scaling`: the table, its CSV, and the sweep chart with one line per step, setup and G
- * (bandwidth in all against n). Returns 0, or the path it cannot write.
- */
+/** `scaling`: the table, its CSV, the chart (a line per step, setup and G). NULL, or the path it cannot write. */
 static const char *report_scaling(const result_row *rows, int count, const char *csv_path, const char *svg_path)
 {
     static result_row lines[MAX_ROWS];

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# make run-all's multi-GPU table (RUN_ALL_EXTRAS, from multi/multi.mk): with 2+ GPUs, steps
-# 12 and 15 on G = 1, 2, ... all of them (results/run-all-multi-rows.csv), its speedup over the
-# step each of its GPUs runs (--describe) read from run-all's own rows; else one line says
-# why there is no table. Exits 1 if a run failed. Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
+# make run-all's multi-GPU table (RUN_ALL_EXTRAS): with 2+ GPUs, steps 12 and 15 on G = 1, 2, ...
+# all (results/run-all-multi-rows.csv), sped up over the step each GPU runs (--describe) in run-all's
+# rows; else one line says why not. Exits 1 if a run failed. Usage: multi/run_all_multi.sh RUN-ALL-ROWS.csv
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh

@@ -11,7 +11,6 @@ sizes=${SCALING_SIZES:-2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30}
 program=$one_process_step/reduce$suffix ranks_program=$rank_per_gpu_step/reduce$suffix
 [ -x "$program" ] || { echo "make scaling: $program was not built: $NCCL_MISSING" >&2; exit 2; }
 [ -x "$ranks_program" ] || ranks_program=""   # step 13 is optional beside step 12 (no MPI)
-kernel=$kernel_step/reduce$suffix kernel_ranks=$kernel_step/rank_per_gpu/reduce$suffix   # step 15, each optional
 launcher=$(mpi_launcher)
 all=$(visible_gpus)
 [ "$all" -ge 1 ] || { echo "make scaling: no GPU here (nvidia-smi lists none); run it on a machine with NVIDIA GPUs" >&2; exit 3; }
@@ -19,14 +18,9 @@ counts=$(gpu_counts "$all")
 mkdir -p results
 raw=results/scaling${suffix}-rows.csv
 rm -f "$raw"
-nccl=$(make -s --no-print-directory -C "$one_process_step" nccl-include)
-nccl=$(sed -n 's/^#define NCCL_\(MAJOR\|MINOR\|PATCH\) //p' "$nccl/nccl.h" | paste -sd.)   # its library
-echo "step12 on G = $counts GPUs, n = $sizes, NCCL $nccl; step15 (the combine in the kernel) too where built"
-if [ -n "$ranks_program" ]; then
-    echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
-else
-    echo "step13: not built ($MPI_MISSING), so only step 12"
-fi
+echo "step12 on G = $counts GPUs, n = $sizes; step15 (the combine in the kernel) too where built"
+[ -z "$ranks_program" ] || echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
+[ -n "$ranks_program" ] || echo "step13: not built ($MPI_MISSING), so only step 12"
 failed=0
 # measure LABEL COMMAND...: one run, its row appended to $raw; says how it went in a word
 measure() {
@@ -42,17 +36,16 @@ measure() {
 }
 for n in $sizes; do
     printf 'n = %-6s' "$n"
-    for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
-    if [ -x "$kernel" ]; then for g in $counts; do measure "step15 G=$g" "./$kernel" --gpus "$g"; done; fi
-    if [ -x "$kernel_ranks" ]; then
-        for g in $counts; do measure "step15 ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$kernel_ranks"; done
-    fi
-    if [ -n "$ranks_program" ]; then
-        for g in $counts; do measure "ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$ranks_program"; done
-        for g in $counts; do
-            [ "$g" -lt 2 ] || measure "ranks=$g,network" "${MPI_RUN[@]}" "${NETWORK_ENV[@]}" "$launcher" -n "$g" "./$ranks_program"
-        done
-    fi
+    for p in "$program" "$kernel_step/reduce$suffix"; do   # step 15 where it was built
+        [ ! -x "$p" ] || for g in $counts; do measure "${p%%_*} G=$g" "./$p" --gpus "$g"; done
+    done
+    for p in "$ranks_program" "$kernel_step/rank_per_gpu/reduce$suffix"; do
+        [ ! -x "$p" ] || for g in $counts; do measure "${p%%_*} ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$p"; done
+    done
+    for g in $counts; do   # step 13 over the network transport
+        [ -z "$ranks_program" ] || [ "$g" -lt 2 ] || measure "ranks=$g,network" "${MPI_RUN[@]}" "${NETWORK_ENV[@]}" \
+            "$launcher" -n "$g" "./$ranks_program"
+    done
     echo
 done
 echo

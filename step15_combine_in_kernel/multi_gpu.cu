@@ -3,8 +3,8 @@
  * @brief Step 15: step 12 with the combine inside the kernel: the last block on each GPU
  * stores its GPU's sum into every GPU's memory (NCCL's device API) and adds the G sums.
  *
- * Step 11's kernel file is included as it is, not copied; reduce_across() is its
- * reduce_pass() with a new finish. One launch per GPU, no ncclAllReduce, no host between.
+ * Step 11's kernel file is included as it is; reduce_across() repeats its reduce_pass()
+ * with a new end. One launch per GPU, no ncclAllReduce, no host in between.
  */
 #include <cuda/atomic>
 #include <nccl_device.h>  // NCCL 2.28 or newer: ncclDevComm, windows, LSA pointers
