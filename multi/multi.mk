@@ -74,6 +74,8 @@ MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 HARNESS_DIRS  := $(MULTI_DIR)
 HARNESS_EXTRA := multi_main ranks_$(MULTI_RANKS) multi_options shard_reference
 SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
+# make sanitize: on one GPU (MPI: one rank, without mpiexec)
+SANITIZE_ARGS := $(if $(filter one,$(MULTI_RANKS)),--gpus 1)
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 

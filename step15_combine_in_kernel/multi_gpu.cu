@@ -27,9 +27,9 @@ struct slot {
 #define WAIT_NS 10000000000ull
 
 /**
- * Thread p of the last block stores this GPU's sum into GPU p's slot of this GPU, through
- * the window's LSA pointer (NVLink), then waits for GPU p's sum in this GPU's slot p. Thread
- * 0 adds the G sums in GPU order: the same total, and for floats the same bits, on every GPU.
+ * Thread p of the last block stores this GPU's sum into slot `lsaRank` of GPU p's window
+ * (an LSA pointer: a store over NVLink), then waits for GPU p's sum in slot p of this GPU's.
+ * Thread 0 adds the G sums in GPU order: the same total, and for floats the same bits, on every GPU.
  * A sum that does not come within WAIT_NS ends the kernel (trap): the program's next CUDA
  * call fails, and it exits with that error.
  */
@@ -106,11 +106,10 @@ __global__ void reduce_across(const element_t *in, element_t *partials, size_t n
     combine_across(dev, window, gpu_sum, sum, call);
 }
 
-/** The combine alone (make scaling's combine column), or a GPU with no elements (n < G): `partial` or 0. */
-__global__ void combine_only(const element_t *partial, ncclDevComm dev, ncclWindow_t window, combine_t *sum,
-                             unsigned long long call)
+/** The combine alone, adding 0: a GPU with no elements (n < G), or make scaling's combine column. */
+__global__ void combine_only(ncclDevComm dev, ncclWindow_t window, combine_t *sum, unsigned long long call)
 {
-    combine_across(dev, window, partial ? *partial : 0, sum, call);
+    combine_across(dev, window, 0, sum, call);
 }
 
 extern "C" const step_info MULTI_STEP = {
@@ -146,8 +145,10 @@ extern "C" cudaError_t shard_reduce(const shard *s)
 {
     cudaError_t err = cudaSetDevice(s->device);
     peer_state *p = peer_of(s);
+    if (err == cudaSuccess && s->n > 0 && blocks_for(s->n) == 0)
+        return query_error;  // step 11's occupancy query failed
     if (err == cudaSuccess && s->n == 0)  // n < G: this GPU holds nothing and adds 0
-        combine_only<<<1, THREADS, 0, s->stream>>>(NULL, p->dev, p->window, s->sum, ++p->calls);
+        combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, s->sum, ++p->calls);
     else if (err == cudaSuccess)
         reduce_across<<<(unsigned int)blocks_for(s->n), THREADS, 0, s->stream>>>(s->in, s->scratch_a, s->n, p->dev,
                                                                                p->window, s->sum, ++p->calls);
@@ -155,10 +156,18 @@ extern "C" cudaError_t shard_reduce(const shard *s)
     return err == cudaSuccess ? cudaGetLastError() : err;
 }
 
+/** One line on why there is no window over every GPU, and NCCL's "invalid usage": the driver exits 4. */
+static ncclResult_t no_window(void)
+{
+    fprintf(stderr, "step 15 needs NCCL's symmetric memory over every GPU: one node, each GPU reaching the others "
+                    "directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); over the network use step 12 or 13\n");
+    return ncclInvalidUsage;
+}
+
 extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus)
 {
 #ifdef MPICH_SKIP_MPICXX
-    (void)devices;  // one: this process's GPU, already current (step 13's connect)
+    // step 13's connect: one GPU per process, this rank's (devices[0])
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -180,25 +189,24 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         if (result == ncclSuccess && cudaMemset(peers[g].slots, 0, WINDOW_BYTES) != cudaSuccess)
             return ncclUnhandledCudaError;
     }
-    for (int step = 0; step < 2 && result == ncclSuccess; step++) {  // collectives: every rank in one group
-        ncclDevCommRequirements needs = {};  // nothing but the windows (2.29: NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER)
+    if (result == ncclSuccess)  // collectives: every rank of this process in one group
         result = ncclGroupStart();
-        for (int g = 0; g < gpus && result == ncclSuccess; g++)
-            result = step == 0 ? ncclCommWindowRegister(comms[g], peers[g].slots, WINDOW_BYTES, &peers[g].window,
-                                                         NCCL_WIN_COLL_SYMMETRIC)
-                               : ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
-        ncclResult_t end = ncclGroupEnd();
-        result = result != ncclSuccess ? result : end;
-    }
-    for (int g = 0; g < gpus && result == ncclSuccess; g++) {
-        peers[g].calls = 0;
-        if (peers[g].dev.lsaSize != peers[g].dev.nRanks) {  // some GPU is not reachable by load and store
-            fprintf(stderr, "step 15 needs every GPU in one NVLink domain (NCCL's LSA team has %d of %d ranks); "
-                            "over the network use step 12 or 13\n", peers[g].dev.lsaSize, peers[g].dev.nRanks);
-            return ncclInvalidUsage;
-        }
-    }
-    return result;
+    for (int g = 0; g < gpus && result == ncclSuccess; g++)
+        result = ncclCommWindowRegister(comms[g], peers[g].slots, WINDOW_BYTES, &peers[g].window,
+                                        NCCL_WIN_COLL_SYMMETRIC);
+    ncclResult_t end = result == ncclSuccess ? ncclGroupEnd() : result;
+    for (int g = 0; g < gpus && end == ncclSuccess; g++)  // NCCL leaves it NULL where it has no symmetric memory
+        if (!peers[g].window)
+            return no_window();
+    ncclDevCommRequirements needs = {};  // nothing but the windows (2.29: NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER)
+    result = end == ncclSuccess ? ncclGroupStart() : end;
+    for (int g = 0; g < gpus && result == ncclSuccess; g++)
+        result = ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
+    end = result == ncclSuccess ? ncclGroupEnd() : result;
+    for (int g = 0; g < gpus && end == ncclSuccess; g++)
+        if (peers[g].dev.lsaSize != peers[g].dev.nRanks)  // a GPU not reachable by load and store
+            return no_window();
+    return end;
 }
 
 extern "C" ncclResult_t combine(const shard *shards, int gpus)
@@ -207,8 +215,7 @@ extern "C" ncclResult_t combine(const shard *shards, int gpus)
         const shard *s = &shards[g];
         peer_state *p = peer_of(s);
         if (!p->combined && cudaSetDevice(s->device) == cudaSuccess)
-            combine_only<<<1, THREADS, 0, s->stream>>>((const element_t *)s->partial, p->dev, p->window, s->sum,
-                                                       ++p->calls);
+            combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, s->sum, ++p->calls);
         p->combined = 0;
     }
     return cudaGetLastError() == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
