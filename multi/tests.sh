@@ -212,8 +212,9 @@ if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
 section step15
 # The combine in the kernel (NCCL's device API), both setups, through step 12's and 13's checks
 multi_name=$kernel_step/reduce$suffix rank_name=$kernel_step/rank_per_gpu/reduce$suffix launcher=${launcher:-$(mpi_launcher)}
-multi_program=$( [ -x "$multi_name" ] && echo "$multi_name") rank_program=$( [ -x "$rank_name" ] && echo "$rank_name")
-multi_missing=$(why_not "$kernel_step") rank_missing=$(why_not "${rank_name%/*}")
+multi_program=$(make --no-print-directory -s -C "$kernel_step" TYPE="$type" programs) multi_missing=$(why_not "$kernel_step")
+rank_program=$(make --no-print-directory -s -C "${rank_name%/*}" TYPE="$type" programs) rank_missing=$(why_not "${rank_name%/*}")
+multi_program=${multi_program:+$multi_name} rank_program=${rank_program:+$rank_name}   # what each builds here
 multi_check 1 "${sizes[@]}" "${huge[@]}"
 multi_check 2 "${sizes[@]}"
 for g in 1 2; do rank_check "$g" "${sizes[@]}"; done
