@@ -159,8 +159,8 @@ extern "C" cudaError_t shard_reduce(const shard *s)
 /** One line on why there is no window over every GPU, and NCCL's "invalid usage": the driver exits 4. */
 static ncclResult_t no_window(void)
 {
-    fprintf(stderr, "step 15 needs NCCL's symmetric memory over every GPU: one node, each GPU reaching the others "
-                    "directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); over the network use step 12 or 13\n");
+    fprintf(stderr, "step 15 needs NCCL's symmetric memory over every GPU (at most %d): one node, each GPU reaching "
+                    "the others directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); else use step 12 or 13\n", MAX_PEERS);
     return ncclInvalidUsage;
 }
 
@@ -204,7 +204,7 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         result = ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
     end = result == ncclSuccess ? ncclGroupEnd() : result;
     for (int g = 0; g < gpus && end == ncclSuccess; g++)
-        if (peers[g].dev.lsaSize != peers[g].dev.nRanks)  // a GPU not reachable by load and store
+        if (peers[g].dev.lsaSize != peers[g].dev.nRanks || peers[g].dev.nRanks > MAX_PEERS)  // a GPU out of reach
             return no_window();
     return end;
 }
