@@ -84,7 +84,7 @@ nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(
 NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
 MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
 # step 15's device API (nccl_device.h): NCCL 2.28 or newer
-MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h, 2.28 or newer): pip install nvidia-nccl-cu13 and set NCCL_HOME to its nvidia/nccl folder)))
+MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h): install NCCL 2.28 or newer (libnccl-dev, or NVIDIA's tarball) and set NCCL_HOME=...)))
 
 # MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH, build/mpich/bin/mpicc (make
 # mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says where its files are
