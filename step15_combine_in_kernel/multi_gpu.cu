@@ -156,12 +156,12 @@ extern "C" cudaError_t shard_reduce(const shard *s)
     return err == cudaSuccess ? cudaGetLastError() : err;
 }
 
-/** One line on why there is no window over every GPU, and NCCL's "invalid usage": the driver exits 4. */
-static ncclResult_t no_window(void)
+/** One line on why there is no window over every GPU; returns `result` (the driver exits 4 on it). */
+static ncclResult_t no_window(ncclResult_t result)
 {
     fprintf(stderr, "step 15 needs NCCL's symmetric memory over every GPU (at most %d): one node, each GPU reaching "
                     "the others directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); else use step 12 or 13\n", MAX_PEERS);
-    return ncclInvalidUsage;
+    return result;
 }
 
 extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus)
@@ -189,24 +189,29 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         if (result == ncclSuccess && cudaMemset(peers[g].slots, 0, WINDOW_BYTES) != cudaSuccess)
             return ncclUnhandledCudaError;
     }
-    if (result == ncclSuccess)  // collectives: every rank of this process in one group
-        result = ncclGroupStart();
+    if (result != ncclSuccess)
+        return result;
+    result = ncclGroupStart();  // collectives: every rank of this process in one group, ended whatever happened
     for (int g = 0; g < gpus && result == ncclSuccess; g++)
         result = ncclCommWindowRegister(comms[g], peers[g].slots, WINDOW_BYTES, &peers[g].window,
                                         NCCL_WIN_COLL_SYMMETRIC);
-    ncclResult_t end = result == ncclSuccess ? ncclGroupEnd() : result;
-    for (int g = 0; g < gpus && end == ncclSuccess; g++)  // NCCL leaves it NULL where it has no symmetric memory
+    ncclResult_t end = ncclGroupEnd();
+    if (result != ncclSuccess || end != ncclSuccess)
+        return result != ncclSuccess ? result : end;
+    for (int g = 0; g < gpus; g++)
         if (!peers[g].window)
-            return no_window();
+            return no_window(ncclInvalidUsage);
     ncclDevCommRequirements needs = {};  // nothing but the windows (2.29: NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER)
-    result = end == ncclSuccess ? ncclGroupStart() : end;
+    result = ncclGroupStart();
     for (int g = 0; g < gpus && result == ncclSuccess; g++)
         result = ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
-    end = result == ncclSuccess ? ncclGroupEnd() : result;
-    for (int g = 0; g < gpus && end == ncclSuccess; g++)
+    end = ncclGroupEnd();
+    if (result != ncclSuccess || end != ncclSuccess)  // 2.28: "Communicator does not support symmetric memory"
+        return no_window(result != ncclSuccess ? result : end);
+    for (int g = 0; g < gpus; g++)
         if (peers[g].dev.lsaSize != peers[g].dev.nRanks || peers[g].dev.nRanks > MAX_PEERS)  // a GPU out of reach
-            return no_window();
-    return end;
+            return no_window(ncclInvalidUsage);
+    return ncclSuccess;
 }
 
 extern "C" ncclResult_t combine(const shard *shards, int gpus)
