@@ -151,19 +151,13 @@ start() {
       relabel "$cur/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/b.cu"; } ||
         refuse "cannot find the STEP metadata in $prev/reduce.cu or $cur/reduce.cu"
     diff "$work/a.cu" "$work/b.cu" > "$work/diff" || [ $? -le 1 ]   # 1: they differ, as they should
-    {
-        echo "/**"
-        echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
-        echo " *"
-        echo " * This is step $before's kernel ($prev/reduce.cu), correct as it is. The TODO(step $k, ...)"
-        echo " * comments below mark the places where our step $k differs from it; the exercise, from"
-        echo " * $cur/README.md, says what to do."
-        echo " *"
-        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
-        echo " *"
-        echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
-        echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
-        echo " */"
+    {   # a sentence a line: make handout rewrites lines; the exercise's "Check it" line gets LAB_DIR
+        printf '%s\n' "/**" " * Lab, step $k: $title. Your copy: $dest/reduce.cu" " *" \
+            " * This is step $before's kernel ($prev/reduce.cu), correct as it is." \
+            " * The TODO(step $k, ...) comments below mark where our step $k differs from it." " *"
+        printf '%s\n' "${exercise//"make lab-check STEP=$k"/"make lab-check STEP=$k$lab_dir_arg"}" |
+            sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
+        printf '%s\n' " *" " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md" " */"
         awk -v step="$k" -f lab/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
     } > "$work/reduce.cu" || refuse "lab/lab_todos.awk could not place the TODOs (its message is above)"
     todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
@@ -194,11 +188,12 @@ start_handout() {
     fi
     [ -f "$mine" ] || bad_input lab "exercise $k starts from your own step $before: make lab STEP=$before$lab_dir_arg first, and finish it"
     mkdir -p "$dest" && cat "$saved" > "$dest/reduce.cu.new" || exit 1
+    # the student's step, relabelled, less its TODO(step B) lines: done
     if ! relabel "$mine" "$k" "$(step_dir "$k")" "$(fact title "$k")" "$(fact idea "$k")" > "$dest/label.cu"; then
         rm -rf "$dest"
         bad_input lab "$mine has lost its STEP definition (number, name, title, citation, idea): make lab-check STEP=$before$lab_dir_arg says more"
     fi
-    cat "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
+    grep -v "^[[:space:]]*// TODO(step $before, [0-9]* of [0-9]*)" "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
     started "$k" "$dest" "your step $before with exercise $k and its TODO lines at the top"
 }
 # facts K: what the lab asks of our step k, lab/handout.txt's KEY K VALUE lines
@@ -357,6 +352,7 @@ clean() {
         bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed (rm -rf $(printf '%q' "$lab_dir") removes it, if it holds only copies)" ;;
     esac
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
+        [ -z "$handout" ] || bad_input lab-clean "$lab_dir holds your copies, which git tracks in a course's handout: not removed; make lab STEP=k FORCE=1 starts exercise k again, git rm -r $lab_dir removes them all"
         bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
     fi
     echo "make lab-clean: removes $lab_dir/ and what it holds:"

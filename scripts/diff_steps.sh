@@ -31,6 +31,7 @@ before_of() {
 case ${1:-} in
 show)
     k=${2:-}
+    [ "$count" -gt 1 ] || { echo "make diff: this tree holds step 0 alone: no step's change to show (a course's handout leaves out its exercises' steps)" >&2; exit 2; }
     { [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ] && [ -n "$(kernel_of "$k")" ]; } ||
         { echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2; exit 2; }
     colour=never
