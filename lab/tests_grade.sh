@@ -141,13 +141,13 @@ result "lab-grade-all: a reduce.cu with no step folder is named, with where to m
 alice_log=$(find "build/lab-grade-all/$type/logs" -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
-    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^7 graded, 0 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^3 graded, 0 correct, of 7 rows (1 not run: no GPU; 3 with nothing graded)" "$log/lab-grade-all.txt"
     result "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" $? \
            "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 else
     grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
     result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
-    [ "$status" -eq 0 ] && grep -q "^7 graded, 1 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct, of 7 rows (0 not run: no GPU; 3 with nothing graded)" "$log/lab-grade-all.txt"
     result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
