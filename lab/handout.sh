@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository (lab/
-# README.md, "For a course"): git's files less the answers (the step folders from the first
-# exercise on, multi/ with steps 12 and 13, lab/ANSWERS.md, lab/broken/), each exercise's
-# make lab copy (an exercise that starts from another: its text and TODOs in lab/exercises/,
-# for make lab to put on the student's copy), lab/handout.txt (lab/lab.sh facts) and, on a
-# GPU, our times in lab/times/.
+# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository, git's files
+# less the answers (lab/README.md, "For a course"; lab/STUDENTS.md, what is left out and why),
+# each exercise's copy (lab/lab_handout.awk), lab/handout.txt (lab/lab.sh facts) and, on a GPU,
+# our times in lab/times/.
 ##= EXERCISES=: make handout's exercises: one (3), a range (7-9) or all (1 to 11 and 14)
 ##= HANDOUT_DIR=build/handout: the folder make handout writes (new, or empty)
 set -euo pipefail
@@ -33,7 +31,7 @@ mkdir -p "$out" 2> /dev/null || bad "cannot create HANDOUT_DIR=$out: give a fold
 first=${exercises[0]}
 
 # ---------------------------------------------------------------- git's files, less the answers
-# (our steps from the first exercise on, multi/ with steps 12 and 13, the instructor's guide and
+# (our steps from the first exercise on, multi/ with 12 and 13, the instructor's guide and
 # answers, lab/broken/); a link to what is left out becomes its text (scripts/md_filter.sh)
 withheld=() multi=""
 for dir in $(printf '%s\n' step*_*/ | sort -V); do
@@ -73,21 +71,7 @@ for k in "${exercises[@]}"; do
     LAB_DIR=$start lab/lab.sh start "$k" > /dev/null || exit 1
     copy=$out/lab/exercises/$dir.cu chained=0
     [[ " ${withheld[*]} " != *" $before "* ]] || chained=1
-    # its "Going further" works on our step k, not here; from a withheld step k-1 (an answer):
-    # the header alone, with the TODO lines, for make lab to put on the student's own step
-    awk -v start="$start" -v b="$before" -v k="$k" -v chained="$chained" '
-        { gsub(" LAB_DIR=" start, ""); gsub(start "/", "lab/work/") }
-        /^ \* ### Going further/ { skip = 1 }
-        skip && !/^ \* Afterwards, our answer/ { next }
-        /^ \* Afterwards, our answer/ { skip = 0; $0 = " * Afterwards, our answer: your course hands it out." }
-        chained { bk = substr(b, 5, index(b, "_") - 5); sub("puts step " bk "\047s kernel in", "puts your step " bk " in") }
-        chained && /^ \* This is step / { $0 = " * This is your own step " bk " (lab/work/" b "/reduce.cu), where you finished it." }
-        chained && /^ \* The TODO\(step / { $0 = " * The TODO(step " k ", ...) lines at the end of this comment say where our step " k " differs from it." }
-        chained && /^ \*\/$/ { while ((getline line < FILENAME) > 0)
-                                   if (line ~ /\/\/ TODO\(step /) { sub(/^[ \t]*\/\/ /, " * ", line)
-                                       sub(/the next code line/, "one code line", line); sub(/the next /, "", line); print line }
-                               print; exit }
-        { print }' "$start/$dir/reduce.cu" > "$copy"
+    awk -v start="$start" -v b="$before" -v k="$k" -v chained="$chained" -f lab/lab_handout.awk "$start/$dir/reduce.cu" > "$copy"
     [ "$chained" = 1 ] ||
         { mkdir -p "$out/lab/work/$dir" && cp "$copy" "$out/lab/work/$dir/reduce.cu" && cp "$start/$dir/Makefile" "$out/lab/work/$dir/"; }
 done
@@ -95,8 +79,7 @@ rm -rf "$start"
 # the lab's line budget (tests/budgets.txt) counts the copies: room for them and for each
 # student's own, as long as our step k's kernel
 room=$(cat "$out"/lab/exercises/* "$out"/lab/work/*/* "${ours[@]}" | wc -l)
-awk -v room="$room" '$1 ~ /^(lab|total|whole)$/ { $0 = sprintf("%-16s%8d", $1, $2 + room) } { print }
-    END { print "# make handout: lab, total and whole raised by " room " for the copies of the exercises and of the students" }' \
+awk -v room="$room" '$1 ~ /^(lab|total|whole)$/ { $0 = sprintf("%-16s%8d", $1, $2 + room) } { print }' \
     tests/budgets.txt > "$out/tests/budgets.txt"
 
 # ---------------------------------------------------------------- our times, on a GPU
@@ -116,9 +99,8 @@ for k in "${exercises[@]}"; do
         timed=$((timed + 1))
     done
 done
-if [ "$timed" = 0 ]; then
+[ "$timed" != 0 ] ||
     echo "make handout: no GPU here: no times of ours in $out/lab/times/; make handout on the lab GPU writes them, and lab-check compares with them"
-fi
 
 echo "make handout: wrote $out: exercises ${exercises[*]}; left out: ${withheld[*]}${multi:+ multi} lab/README.md lab/ANSWERS.md lab/broken; $timed times of ours"
 echo "next: make -C $out && make -C $out test; then cd $out && git init && git add -A && git commit -m 'lab handout'"

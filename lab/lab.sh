@@ -80,7 +80,7 @@ lab_seed() {
     [[ $value =~ ^[0-9]{1,18}$ ]] || bad_input "$1" "LAB_SEED takes a whole number (the seed of the data), got '$value'"
     echo "$((10#$value))"
 }
-# check_run_settings TARGET: N, REPS, DEVICE, the 0/1 switches, each refused in one line (exit 2)
+# check_run_settings TARGET: N, REPS, DEVICE, LAB_TIMEOUT, the 0/1 switches, each refused in one line (exit 2)
 check_run_settings() {
     local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
@@ -89,38 +89,15 @@ check_run_settings() {
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
     { [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] && [ "$((10#${DEVICE:-0}))" -le 1023 ]; } ||
         bad_input "$1" "DEVICE takes a GPU index, 0, 1, ... (nvidia-smi -L lists them; got '${DEVICE:-}')"
+    [[ ${LAB_TIMEOUT:-300} =~ ^[1-9][0-9]{0,5}$ ]] || bad_input "$1" "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$LAB_TIMEOUT')"
     for flag in LAB_HUGE LAB_SANITIZE PROFILE; do
         [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
     done
 }
 
 # ------------------------------------------------------------------ start
-# relabel FILE K DIR TITLE IDEA: FILE without its @file header, its STEP labels the lab
-# copy's (.number, .name, .title, .citation, .idea), so that the two kernels' diff has no
-# hunk there. Fails unless the STEP definition sets all five.
-relabel() {
-    awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" '
-        # set(key, value): the value after ".key = " (a number or a quoted string) replaced
-        function set(key, value,    at, rest, end) {
-            if (!(at = index($0, "." key " = "))) return
-            rest = substr($0, at + length(key) + 4)
-            if (substr(rest, 1, 1) == "\"") end = index(substr(rest, 2), "\"") + 1
-            else { match(rest, /^-?[0-9]+/); end = RLENGTH }
-            $0 = substr($0, 1, at + length(key) + 3) value substr(rest, end + 1)
-            found[key]++
-        }
-        NR == 1 && /^\/\*\*/ { header = 1 }
-        header { if (/\*\//) header = 0; next }
-        /^extern "C" const step_info STEP = \{/ { step = 1 }
-        step {
-            set("number", k); set("name", "\"lab/work/" dir "\""); set("title", "\"" title " (yours)\"")
-            set("citation", "\"your lab copy of step " k "\""); set("idea", "\"" idea "\"")
-            if ($0 ~ /^};/) step = 0
-        }
-        { print }
-        END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
-                     found["citation"] == 1 && found["idea"] == 1) }' "$1"
-}
+# relabel FILE K DIR TITLE IDEA: FILE relabelled as the lab copy of step K (lab/lab_relabel.awk)
+relabel() { awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" -f lab/lab_relabel.awk "$1"; }
 # our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first)
 our_field() {
     local dir type=${TYPE:-int}
@@ -272,7 +249,6 @@ grade() {
     need_grader lab-grade
     check_run_settings lab-grade
     limit=${LAB_TIMEOUT:-300}
-    [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad_input lab-grade "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
     need_copy lab-grade "$k" "$dest"
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong

@@ -698,12 +698,10 @@ int print_class_table(FILE *out, FILE *csv)
         total += atof(cell[5]);
         total_max += atof(cell[6]);
     }
-    if (rows == 0)
-        fprintf(out, "nothing graded\n");
-    else if (not_run + nothing == 0)
-        fprintf(out, "%d graded, %d correct; mean score %.2f of %.2f\n", rows, correct, total / rows, total_max / rows);
-    else
+    if (rows > 0)
         fprintf(out, "%d graded, %d correct, of %d rows (%d not run: no GPU; %d with nothing graded); mean score %.2f of %.2f\n",
                 rows - not_run - nothing, correct, rows, not_run, nothing, total / rows, total_max / rows);
+    else
+        fprintf(out, "nothing graded\n");
     return rows;
 }

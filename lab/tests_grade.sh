@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu, full, start ...: tests/run.sh's and lab/tests.sh's
-# The lab's tests, part 2 (lab/tests.sh says which tier runs what): sections lab-grade and
-# handout, with lab/tests.sh's variables and lab_header; TYPE=int's run alone (plumbing=1).
+# The lab's tests, part 2 (lab/tests.sh says which tier runs what): section lab-grade, with
+# lab/tests.sh's variables and lab_header; TYPE=int's run alone (plumbing=1).
 [ "${plumbing:-0}" = 1 ] || return 0
 section lab-grade
 # The scorer is unit-tested; here the whole chain. lab_json NAME FILE PATTERN: FILE is a
@@ -155,48 +155,3 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" "^ok 0.00 100.00$"
 left=$(find "build/lab-grade-all/$type" -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt -printf '%f ' 2>/dev/null)
 [ -z "$left" ]; result "lab-grade-all: the scratch copies are gone" $? "$left"
-
-# ---------------------------------------------------------------- make handout
-# a course's handout for exercise 3, 7 to 9 and all: no line of a kernel it withholds (the
-# longest code line each adds, STEP labels aside), no lab/ANSWERS.md, no lab/broken; in 7-9
-# make lab STEP=8 starts from the student's step 7; the one for 3 builds, its make test passes
-section handout
-handouts=build/$type/test-handout
-rm -rf "$handouts"
-for bad in x 12 5-2; do
-    make_expect "handout: EXERCISES=$bad is refused" 2 "EXERCISES" handout EXERCISES="$bad" HANDOUT_DIR="$handouts/bad"
-done
-mkdir -p "$handouts/full" && touch "$handouts/full/x"
-make_expect "handout: a HANDOUT_DIR that is not empty is refused" 2 "not empty" handout EXERCISES=3 HANDOUT_DIR="$handouts/full"
-for spec in 3 7-9 all; do
-    out=$handouts/$spec first=${spec%%-*} leaks=""
-    [ "$spec" != all ] || first=${lab_steps[0]}
-    make_expect "handout: make handout EXERCISES=$spec" 0 "make handout: wrote $out" handout EXERCISES="$spec" HANDOUT_DIR="$out"
-    for k in "${lab_steps[@]}"; do
-        [ "$k" -ge "$first" ] || continue
-        line=$(diff "$(lab/lab.sh before "$k")/reduce.cu" "$(step_dir "$k")/reduce.cu" | sed -n 's/^> *//p' |
-               grep -v '^\(//\|/\*\|\*\)\|\.number = \|\.idea = ' | awk '{ print length($0) " " $0 }' | sort -rn | head -1 | cut -d' ' -f2-)
-        [ -n "$line" ] && ! grep -rqF -- "$line" "$out" || leaks+=" step $k: '$line';"
-    done
-    [ -z "$leaks" ] && [ ! -e "$out/lab/ANSWERS.md" ] && [ ! -e "$out/lab/broken" ] && [ ! -e "$out/$(step_dir "$first")" ] &&
-        [ -f "$out/lab/work/$(step_dir "$first")/reduce.cu" ]
-    result "handout EXERCISES=$spec: the first exercise's copy, no line of a kernel withheld, no lab/ANSWERS.md, no lab/broken" $? \
-           "${leaks:- a withheld file is there, or the copy is missing}"
-done
-(cd "$handouts/7-9" && make --no-print-directory lab STEP=9 > lab-9.txt 2>&1; [ $? = 2 ] &&
-    grep -q "make lab STEP=8 first" lab-9.txt && make --no-print-directory lab STEP=8 > /dev/null 2>&1 &&
-    grep -q '^ \* TODO(step 8, 1 of' "lab/work/$(step_dir 8)/reduce.cu")
-result "handout EXERCISES=7-9: make lab STEP=8 puts exercise 8 and its TODO lines on the student's step 7, and only after it" $? \
-       "$(cat "$handouts/7-9/lab-9.txt")"
-# this tree's builds copied in, times kept: the handout's make all compiles only what differs
-mkdir -p "$handouts/3/build/$type" && cp -a build/tools "$handouts/3/build/" &&
-    cp -a build/"$type"/harness-* build/"$type"/*unit_tests* "$handouts/3/build/$type/" 2> /dev/null
-for d in "$handouts"/3/step*/ "$handouts"/3/cub_reference/; do
-    d=${d#"$handouts"/3/}; cp -a "$d"build "$d"reduce "$d"reduce_* "$handouts/3/$d" 2> /dev/null
-done
-(cd "$handouts/3" && export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
-    make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 && make --no-print-directory test > test.txt 2>&1)
-status=$? last=$(tail -1 "$handouts/3/test.txt" 2> /dev/null)
-[ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] && grep -q '^SKIP lab: make lab from our kernels' "$handouts/3/test.txt"
-result "handout EXERCISES=3: make and make test pass in it, naming what they skip ($last)" $? \
-       "exit $status: $(grep -h '^FAIL\|rror\|\*\*\*' "$handouts/3/build-all.txt" "$handouts/3/test.txt" 2> /dev/null | head -3 | tr '\n' ' ')"
