@@ -41,7 +41,6 @@ SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefil
 # checks that a copy without them (and without its include line) still builds and passes.
 TARGET_FILES := Makefile tests/lint.mk
 TEST_SUITES  :=
-CI_SUITES    :=
 EXTENSIONS   :=
 HELP_FILES   := Makefile common/config.mk $(wildcard scripts/*.sh) cub_reference/defect/defect.sh
 DOC_INPUTS   := cub_reference/defect/README.md
@@ -122,9 +121,10 @@ $(TOOLS)/mixed_data: report/mixed_data.c common/data.c common/data.h $(TOOLS)/re
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h report/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm -pthread
 
-## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
+## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS); N and REPS are read first, by the first step's own parser, before make all
 run-all:
 	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory -s $(firstword $(STEPS)) && $(firstword $(STEPS))/reduce$(SUFFIX) -n '$(N)' -r '$(REPS)' --describe > /dev/null
 	@$(MAKE) --no-print-directory all
 	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference cub_reference/newest
 
