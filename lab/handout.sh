@@ -34,9 +34,8 @@ first=${exercises[0]}
 # (our steps from the first exercise on, multi/ with 12 and 13, the instructor's guide and
 # answers, lab/broken/); a link to what is left out becomes its text (scripts/md_filter.sh)
 withheld=() multi=""
-for dir in $(printf '%s\n' step*_*/ | sort -V); do
-    k=${dir#step}; k=${k%%_*}
-    [[ $k =~ ^[0-9]+$ ]] && [ "$((10#$k))" -ge "$first" ] && withheld+=("${dir%/}")
+for dir in $(printf '%s\n' step[0-9]*_*/ | sort -V); do
+    k=${dir#step}; [ "$((10#${k%%_*}))" -lt "$first" ] || withheld+=("${dir%/}")
 done
 [[ " ${withheld[*]} " != *" $(step_dir 12) "* ]] || multi=multi
 git ls-files | grep -Ev "^($(printf '%s/|' "${withheld[@]}" $multi)lab/(ANSWERS|README)\.md$|lab/broken/)" |
