@@ -33,6 +33,9 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
+mkdir -p "$lab_root/lone-class/grace" && cp "$step3/reduce.cu" "$lab_root/lone-class/grace/"
+make_expect "lab-grade-all: a class of one reduce.cu outside a step folder: the hint" 2 "grace: found reduce.cu outside a step folder" \
+    lab-grade-all SUBMISSIONS="$lab_root/lone-class"
 # lab.sh and lab_grade_all.sh run directly, as an autograder does: exit 2 on bad input (3 without a GPU)
 expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
 expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" env LAB_DIR="$start" LAB_TIMEOUT=soon lab/lab.sh grade 3
@@ -118,6 +121,7 @@ echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied:
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
 cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
 cp "$step3/reduce.cu" "$class/grace/reduce.cu"   # no step folder around it
+echo "an old class table" > "$lab_root/grades.csv"   # replaced, and said so
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
 csv=$lab_root/grades.csv
@@ -126,8 +130,9 @@ else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\);
 grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
-    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ]
-result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ] &&
+    grep -q "^lab-grade-all: replacing .*/grades.csv (LAB_GRADES_CSV=" "$log/lab-grade-all.txt"
+result "lab-grade-all: one row per student in grades.csv, each with its reason; the old table's replacement said" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
 grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
     grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
     ! grep -qiE 'error|undefined|compile' "$class/erin/$step3/lab-grade.txt"
