@@ -110,9 +110,8 @@ total=$(wc -l < "$list")
 hint=$(awk -F "$sep" '{ i = index($4, "; found ") } i { print "; " $1 ": " substr($4, i + 2); exit }' "$list")
 [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -gt 0 ] ||
     bad "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)$hint"
-# a new class table, the rows of this run only
 [ ! -f "$grades" ] || echo "lab-grade-all: replacing $grades (LAB_GRADES_CSV=results/week3.csv, say, keeps a file a week)"
-rm -f "$grades"
+rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 
 # ---------------------------------------------------------------- the base copy

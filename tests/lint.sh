@@ -49,7 +49,6 @@ if command -v doxygen > /dev/null 2>&1; then
 else
     fail "docs build with zero warnings" "doxygen not installed: apt-get install -y doxygen (Debian, Ubuntu), dnf install doxygen, brew install doxygen"
 fi
-
 scripts/md_filter.sh --dead > "$log/links.txt"
 result "links: every relative link of the .md files leads to a file" $? "dead: $(paste -sd';' "$log/links.txt")"
 
