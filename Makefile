@@ -32,8 +32,8 @@ SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefil
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
 # PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files
-# to HELP_FILES and its test suite to TEST_SUITES (tests/run.sh sources each, after its own,
-# and leaves the programs of SUITE_PROGRAM_DIRS, built in its build section, to them);
+# to HELP_FILES and its test suite to TEST_SUITES, make test-ci's to CI_SUITES (tests/run.sh
+# sources each after its own, and leaves SUITE_PROGRAM_DIRS' programs, built there, to them);
 # it may add host tools that `all` and `test` build (EXTRA_TOOLS), scripts that
 # `make run-all` runs after its table, given its rows (RUN_ALL_EXTRAS), its pages and
 # sources to the Doxygen site (DOC_INPUTS), and what it installs into build/ (INSTALLED).
@@ -121,9 +121,10 @@ $(TOOLS)/mixed_data: report/mixed_data.c common/data.c common/data.h $(TOOLS)/re
 $(UNIT_TESTS): tests/unit_tests.c $(PURE_SOURCES) $(wildcard common/*.h report/*.h) $(UNIT_TESTS).cmd
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit_tests.c $(PURE_SOURCES) -lm -pthread
 
-## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS)
+## run-all: every step and CUB (the toolkit's, and each mode of the newest CCCL's where make cccl fetched it) on the same n, then Harris's table (results/run-all.csv, .svg), then the extensions' tables (RUN_ALL_EXTRAS); N and REPS are read first, by the first step's own parser, before make all
 run-all:
 	@scripts/preflight.sh $@
+	@$(MAKE) --no-print-directory -s $(firstword $(STEPS)) && $(firstword $(STEPS))/reduce$(SUFFIX) -n '$(N)' -r '$(REPS)' --describe > /dev/null
 	@$(MAKE) --no-print-directory all
 	@RUN_ALL_EXTRAS="$(RUN_ALL_EXTRAS)" scripts/run_all.sh $(STEPS) cub_reference cub_reference/newest
 
@@ -137,9 +138,9 @@ sweep:
 test: $(TOOLS)/report $(TOOLS)/mixed_data $(UNIT_TESTS) $(EXTRA_TOOLS)
 	@TEST_SUITES="$(TEST_SUITES)" SUITE_PROGRAM_DIRS="$(SUITE_PROGRAM_DIRS)" tests/run.sh $(PROGRAM_DIRS)
 
-## test-ci: what only CI runs (.ci/run): how the toolkit is found, and each extension taken out of a scratch copy (make check-archs and check-toolkit are CI's too)
+## test-ci: what only CI runs (.ci/run): how the toolkit is found, each extension taken out of a scratch copy, and the extensions' CI suites (the lab's: make docs and make lint in the handouts for 3 and 1-3; make check-archs and check-toolkit are CI's too)
 test-ci: $(TOOLS)/report $(UNIT_TESTS)
-	@TEST_TIER=ci tests/run.sh $(PROGRAM_DIRS)
+	@TEST_TIER=ci TEST_SUITES="$(CI_SUITES)" tests/run.sh $(PROGRAM_DIRS)
 
 ## profile: Nsight Compute metrics per step, one table (make -C stepN_x profile: one step)
 profile:

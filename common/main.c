@@ -498,6 +498,8 @@ __attribute__((weak)) int main(int argc, char **argv)
     status = gpu_open(opt.device, &one.gpu, error, sizeof error);
     if (status != 0) {
         say_error(error);
+        if (opt.verdicts_path && harness_writes_files)
+            remove(opt.verdicts_path);   /* no check ran: no verdicts file, not an empty one */
         return status;
     }
     if (opt.resources)

@@ -180,7 +180,7 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
         case OPT_SEED:
             if (parse_decimal(optarg, &value) != 0)
                 return fail(error, error_size, "--seed: '%s' is not allowed; give a whole number "
-                                               ">= 0", optarg);
+                                               "from 0 to 2^64-1 (18446744073709551615)", optarg);
             opt->seed = value;
             break;
         case OPT_DEVICE:
@@ -234,6 +234,8 @@ enum parse_result parse_driver_options(int argc, char **argv, options *opt, cons
                                        "the file's size decides n");
     if (opt->input_path && (opt->check_count || opt->check_auto))
         return fail(error, error_size, "give either --input FILE or --check, not both");
+    if (opt->verdicts_path && !opt->same_bits && !opt->check_count && !opt->check_auto)
+        return fail(error, error_size, "--verdicts F writes the verdicts of --check or --same-bits: give one of them");
     if (opt->same_bits && (opt->input_path || opt->check_count || opt->check_auto || opt->n_given))
         return fail(error, error_size, "--same-bits makes its own data and sizes: give it without --input, "
                                        "--check or -n");

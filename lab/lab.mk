@@ -18,9 +18,10 @@ NO_NVCC_GOALS += lab-status lab-clean
 lab_FOLDERS  := lab
 TARGET_FILES += lab/lab.mk
 HELP_FILES   += lab/lab.mk lab/lab.sh lab/lab_check.sh lab/lab_grade_all.sh lab/handout.sh lab/tests.sh
-LAB_SUITES   := lab/tests.sh lab/tests_grade.sh
+LAB_SUITES   := lab/tests.sh lab/tests_grade.sh lab/tests_handout.sh
 TEST_SUITES  += $(LAB_SUITES)
-DOC_INPUTS   += lab/README.md lab/ANSWERS.md lab
+CI_SUITES    += lab/tests_handout.sh
+DOC_INPUTS   += lab/README.md lab/STUDENTS.md lab/ANSWERS.md lab
 .PHONY: lab lab-check lab-status lab-grade lab-grade-all lab-grade-demo lab-clean handout test-lab
 
 ##= SUBMISSIONS=: lab-grade-all's folder, one folder per student holding stepK_name/reduce.cu

@@ -80,7 +80,7 @@ lab_seed() {
     [[ $value =~ ^[0-9]{1,18}$ ]] || bad_input "$1" "LAB_SEED takes a whole number (the seed of the data), got '$value'"
     echo "$((10#$value))"
 }
-# check_run_settings TARGET: N, REPS, DEVICE, the 0/1 switches, each refused in one line (exit 2)
+# check_run_settings TARGET: N, REPS, DEVICE, LAB_TIMEOUT, the 0/1 switches, each refused in one line (exit 2)
 check_run_settings() {
     local flag
     "$grader" size "${N:-2^26}" > /dev/null 2>&1 ||   # the programs' own reading of -n
@@ -89,38 +89,15 @@ check_run_settings() {
         bad_input "$1" "REPS takes the number of timed runs, 1 to 100000 (got '${REPS:-}')"
     { [[ ${DEVICE:-0} =~ ^[0-9]{1,4}$ ]] && [ "$((10#${DEVICE:-0}))" -le 1023 ]; } ||
         bad_input "$1" "DEVICE takes a GPU index, 0, 1, ... (nvidia-smi -L lists them; got '${DEVICE:-}')"
+    [[ ${LAB_TIMEOUT:-300} =~ ^[1-9][0-9]{0,5}$ ]] || bad_input "$1" "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$LAB_TIMEOUT')"
     for flag in LAB_HUGE LAB_SANITIZE PROFILE; do
         [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
     done
 }
 
 # ------------------------------------------------------------------ start
-# relabel FILE K DIR TITLE IDEA: FILE without its @file header, its STEP labels the lab
-# copy's (.number, .name, .title, .citation, .idea), so that the two kernels' diff has no
-# hunk there. Fails unless the STEP definition sets all five.
-relabel() {
-    awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" '
-        # set(key, value): the value after ".key = " (a number or a quoted string) replaced
-        function set(key, value,    at, rest, end) {
-            if (!(at = index($0, "." key " = "))) return
-            rest = substr($0, at + length(key) + 4)
-            if (substr(rest, 1, 1) == "\"") end = index(substr(rest, 2), "\"") + 1
-            else { match(rest, /^-?[0-9]+/); end = RLENGTH }
-            $0 = substr($0, 1, at + length(key) + 3) value substr(rest, end + 1)
-            found[key]++
-        }
-        NR == 1 && /^\/\*\*/ { header = 1 }
-        header { if (/\*\//) header = 0; next }
-        /^extern "C" const step_info STEP = \{/ { step = 1 }
-        step {
-            set("number", k); set("name", "\"lab/work/" dir "\""); set("title", "\"" title " (yours)\"")
-            set("citation", "\"your lab copy of step " k "\""); set("idea", "\"" idea "\"")
-            if ($0 ~ /^};/) step = 0
-        }
-        { print }
-        END { exit !(found["number"] == 1 && found["name"] == 1 && found["title"] == 1 &&
-                     found["citation"] == 1 && found["idea"] == 1) }' "$1"
-}
+# relabel FILE K DIR TITLE IDEA: FILE relabelled as the lab copy of step K (lab/lab_relabel.awk)
+relabel() { awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" -f lab/lab_relabel.awk "$1"; }
 # our_field K KEY: KEY (title, idea ...) of our step k from its --describe (built first)
 our_field() {
     local dir type=${TYPE:-int}
@@ -151,19 +128,13 @@ start() {
       relabel "$cur/reduce.cu" "$k" "$cur" "$title" "$idea" > "$work/b.cu"; } ||
         refuse "cannot find the STEP metadata in $prev/reduce.cu or $cur/reduce.cu"
     diff "$work/a.cu" "$work/b.cu" > "$work/diff" || [ $? -le 1 ]   # 1: they differ, as they should
-    {
-        echo "/**"
-        echo " * Lab, step $k: $title. Your copy: $dest/reduce.cu"
-        echo " *"
-        echo " * This is step $before's kernel ($prev/reduce.cu), correct as it is. The TODO(step $k, ...)"
-        echo " * comments below mark the places where our step $k differs from it; the exercise, from"
-        echo " * $cur/README.md, says what to do."
-        echo " *"
-        printf '%s\n' "$exercise" | sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
-        echo " *"
-        echo " * Check it: make lab-check STEP=$k$lab_dir_arg    (correctness, sanitizers, time next to ours)"
-        echo " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md"
-        echo " */"
+    {   # a sentence a line: make handout rewrites lines; the exercise's "Check it" line gets LAB_DIR
+        printf '%s\n' "/**" " * Lab, step $k: $title. Your copy: $dest/reduce.cu" " *" \
+            " * This is step $before's kernel ($prev/reduce.cu), correct as it is." \
+            " * The TODO(step $k, ...) comments below mark where our step $k differs from it." " *"
+        printf '%s\n' "${exercise//"make lab-check STEP=$k"/"make lab-check STEP=$k$lab_dir_arg"}" |
+            sed -e 's#\*/#*\\/#g' -e "s#](\\.\\./#]($root/#g" -e 's/^/ * /' -e 's/ *$//'
+        printf '%s\n' " *" " * Afterwards, our answer: make diff STEP=$k, and lab/ANSWERS.md" " */"
         awk -v step="$k" -f lab/lab_todos.awk "$work/a.cu" "$work/b.cu" "$work/diff"
     } > "$work/reduce.cu" || refuse "lab/lab_todos.awk could not place the TODOs (its message is above)"
     todos=$(grep -c "// TODO(step $k," "$work/reduce.cu" || true)
@@ -194,11 +165,12 @@ start_handout() {
     fi
     [ -f "$mine" ] || bad_input lab "exercise $k starts from your own step $before: make lab STEP=$before$lab_dir_arg first, and finish it"
     mkdir -p "$dest" && cat "$saved" > "$dest/reduce.cu.new" || exit 1
+    # the student's step, relabelled, less its TODO(step B) lines: done
     if ! relabel "$mine" "$k" "$(step_dir "$k")" "$(fact title "$k")" "$(fact idea "$k")" > "$dest/label.cu"; then
         rm -rf "$dest"
         bad_input lab "$mine has lost its STEP definition (number, name, title, citation, idea): make lab-check STEP=$before$lab_dir_arg says more"
     fi
-    cat "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
+    grep -v "^[[:space:]]*// TODO(step $before, [0-9]* of [0-9]*)" "$dest/label.cu" >> "$dest/reduce.cu.new" && mv "$dest/reduce.cu.new" "$dest/reduce.cu" && rm -f "$dest/label.cu"
     started "$k" "$dest" "your step $before with exercise $k and its TODO lines at the top"
 }
 # facts K: what the lab asks of our step k, lab/handout.txt's KEY K VALUE lines
@@ -277,7 +249,6 @@ grade() {
     need_grader lab-grade
     check_run_settings lab-grade
     limit=${LAB_TIMEOUT:-300}
-    [[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad_input lab-grade "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
     need_copy lab-grade "$k" "$dest"
     weights=${LAB_WEIGHTS:-lab/weights.conf}
     "$grader" weights "$weights" > /dev/null || exit 2   # its one line says what is wrong
@@ -357,6 +328,7 @@ clean() {
         bad_input lab-clean "LAB_DIR=$lab_dir is not a folder inside this repository: not removed (rm -rf $(printf '%q' "$lab_dir") removes it, if it holds only copies)" ;;
     esac
     if command -v git > /dev/null 2>&1 && [ -n "$(git ls-files -- "$lab_dir" 2> /dev/null | head -1)" ]; then
+        [ -z "$handout" ] || bad_input lab-clean "$lab_dir holds your copies, which git tracks in a course's handout: not removed; make lab STEP=k FORCE=1 starts exercise k again, git rm -r $lab_dir removes them all"
         bad_input lab-clean "$lab_dir holds files git tracks ($(git ls-files -- "$lab_dir" | head -1) ...): not removed; LAB_DIR names the students' copies' folder"
     fi
     echo "make lab-clean: removes $lab_dir/ and what it holds:"

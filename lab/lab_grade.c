@@ -685,7 +685,7 @@ int print_class_table(FILE *out, FILE *csv)
     fseek(csv, body, SEEK_SET);
     /* the first failure last (its first line): nothing after it can shift */
     class_line(out, title, width, "first failure");
-    int rows = 0, correct = 0;
+    int rows = 0, correct = 0, not_run = 0, nothing = 0;   /* a row of nothing handed in is no grade */
     double total = 0.0, total_max = 0.0;
     while (fgets(line, sizeof line, csv)) {
         if (!class_row(line, cell, &failure))
@@ -693,11 +693,14 @@ int print_class_table(FILE *out, FILE *csv)
         class_line(out, cell, width, failure);
         rows++;
         correct += strcmp(cell[2], "yes") == 0;
+        not_run += strncmp(cell[2], "not run", 7) == 0;
+        nothing += strncmp(failure, "nothing handed in", 17) == 0 || strncmp(failure, "not graded", 10) == 0;
         total += atof(cell[5]);
         total_max += atof(cell[6]);
     }
     if (rows > 0)
-        fprintf(out, "%d graded, %d correct; mean score %.2f of %.2f\n", rows, correct, total / rows, total_max / rows);
+        fprintf(out, "%d graded, %d correct, of %d rows (%d not run: no GPU; %d with nothing graded); mean score %.2f of %.2f\n",
+                rows - not_run - nothing, correct, rows, not_run, nothing, total / rows, total_max / rows);
     else
         fprintf(out, "nothing graded\n");
     return rows;

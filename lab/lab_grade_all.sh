@@ -59,10 +59,9 @@ if [ -n "$only" ]; then
 fi
 limit=${LAB_TIMEOUT:-300}
 jobs=${LAB_JOBS:-$(nproc 2>/dev/null || echo 2)}
-[[ $limit =~ ^[1-9][0-9]{0,5}$ ]] || bad "LAB_TIMEOUT takes a time limit in seconds >= 1 (got '$limit')"
 [[ $jobs =~ ^[1-9][0-9]{0,3}$ ]] || bad "LAB_JOBS takes a number of parallel builds >= 1 (got '$jobs')"
 types=$(lab/lab.sh types lab-grade-all) || exit 2   # its one line says what is wrong
-lab/lab.sh settings lab-grade-all || exit 2           # N, REPS, DEVICE, the switches: the same
+lab/lab.sh settings lab-grade-all || exit 2           # N, REPS, DEVICE, LAB_TIMEOUT, the switches
 first_type=${types%% *}
 grader=$(realpath -m "${LAB_GRADER:-build/tools/lab_grade}")
 { [ -x "$grader" ] && [ -x build/tools/report ]; } ||   # run directly, not through make, which builds them
@@ -108,8 +107,10 @@ while IFS= read -r folder; do
     printf '%s\x1f%s\x1f\x1f%s\n' "$student" "$only" "$why" >> "$list"
 done < <(find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | LC_ALL=C sort)
 total=$(wc -l < "$list")
+hint=$(awk -F "$sep" '{ i = index($4, "; found ") } i { print "; " $1 ": " substr($4, i + 2); exit }' "$list")
 [ "$(cut -d "$sep" -f3 "$list" | grep -c .)" -gt 0 ] ||
-    bad "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)"
+    bad "no stepK_name/reduce.cu in any folder of $submissions (expected e.g. $submissions/alice/$(step_dir "${steps[0]}")/reduce.cu)$hint"
+[ ! -f "$grades" ] || echo "lab-grade-all: replacing $grades (LAB_GRADES_CSV=results/week3.csv, say, keeps a file a week)"
 rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
 

@@ -89,12 +89,12 @@ for k in "${lab_steps[@]}"; do
     todos=$(grep -c "// TODO(step $k, " "$copy/reduce.cu" 2>/dev/null)
     # the README's exercise, its links (../LAB.md) relative to the copy's folder and alive
     exercise=$(awk -f lab/lab_exercise.awk "$step/README.md" | grep '[^[:space:]]' |
-               sed "s#](\.\./#]($(realpath -m --relative-to="$copy" .)/#g")
+               sed -e "s#](\.\./#]($(realpath -m --relative-to="$copy" .)/#g" -e "s#make lab-check STEP=$k#& LAB_DIR=$start#g")
     missing=$(while IFS= read -r line; do
                   grep -qxF -- " * ${line//\*\//*\\/}" "$copy/reduce.cu" 2>/dev/null || echo "$line"
               done <<< "$exercise" | head -1)
     lines=$(grep -c . <<< "$exercise")
-    first=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu), correct as it is. The TODO(step $k, ...)"
+    first=" * This is step ${lab_before[$k]}'s kernel ($(step_dir "${lab_before[$k]}")/reduce.cu), correct as it is."
     links=$(grep -o '](\.\./[^)]*)' "$copy/reduce.cu" | sed 's/^](//; s/)$//' | while read -r link; do
                 [ -e "$copy/$link" ] || printf '%s ' "$link"; done)
     [ "${todos:-0}" -ge 1 ] && [ "$lines" -ge 3 ] && [ -z "$missing" ] && [ -z "$links" ] && grep -qxF -- "$first" "$copy/reduce.cu"
@@ -174,7 +174,7 @@ if [ "$plumbing" = 1 ]; then
     grep -q "the student's work" "$copy/reduce.cu"; result "lab: the refused copy is untouched" $? "the student's line is gone"
     make_expect "lab: FORCE=1 replaces a copy" 0 "TODO(step 3)" lab STEP=3 LAB_DIR="$start" FORCE=1
     grep -qxF "next: edit it, then make lab-check STEP=3 LAB_DIR=$start" "$log/out.txt" &&
-        grep -qF "make lab-check STEP=3 LAB_DIR=$start " "$copy/reduce.cu"
+        grep -qF "make lab-check STEP=3 LAB_DIR=$start\`" "$copy/reduce.cu"
     result "lab: the next: hint and the copy's header keep LAB_DIR" $? "$(grep '^next:' "$log/out.txt")"
     ! grep -q "the student's work" "$copy/reduce.cu"; result "lab: FORCE=1 starts from a fresh copy" $? "old line kept"
 

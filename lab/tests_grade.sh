@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu, full, start ...: tests/run.sh's and lab/tests.sh's
-# The lab's tests, part 2 (lab/tests.sh says which tier runs what): sections lab-grade and
-# handout, with lab/tests.sh's variables and lab_header; TYPE=int's run alone (plumbing=1).
+# The lab's tests, part 2 (lab/tests.sh says which tier runs what): section lab-grade, with
+# lab/tests.sh's variables and lab_header; TYPE=int's run alone (plumbing=1).
 [ "${plumbing:-0}" = 1 ] || return 0
 section lab-grade
 # The scorer is unit-tested; here the whole chain. lab_json NAME FILE PATTERN: FILE is a
@@ -33,6 +33,9 @@ make_expect "lab-grade-all: no SUBMISSIONS" 2 "give SUBMISSIONS=dir" lab-grade-a
 mkdir -p "$lab_root/empty-class/nobody"
 make_expect "lab-grade-all: nothing to grade" 2 "no stepK_name/reduce.cu in any folder" lab-grade-all \
     SUBMISSIONS="$lab_root/empty-class"
+mkdir -p "$lab_root/lone-class/grace" && cp "$step3/reduce.cu" "$lab_root/lone-class/grace/"
+make_expect "lab-grade-all: a class of one reduce.cu outside a step folder: the hint" 2 "grace: found reduce.cu outside a step folder" \
+    lab-grade-all SUBMISSIONS="$lab_root/lone-class"
 # lab.sh and lab_grade_all.sh run directly, as an autograder does: exit 2 on bad input (3 without a GPU)
 expect "lab/lab.sh grade x: exit 2, as documented"  2 "give STEP=k" lab/lab.sh grade x
 expect "lab/lab.sh grade 3 LAB_TIMEOUT=soon: exit 2" 2 "LAB_TIMEOUT" env LAB_DIR="$start" LAB_TIMEOUT=soon lab/lab.sh grade 3
@@ -118,6 +121,7 @@ echo "this is not a Makefile" > "$class/carol/$step3/Makefile"   # never copied:
 printf '\n  \n' > "$class/erin/$step3/reduce.cu"
 cp "$step3/reduce.cu" "$class/frank/$step3/reduce (1).cu"
 cp "$step3/reduce.cu" "$class/grace/reduce.cu"   # no step folder around it
+echo "an old class table" > "$lab_root/grades.csv"   # replaced, and said so
 env "${grade_env[@]}" LAB_GRADES_CSV="$lab_root/grades.csv" LAB_TIMEOUT=600 lab/lab_grade_all.sh "$class" > "$log/lab-grade-all.txt" 2>&1
 status=$?
 csv=$lab_root/grades.csv
@@ -126,8 +130,9 @@ else alice='^"alice",3,"not run \(no GPU\)","GPU checks not run \(no GPU here\);
 grep -qE "$alice" "$csv" 2>/dev/null &&
     grep -qE '^"bob",7,"no","includes: line [0-9]+: #include <cub/cub.cuh>",,,0\.00,100\.00,' "$csv" 2>/dev/null &&
     grep -qE '^"carol",3,"no","'"$type"': does not compile"' "$csv" 2>/dev/null &&
-    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ]
-result "lab-grade-all: one row per student in grades.csv, each with its reason" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
+    grep -qE '^"dave",,"no","nothing handed in' "$csv" 2>/dev/null && [ "$(wc -l < "$csv")" -eq 8 ] &&
+    grep -q "^lab-grade-all: replacing .*/grades.csv (LAB_GRADES_CSV=" "$log/lab-grade-all.txt"
+result "lab-grade-all: one row per student in grades.csv, each with its reason; the old table's replacement said" $? "exit $status: $(tr '\n' ' ' < "$csv" 2>/dev/null)"
 grep -qx '"erin",3,"no","empty file: reduce.cu holds no code",,,0\.00,100\.00,[0-9]*' "$csv" &&
     grep -q '^FAIL empty file: ' "$class/erin/$step3/lab-grade.txt" &&
     ! grep -qiE 'error|undefined|compile' "$class/erin/$step3/lab-grade.txt"
@@ -141,13 +146,13 @@ result "lab-grade-all: a reduce.cu with no step folder is named, with where to m
 alice_log=$(find "build/lab-grade-all/$type/logs" -name '*-alice-3.txt' 2> /dev/null | head -1)
 if [ -z "$gpu" ]; then
     skip "gpu lab-grade: our step 3 copied in: full marks" "no GPU"
-    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^7 graded, 0 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 3 ] && grep -q "^NO GPU HERE" "$log/lab-grade-all.txt" && grep -q "^3 graded, 0 correct, of 7 rows (1 not run: no GPU; 3 with nothing graded)" "$log/lab-grade-all.txt"
     result "lab-grade-all without a GPU: every submission built, the class table, NO GPU said, exit 3" $? \
            "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 else
     grep -q "^score: 100.00 / 100.00" "${alice_log:-/dev/null}"
     result "gpu lab-grade: our step 3 copied in: full marks" $? "$(tail -3 "${alice_log:-/dev/null}" | tr '\n' ' ')"
-    [ "$status" -eq 0 ] && grep -q "^7 graded, 1 correct" "$log/lab-grade-all.txt"
+    [ "$status" -eq 0 ] && grep -q "^4 graded, 1 correct, of 7 rows (0 not run: no GPU; 3 with nothing graded)" "$log/lab-grade-all.txt"
     result "gpu lab-grade-all: the class table, alice correct" $? "exit $status: $(tail -3 "$log/lab-grade-all.txt" | tr '\n' ' ')"
 fi
 lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$step3/results.json" \
@@ -155,48 +160,3 @@ lab_json "lab-grade-all: alice's results.json, in her folder" "$class/alice/$ste
 lab_json "lab-grade-all: bob's results.json (the CUB shortcut): 0 points" "$class/bob/lab/work/$step7/results.json" "^ok 0.00 100.00$"
 left=$(find "build/lab-grade-all/$type" -mindepth 1 -maxdepth 1 ! -name logs ! -name submissions.txt ! -name builds.txt -printf '%f ' 2>/dev/null)
 [ -z "$left" ]; result "lab-grade-all: the scratch copies are gone" $? "$left"
-
-# ---------------------------------------------------------------- make handout
-# a course's handout for exercise 3, 7 to 9 and all: no line of a kernel it withholds (the
-# longest code line each adds, STEP labels aside), no lab/ANSWERS.md, no lab/broken; in 7-9
-# make lab STEP=8 starts from the student's step 7; the one for 3 builds, its make test passes
-section handout
-handouts=build/$type/test-handout
-rm -rf "$handouts"
-for bad in x 12 5-2; do
-    make_expect "handout: EXERCISES=$bad is refused" 2 "EXERCISES" handout EXERCISES="$bad" HANDOUT_DIR="$handouts/bad"
-done
-mkdir -p "$handouts/full" && touch "$handouts/full/x"
-make_expect "handout: a HANDOUT_DIR that is not empty is refused" 2 "not empty" handout EXERCISES=3 HANDOUT_DIR="$handouts/full"
-for spec in 3 7-9 all; do
-    out=$handouts/$spec first=${spec%%-*} leaks=""
-    [ "$spec" != all ] || first=${lab_steps[0]}
-    make_expect "handout: make handout EXERCISES=$spec" 0 "make handout: wrote $out" handout EXERCISES="$spec" HANDOUT_DIR="$out"
-    for k in "${lab_steps[@]}"; do
-        [ "$k" -ge "$first" ] || continue
-        line=$(diff "$(lab/lab.sh before "$k")/reduce.cu" "$(step_dir "$k")/reduce.cu" | sed -n 's/^> *//p' |
-               grep -v '^\(//\|/\*\|\*\)\|\.number = \|\.idea = ' | awk '{ print length($0) " " $0 }' | sort -rn | head -1 | cut -d' ' -f2-)
-        [ -n "$line" ] && ! grep -rqF -- "$line" "$out" || leaks+=" step $k: '$line';"
-    done
-    [ -z "$leaks" ] && [ ! -e "$out/lab/ANSWERS.md" ] && [ ! -e "$out/lab/broken" ] && [ ! -e "$out/$(step_dir "$first")" ] &&
-        [ -f "$out/lab/work/$(step_dir "$first")/reduce.cu" ]
-    result "handout EXERCISES=$spec: the first exercise's copy, no line of a kernel withheld, no lab/ANSWERS.md, no lab/broken" $? \
-           "${leaks:- a withheld file is there, or the copy is missing}"
-done
-(cd "$handouts/7-9" && make --no-print-directory lab STEP=9 > lab-9.txt 2>&1; [ $? = 2 ] &&
-    grep -q "make lab STEP=8 first" lab-9.txt && make --no-print-directory lab STEP=8 > /dev/null 2>&1 &&
-    grep -q '^ \* TODO(step 8, 1 of' "lab/work/$(step_dir 8)/reduce.cu")
-result "handout EXERCISES=7-9: make lab STEP=8 puts exercise 8 and its TODO lines on the student's step 7, and only after it" $? \
-       "$(cat "$handouts/7-9/lab-9.txt")"
-# this tree's builds copied in, times kept: the handout's make all compiles only what differs
-mkdir -p "$handouts/3/build/$type" && cp -a build/tools "$handouts/3/build/" &&
-    cp -a build/"$type"/harness-* build/"$type"/*unit_tests* "$handouts/3/build/$type/" 2> /dev/null
-for d in "$handouts"/3/step*/ "$handouts"/3/cub_reference/; do
-    d=${d#"$handouts"/3/}; cp -a "$d"build "$d"reduce "$d"reduce_* "$handouts/3/$d" 2> /dev/null
-done
-(cd "$handouts/3" && export NVCC_ARCH=sm_75 CUDA_VISIBLE_DEVICES="" &&
-    make --no-print-directory -s -j"$(nproc)" all > build-all.txt 2>&1 && make --no-print-directory test > test.txt 2>&1)
-status=$? last=$(tail -1 "$handouts/3/test.txt" 2> /dev/null)
-[ "$status" = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] && grep -q '^SKIP lab: make lab from our kernels' "$handouts/3/test.txt"
-result "handout EXERCISES=3: make and make test pass in it, naming what they skip ($last)" $? \
-       "exit $status: $(grep -h '^FAIL\|rror\|\*\*\*' "$handouts/3/build-all.txt" "$handouts/3/test.txt" 2> /dev/null | head -3 | tr '\n' ' ')"

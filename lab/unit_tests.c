@@ -329,7 +329,7 @@ static void test_lab_grade(void)
     TEST("grade class table: a row per submission and the mean",
          rows == 2 && strstr(text, "o'brien, \"jo\"") && strstr(text, "1.78x") &&
          strstr(text, "includes: line 9: #include <cub/cub.cuh>, then \"more\"") &&
-         strstr(text, "2 graded, 1 correct; mean score 50.00 of 100.00"));
+         strstr(text, "2 graded, 1 correct, of 2 rows (0 not run: no GPU; 0 with nothing graded); mean score 50.00 of 100.00"));
 }
 
 /** grades.csv's cells that would be formulas (lab_grade.c's csv_text() says why). */

@@ -31,8 +31,9 @@ before_of() {
 case ${1:-} in
 show)
     k=${2:-}
+    [ "$count" -gt 1 ] || { echo "make diff: this tree holds step 0 alone, so no step's change to show (a course's handout leaves out its exercises' steps)" >&2; exit 2; }
     { [[ $k =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ] && [ -n "$(kernel_of "$k")" ]; } ||
-        { echo "make diff: give STEP=k with k from 1 to $((count - 1)), e.g. make diff STEP=3" >&2; exit 2; }
+        { echo "make diff: give STEP=k with k from 1 to $((count - 1)) (the steps here; a course's handout leaves out its exercises' steps), e.g. make diff STEP=1" >&2; exit 2; }
     colour=never
     [ -t 1 ] && colour=always
     # diff exits 1 when the files differ, as consecutive steps do: only 2 is an error

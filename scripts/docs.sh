@@ -9,7 +9,7 @@ fi
 . scripts/gpus.sh   # make_var
 # docs/Doxyfile's INPUT, from the environment: each item below once, a folder with its README.md
 DOC_INPUTS=$(for item in README.md LAB.md docs/*.md $(make_var PROGRAM_DIRS) common report scripts tests $(make_var DOC_INPUTS); do
-                 [ -e "$item" ] && echo "$item"; [ ! -f "$item/README.md" ] || echo "$item/README.md"; done | awk '!seen[$0]++' | paste -sd' ')
+                 [ ! -e "$item" ] || echo "$item"; [ ! -f "$item/README.md" ] || echo "$item/README.md"; done | awk '!seen[$0]++' | paste -sd' ')
 export DOC_INPUTS
 rm -rf docs/html
 doxygen docs/Doxyfile

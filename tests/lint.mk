@@ -13,6 +13,6 @@ endif
 LINT_HELP_DIR := $(firstword $(STEPS))
 export LINT_HELP_DIR
 
-## lint: the line budgets (tests/budgets.txt), shellcheck on every script, the Doxygen site with zero warnings, make help and README against the code, README's length (no GPU needed; a git checkout)
+## lint: the line budgets (tests/budgets.txt), shellcheck on every script, the Doxygen site with zero warnings, every relative link of the .md files, make help and README against the code, README's length (no GPU needed; a git checkout)
 lint: $(LINT_HELP_DIR)
 	@tests/lint.sh $(PROGRAM_DIRS)

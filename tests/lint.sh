@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make lint: the checks about the text around the code, no GPU needed, one line each:
 #   docs      the Doxygen site builds with zero warnings (make docs)
+#   links     every relative link of every .md leads to a file (scripts/md_filter.sh --dead)
 #   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
 #             within theirs, and no number higher than in the last commit or the one before, but
 #             a layer's raise paid by the others'
@@ -47,6 +48,8 @@ if command -v doxygen > /dev/null 2>&1; then
 else
     fail "docs build with zero warnings" "doxygen not installed: apt-get install -y doxygen (Debian, Ubuntu), dnf install doxygen, brew install doxygen"
 fi
+scripts/md_filter.sh --dead > "$log/links.txt"
+result "links: every relative link of the .md files leads to a file" $? "dead: $(paste -sd';' "$log/links.txt")"
 
 # ---------------------------------------------------------------- budgets
 # One rule (tests/budgets.txt's header): git's files but the prose and the lessons' kernels.

@@ -160,8 +160,8 @@ finish() {
 if [ "${TEST_TIER:-}" = ci ]; then
     section toolkit; toolkit_checks
     section removable; removable_checks
-    finish; exit
-elif [ -n "${TEST_TIER:-}" ]; then   # an extension's tier (make test-lab: lab/lab.mk): its suites alone
+fi
+if [ -n "${TEST_TIER:-}" ]; then   # CI's and an extension's tier (make test-lab: lab/lab.mk): their suites
     # shellcheck disable=SC1090  # the suites are named by the Makefile
     for suite in $TEST_SUITES; do section "$suite"; . "$suite"; done
     finish; exit

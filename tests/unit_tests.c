@@ -115,7 +115,7 @@ static void test_options(void)
     TEST("bad reps non-numeric", rejects("from 1 to", "--reps", "many", NULL));
     TEST("bad reps too many", rejects("from 1 to", "-r", "100001", NULL));
     TEST("bad warmup", rejects("--warmup", "--warmup", "-1", NULL));
-    TEST("bad seed", rejects("--seed", "--seed", "x", NULL));
+    TEST("bad seed", rejects("--seed", "--seed", "x", NULL) && rejects("2^64-1", "--seed", "18446744073709551616", NULL));
     TEST("bad device", rejects("--device", "--device", "-1", NULL));
     TEST("bad unknown long flag", rejects("unknown option '--bogus'", "--bogus", NULL));
     TEST("bad unknown short flag", rejects("unknown option '-x'", "-x", NULL));
@@ -145,7 +145,8 @@ static void test_options(void)
     TEST("bad same-bits with -n, --check or --input", rejects("makes its own data", "--same-bits", "-n", "5", NULL) &&
                                                      rejects("makes its own data", "--same-bits", "--check", "auto", NULL) &&
                                                      rejects("makes its own data", "--input", "f", "--same-bits", NULL));
-    TEST("bad verdicts without its file", rejects("needs a value", "--verdicts", NULL));
+    TEST("bad verdicts without its file, or without --check or --same-bits", rejects("needs a value", "--verdicts", NULL) &&
+                                                                         rejects("--check or --same-bits", "--verdicts", "v", NULL));
     TEST("options flush read and write", parse(&opt, error, "--flush", "read", NULL) == PARSE_OK &&
          opt.flush == FLUSH_READ && parse(&opt, error, "--flush=write", NULL) == PARSE_OK && opt.flush == FLUSH_WRITE);
     TEST("bad flush mode", rejects("--flush: 'clean' is not a flush; give read", "--flush", "clean", NULL) &&
