@@ -5,7 +5,6 @@ cpu_FOLDERS  := cpu
 TARGET_FILES += cpu/cpu.mk
 TEST_SUITES  += cpu/tests.sh
 NO_NVCC_GOALS += cpu
-export STEPS
 .PHONY: cpu
 ## cpu: every single-GPU step built for the CPU (g++, no GPU, no nvcc), build/cpu/TYPE/STEP/reduce: --check and races on any machine
 cpu:
