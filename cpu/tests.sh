@@ -4,7 +4,7 @@
 # under the reverse schedule (and in order, for int); then the faults the CPU must reject.
 # make test (int) runs int, float and double here; TYPE=float or double runs its own type.
 # shellcheck disable=SC2154  # tests/run.sh sets $type, $log ... before it sources this
-cpu_max_n=${CPU_MAX_N:-4099}
+cpu_max_n=${CPU_MAX_N:-2049}
 cpu_types=$type
 [ "$type" != int ] || cpu_types="int float double"
 cpu_steps=$(make_var STEPS)
@@ -70,3 +70,14 @@ if [ "$type" = int ]; then
 fi
 skip "cpu: lab/broken's step6_int_index, step6_timed_differs, step8_cached_result, step3_never_ends, step14_chunks_by_grid on the CPU" \
      "they need 2^31+5 elements, timed runs or the same-bits check on a GPU; lab-check's own fixtures build_error and calls_cub need no kernel"
+
+# lab-check without a GPU: a wrong copy of step 3 fails on the CPU, naming n = 1 (a right one,
+# lab/tests.sh's start copy, passes there and exits 3: its time needs a GPU)
+if [ -z "${gpu-}" ] && [ "$type" = int ]; then
+    section cpu-lab
+    cpu_lab=build/cpu/lab
+    LAB_DIR=$cpu_lab lab/lab.sh broken lab/broken/step3_no_tail.patch > "$cpu_log/lab.txt" 2>&1
+    LAB_DIR=$cpu_lab LAB_TYPES=int lab/lab.sh check 3 > "$cpu_log/lab-wrong.txt" 2>&1
+    [ $? = 1 ] && grep -q '^FAIL int n=1, the first size that fails' "$cpu_log/lab-wrong.txt"
+    result "cpu: lab-check without a GPU fails step 3's no_tail copy on the CPU at n = 1 (exit 1)" $? "$(tail -3 "$cpu_log/lab-wrong.txt")"
+fi
