@@ -52,6 +52,10 @@ unsigned long long epoch;          // block barriers passed, over the whole run:
 unsigned long long block_first_epoch;
 unsigned long long warp_epoch[MAX_THREADS / 32];
 cudaError_t last_error = cudaSuccess;
+/* CUDA_ON_CPU_TRACE=FILE: block 0 of the first launch's shared accesses, "LEVEL THREAD r|w WORD" a line */
+FILE *trace;
+int launches;
+unsigned long long warp_base[MAX_THREADS / 32];
 
 /* The shadow of shared memory, one entry per 4-byte word: who last wrote it, who last read it. */
 struct stamp {
@@ -173,6 +177,7 @@ static void run_block()
 {
     memset(shared_start, 0xff, (size_t)(shared_end - shared_start));  // poison
     block_first_epoch = ++epoch;
+    memcpy(warp_base, warp_epoch, sizeof warp_base);
     for (unsigned int t = 0; t < threads; t++)
         fibers[t].state = RUNNING;
     for (;;) {
@@ -209,7 +214,9 @@ static void run_block()
 cudaError_t launch(void (*kernel_body)(void *), void *arg, dim3 grid, dim3 block)
 {
     if (reverse < 0) {
-        const char *s = getenv("CUDA_ON_CPU_SCHEDULE");
+        const char *s = getenv("CUDA_ON_CPU_SCHEDULE"), *t = getenv("CUDA_ON_CPU_TRACE");
+        if (t && !(trace = fopen(t, "w")))
+            perror(t);
         reverse = !s || strcmp(s, "in-order") != 0;
     }
     threads = block.x * block.y * block.z;
@@ -217,6 +224,7 @@ cudaError_t launch(void (*kernel_body)(void *), void *arg, dim3 grid, dim3 block
         return last_error = cudaErrorInvalidConfiguration;
     if (!shadow && dl_iterate_phdr(find_shared, nullptr) >= 0)
         shadow = (word_shadow *)calloc((size_t)(shared_end - shared_start) / 4 + 1, sizeof *shadow);
+    launches++;
     body = kernel_body, body_arg = arg, block_dim = block, grid_dim = grid;
     for (unsigned int t = 0; t < threads; t++) {
         fiber *f = &fibers[t];
@@ -271,6 +279,8 @@ static void touch(void *p, unsigned int size, bool write)
         if (write && unordered(w.read))
             race("writes", word, w.read);
         (write ? w.write : w.read) = stamp{ me, epoch, warp_epoch[warp] };
+        if (trace && launches == 1 && cpu::block_idx.x == 0)   // the level: barriers, then the warp's __syncwarp()s
+            fprintf(trace, "%llu %u %c %u\n", epoch - block_first_epoch + warp_epoch[warp] - warp_base[warp], me, write ? 'w' : 'r', word);
     }
 }
 

@@ -71,6 +71,17 @@ fi
 skip "cpu: lab/broken's step6_int_index, step6_timed_differs, step8_cached_result, step3_never_ends, step14_chunks_by_grid on the CPU" \
      "they need 2^31+5 elements, timed runs or the same-bits check on a GPU; lab-check's own fixtures build_error and calls_cub need no kernel"
 
+# the pictures atop steps 0-7's READMEs: what make cpu-pictures draws now
+if [ "$type" = int ]; then
+    rm -rf "$cpu_log/pictures" && mkdir -p "$cpu_log/pictures"
+    make -s --no-print-directory -C cpu TYPE=int STEPS="$cpu_steps" PICTURES="$PWD/$cpu_log/pictures" pictures > "$cpu_log/pictures.txt" 2>&1
+    for f in "$cpu_log"/pictures/*.svg; do
+        cmp -s "$f" "docs/images/${f##*/}"
+        result "cpu: docs/images/${f##*/} is what make cpu-pictures draws now" $? "it differs or is missing: run make cpu-pictures and commit it"
+    done
+    [ -n "$(ls "$cpu_log"/pictures/*.svg 2> /dev/null)" ] || fail "cpu: make cpu-pictures drew nothing" "$(tail -2 "$cpu_log/pictures.txt")"
+fi
+
 # lab-check without a GPU: a wrong copy of step 3 fails on the CPU, naming n = 1 (a right one,
 # lab/tests.sh's start copy, passes there and exits 3: its time needs a GPU)
 if [ -z "${gpu-}" ] && [ "$type" = int ]; then
