@@ -18,10 +18,12 @@
 #include <tuple>
 
 #define __CUDACC__ 1
-/* Shared memory: the program's thread-local block (one OS thread runs every fiber), which
-   holds nothing else; the runtime finds it, poisons it before each block, and watches it. */
+/* Shared memory: the program's thread-local storage (one OS thread runs every fiber; at block
+   scope thread_local is static), which holds nothing else: the runtime finds it, poisons it
+   before each block and watches it. `extern __shared__ T name[]` (dynamic) is defined by the
+   build, 48 KiB, whatever the launch asks. */
 #undef __shared__
-#define __shared__ static thread_local
+#define __shared__ thread_local
 #define NO_TSAN __attribute__((no_sanitize_thread, always_inline)) inline
 
 namespace cpu {
