@@ -5,9 +5,10 @@
  *
  * picture TITLE < trace > step.svg. Per level (the barriers, then __syncwarp()s, passed):
  * the first 64 words of shared memory, a line from each word a thread read to the word it
- * wrote; the threads that wrote, the active lanes of each warp that did, and the worst bank
- * conflict: the most distinct words one bank serves to a warp's lanes in one access (the
- * k-th read, or write, of each lane in the level), with 32 banks of 4-byte words.
+ * wrote, and that thread's number; the threads that wrote, the active lanes of each warp
+ * that did, and the worst bank conflict: the most distinct words one bank serves to a warp's
+ * lanes in one access (the k-th read, or write, of each lane in the level), with 32 banks of
+ * 4-byte words.
  */
 #include <cstdio>
 #include <map>
@@ -64,6 +65,9 @@ int main(int argc, char **argv)
             printf("<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"10\" fill=\"%s\" stroke=\"#999\"/>\n", LEFT + i * CELL,
                    y + 30, CELL - 2, written ? "#e8743b" : "#eee");
         }
+        for (auto &[t, w] : writes)   // the thread that wrote, above its word
+            if (w[0] < SHOWN)
+                printf("<text x=\"%u\" y=\"%u\" font-size=\"7\">%u</text>\n", LEFT + w[0] * CELL, y + 28, t);
         for (auto &[t, w] : writes)
             for (unsigned int from : reads[t])
                 if (from < SHOWN && w[0] < SHOWN && from != w[0])
