@@ -4,6 +4,7 @@ EXTENSIONS   += cpu
 cpu_FOLDERS  := cpu
 TARGET_FILES += cpu/cpu.mk
 TEST_SUITES  += cpu/tests.sh
+DOC_INPUTS   += cpu
 NO_NVCC_GOALS += cpu cpu-pictures
 .PHONY: cpu cpu-pictures
 ## cpu: every single-GPU step built for the CPU (g++, no GPU, no nvcc), build/cpu/TYPE/STEP/reduce: --check and races on any machine
