@@ -125,20 +125,11 @@ check_build() {
     note_item phase "" checks
 }
 # no_gpu FILE: exit 3, saying what the program found missing (FILE) and that the copy builds;
-# lab-check (not lab-grade) first checks its sums and races on the CPU (cpu/): a FAIL exits 1
+# lab-check (not lab-grade) first checks it on the CPU where cpu/ is (a FAIL there exits 1)
 no_gpu() {
-    local t on_cpu="" rel why
-    rel=$(realpath -m --relative-to=. "$dest") why=$(head -1 "$1" | sed 's/^[^:]*: //')
-    mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | awk -v m="${CPU_MAX_N:-2049}" '$1 <= m')
-    [ "$grading" = 1 ] || [ ! -f cpu/Makefile ] || { echo "== correctness on the CPU (cpu/README.md): threads in reverse order, shared memory watched for races, at ${#sizes[@]} sizes (${sizes[*]})"
-        on_cpu=", and its sums and shared memory are right on the CPU up to n = ${sizes[-1]}; its time, larger sizes and the sanitizers"; }
-    for t in ${on_cpu:+$built}; do   # a failed size, a race or a deadlock: said, exit 1
-        make -s --no-print-directory -C cpu TYPE="$t" STEPS="$rel" > "$log/cpu-$t.txt" 2>&1 || { on_cpu=""
-            echo "not checked on the CPU: $(grep -m1 'error' "$log/cpu-$t.txt") (cpu/README.md says what it lacks)"; break; }
-        check_sizes "build/cpu/$t/$rel/reduce" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" ||
-            { grep -v 'hint: a CUDA error\|--tool memcheck' "$log/sizes-$t.txt"; exit 1; }
-        echo "PASS $t"
-    done
+    local on_cpu="" t why
+    why=$(head -1 "$1" | sed 's/^[^:]*: //')
+    [ "$grading" = 1 ] || [ ! -f cpu/lab_check.sh ] || . cpu/lab_check.sh   # on_cpu: what passed there
     echo "lab-check: no GPU here ($why): $dest builds for ${built:-$types}${on_cpu:-; the checks and the timing} need a CUDA GPU"
     : > "$log/no-gpu"   # for lab-status: built, never checked on a GPU
     note_item nogpu
