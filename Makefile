@@ -31,14 +31,13 @@ SWEEP_PROGRAMS := $(foreach p,$(SWEEP_PROGRAMS),$(if $(wildcard $(dir $p)Makefil
 
 # Around the core (common/, the steps, the tools) sit extensions, each in a folder of its own
 # and each removable: its .mk file, included here on one line, adds its programs to
-# PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files
-# to HELP_FILES and its test suite to TEST_SUITES, make test-ci's to CI_SUITES (tests/run.sh
-# sources each after its own, and leaves SUITE_PROGRAM_DIRS' programs, built there, to them);
-# it may add host tools that `all` and `test` build (EXTRA_TOOLS), scripts that
-# `make run-all` runs after its table, given its rows (RUN_ALL_EXTRAS), its pages and
-# sources to the Doxygen site (DOC_INPUTS), and what it installs into build/ (INSTALLED).
-# It adds its name to EXTENSIONS with NAME_FOLDERS, the folders that go with it: make test-ci
-# checks that a copy without them (and without its include line) still builds and passes.
+# PROGRAM_DIRS, itself to TARGET_FILES (its targets' "## " help lines), its variables' files to
+# HELP_FILES, its test suite to TEST_SUITES and make test-ci's to CI_SUITES (tests/run.sh sources
+# each after its own, leaving it SUITE_PROGRAM_DIRS' programs, built in its build section); it may
+# add host tools that `all` and `test` build (EXTRA_TOOLS), scripts `make run-all` runs after its
+# table, given its rows (RUN_ALL_EXTRAS), its pages and sources to the Doxygen site (DOC_INPUTS),
+# and what it installs into build/ (INSTALLED). It adds its name to EXTENSIONS and its folders to
+# NAME_FOLDERS: make test-ci checks that a copy without them and its include line passes.
 TARGET_FILES := Makefile tests/lint.mk
 TEST_SUITES  :=
 EXTENSIONS   :=
@@ -54,6 +53,7 @@ NO_NVCC_GOALS := help clean distclean diff diffs docs cccl print-%
 include tests/lint.mk
 include lab/lab.mk
 include multi/multi.mk
+include cpu/cpu.mk
 
 # Without nvcc every build fails, so a target that builds says so once, first, and stops
 # (exit 2); the targets that need no compiler still answer.

@@ -124,10 +124,14 @@ check_build() {
     note_item built "" "$built"
     note_item phase "" checks
 }
-# no_gpu FILE: exit 3, saying what the program found missing (FILE) and that the copy builds
+# no_gpu FILE: exit 3, saying what the program found missing (FILE) and that the copy builds;
+# lab-check (not lab-grade) first checks it on the CPU where cpu/ is (a FAIL there exits 1)
 no_gpu() {
-    echo "lab-check: no GPU here ($(head -1 "$1" | sed 's/^[^:]*: //')): $dest builds for ${built:-$types}; the checks and the timing need a CUDA GPU"
-    : > "$log/no-gpu"   # for lab-status: built, never checked
+    local on_cpu="" t why
+    why=$(head -1 "$1" | sed 's/^[^:]*: //')
+    [ "$grading" = 1 ] || [ ! -f cpu/lab_check.sh ] || . cpu/lab_check.sh   # on_cpu: what passed there
+    echo "lab-check: no GPU here ($why): $dest builds for ${built:-$types}${on_cpu:-; the checks and the timing} need a CUDA GPU"
+    : > "$log/no-gpu"   # for lab-status: built, never checked on a GPU
     note_item nogpu
     exit 3
 }
@@ -151,7 +155,7 @@ type_failed() {
     failed+=" $1"
     passed=$(echo " $passed " | sed "s/ $1 / /" | xargs)
 }
-# check_correct: each type built, at its sizes; without a GPU, the first --check exits 3 here
+# check_correct: each type built, at its sizes; without a GPU (a --check exits 3), no_gpu
 check_correct() {
     local t status
     first_type=${types%% *}
@@ -164,13 +168,15 @@ check_correct() {
     fi
     type_sizes "$program"
     count=${#sizes[@]}
+    status=0
+    "$program" --check 1 --device "${DEVICE:-0}" > /dev/null 2> "$log/check-err.txt" || status=$?
+    [ "$status" -ne 3 ] || no_gpu "$log/check-err.txt"
     echo "== correctness: random and one-hot data, each reduced twice, at $count sizes ($first_type: ${sizes[*]})"
     for t in $built; do
         status=0
         type_sizes "$dest/reduce$(suffix_of "$t")"
         check_sizes "$dest/reduce$(suffix_of "$t")" "$t" "${sizes[@]}" > "$log/sizes-$t.txt" || status=$?
         cat "$log/sizes-$t.txt"
-        [ "$status" -ne 3 ] || no_gpu "$log/check-err.txt"
         [ "$status" -ne 2 ] || echo "FAIL $t: $(head -1 "$log/skip.txt")" | tee "$log/sizes-$t.txt"
         if [ "$status" -ne 0 ]; then type_failed "$t" "$log/sizes-$t.txt"; continue; fi
         echo "PASS $t"
