@@ -1,9 +1,9 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
 # The lab's tests, sourced by tests/run.sh (TEST_SUITES, lab/lab.mk): section lab here (make
 # lab, lab-check, the broken copies); lab/tests_grade.sh next (lab-grade, make handout). On a
-# GPU make test runs the quick tier (texts, refusals, every copy made, step 3's built and
-# checked, for int); make test-lab (TEST_TIER=lab, on the lab GPU) and make test without a GPU run
-# all, naming each GPU check they SKIP. What does not depend on the type runs for TYPE=int; a
+# make test runs the quick tier (texts, refusals, every copy made, step 3's built and checked,
+# for int); make test-lab (TEST_TIER=lab: on the lab GPU, and in CI without one) runs all,
+# naming each GPU check it SKIPs. What does not depend on the type runs for TYPE=int; a
 # broken copy whose header sets LAB_TYPES=T, for T.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
@@ -34,14 +34,14 @@ if [ -f lab/handout.txt ]; then
     result "handout: lab-check says where our time comes from, or that it is not here" $? "$(tail -3 "$log/out.txt" | tr '\n' ' ')"
     return 0
 fi
-full=1   # 0: make test on a GPU, the quick tier (make test-lab runs the rest)
-[ -z "$gpu" ] || [ "${TEST_TIER:-}" = lab ] || full=0
+full=1   # 0: make test, the quick tier (make test-lab runs the rest)
+[ "${TEST_TIER:-}" = lab ] || full=0
 checked=("${lab_steps[@]}")   # the steps whose copies are built and lab-checked
 if [ "$full" = 0 ]; then
     checked=(3)
     [ "$type" = int ] || checked=()   # make test-lab TYPE=float (double) checks the copies in that type
     skip "lab: every copy built and lab-checked with its time's verdict, the broken copies on the GPU, lab-grade's timed runs, lab-grade-all over a class, make handout" \
-         "make test-lab runs them, on the lab GPU"
+         "make test-lab runs them, on the lab GPU (and in CI, all but the GPU's)"
 fi
 plumbing=0   # 1: this run tests what does not depend on the type
 if [ "$type" = int ]; then plumbing=1; else
