@@ -12,11 +12,11 @@ static void describe_defect(void);
 
 #if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
 /**
- * The smallest n at which a thread of DeterministicDeviceReduceKernel (with `every`: every thread) deposits
- * more than endurance() values, its last turn's zeros counted as the kernel counts them: a size past which
- * threads are exposed, not the smallest (README.md, "Where"). CUB's dispatch: min(grid, tiles) blocks of the
- * policy's threads x `items` a turn, the grid from the storage CUB asks for a chunk of 2^31 - 1 inputs
- * (round_up(grid x sizeof(accumulator), 256) + 255 bytes), a multiple of 5 x SMs. 0: no n up to a chunk; -1: no GPU.
+ * The smallest n at which a thread of DeterministicDeviceReduceKernel deposits more than endurance() values,
+ * its last turn's zeros counted as the kernel counts them; `every`: the n at which every thread's last turn is
+ * whole. Sizes past which threads are exposed, not the smallest (README.md, "Where"). CUB's dispatch: min(grid,
+ * tiles) blocks of the policy's threads x `items` a turn, the grid from the storage CUB asks for a chunk of 2^31-1
+ * inputs (round_up(grid x sizeof(accumulator), 256) + 255 B), a multiple of 5 x SMs. 0: no n up to a chunk; -1: no GPU.
  */
 static long long exposed_from(int every)
 {
