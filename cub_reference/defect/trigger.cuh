@@ -1,8 +1,6 @@
-/**
- * @file cub_reference/defect/trigger.cuh
+/** @file cub_reference/defect/trigger.cuh
  * @brief ../reduce.cu with what its newest builds' --describe says of CCCL 3.5.0's gpu_to_gpu defect
- * (README.md here), and the name of the patched build (make cub-defect).
- */
+ * (README.md here), and the name of the patched build (make cub-defect). */
 #ifdef CUB_GPU_TO_GPU_RENORM
 #define BUILD_NOTE "_renorm"   // newest/Makefile's build against build/cccl-patched
 #endif
@@ -11,13 +9,11 @@ static void describe_defect(void);
 #include "../reduce.cu"
 
 #if HAS_DETERMINISM && !ELEMENT_IS_INTEGER
-/**
- * The smallest n at which a thread of DeterministicDeviceReduceKernel (with `every`: every thread) deposits
+/** The smallest n at which a thread of DeterministicDeviceReduceKernel (with `every`: every thread) deposits
  * more than endurance() values, its last turn's zeros counted as the kernel counts them: a size past which
  * threads are exposed, not the smallest (README.md, "Where"). CUB's dispatch: min(grid, tiles) blocks of the
  * policy's threads x `items` a turn, the grid from the storage CUB asks for a chunk of 2^31 - 1 inputs
- * (round_up(grid x sizeof(accumulator), 256) + 255 bytes), a multiple of 5 x SMs. 0: no n up to a chunk; -1: no GPU.
- */
+ * (round_up(grid x sizeof(accumulator), 256) + 255 bytes), a multiple of 5 x SMs. 0: no n up to a chunk; -1: no GPU. */
 static long long exposed_from(int every)
 {
     int device = 0, sms = 0, ptx = 0;
