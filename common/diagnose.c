@@ -1,7 +1,5 @@
-/**
- * @file diagnose.c
- * @brief The patterns of diagnose() (see diagnose.h).
- */
+/** @file diagnose.c
+ * @brief The patterns of diagnose() (see diagnose.h). */
 #include "diagnose.h"
 #include "element.h"
 
@@ -9,15 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/**
- * 1 if the size's first input was right on its first call and wrong on its second: state
- * that survives a launch (which may then spoil every later call, the one-hots').
- */
-static int wrong_from_second_call(const check_outcome *o)
-{
-    return o->random_wrong_call == 2 || (o->random_wrong_call == 0 && o->one_hot_wrong_call == 2);
-}
 
 /** 1 if index p lies in the last n % unit elements (past the last whole unit); unit 0: no. */
 static int in_remainder(uint64_t n, uint64_t unit, uint64_t p)
@@ -60,7 +49,8 @@ diagnosis diagnose(const check_outcome *o, char *text, size_t size)
     if (o->random_wrong_call == 0 && o->one_hot_wrong_call == 0)
         return named(DIAG_NONE, text, size, "no failure: random data and %d one-hot positions right on every call",
                      o->one_hots_tested);
-    if (wrong_from_second_call(o))
+    /* the first input right on its first call, wrong on its second (and maybe every later call) */
+    if (o->random_wrong_call == 2 || (o->random_wrong_call == 0 && o->one_hot_wrong_call == 2))
         return named(DIAG_STATE, text, size, "state not reset: right on the first call, wrong on the second call "
                      "of the same input at n = %llu; something the kernel keeps between launches (a ticket counter, "
                      "a __device__ variable, an accumulator) is not returned to its first value, or the result "

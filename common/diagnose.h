@@ -1,12 +1,8 @@
-/**
- * @file diagnose.h
- * @brief From how a `--check` size failed to the kind of bug that pattern usually means.
- *
- * The check reduces random data and one-hots (a single 1 at a chosen index), each twice
- * in a row, so a failure says where and when: a one-hot back as 0 was never added, 2 was
- * added twice, a wrong second call means state survived the launch. diagnose() says it in
- * one line for the student of `make lab-check`. Pure C, unit-tested on any machine.
- */
+/** @file diagnose.h
+ * @brief From how a `--check` size failed to the kind of bug that pattern usually means. The check
+ * reduces random data and one-hots (a single 1 at a chosen index) twice each, so a failure says where
+ * and when: a one-hot back as 0 was never added, 2 was added twice, a wrong second call means state
+ * survived the launch. diagnose() says it in one line. Pure C, unit-tested on any machine. */
 #ifndef REDUCE_DIAGNOSE_H
 #define REDUCE_DIAGNOSE_H
 
@@ -41,23 +37,18 @@ typedef enum diagnosis {
     DIAG_UNKNOWN        /**< wrong, but in no pattern this function knows */
 } diagnosis;
 
-/**
- * Names the likely bug behind a failed check in one line in `text`: a label scripts grep ("lost
- * tail: ..."), what was seen and where to look; the most specific pattern first (when, how large n).
- */
+/** Names the likely bug behind a failed check in one line in `text`: a label scripts grep ("lost tail:
+ * ..."), what was seen and where to look; the most specific pattern first (when, how large n). */
 diagnosis diagnose(const check_outcome *o, char *text, size_t size);
 
 /** Bytes of the widest load a step makes: a 16-byte vector (int4, float4, double2). */
 #define VECTOR_BYTES 16
 
-/**
- * The sizes `--check auto` verifies for a step: those that break careless reductions, derived
- * from its geometry so that no script lists them: every step's (diagnose.c), and around its own
- * numbers up to 2^27 (0: unknown, none): its threads, elements per block (a second pass, or a
- * third) and vector. Where `index_bits` is 64, 2^31 + 5 (above every signed 32-bit index), and for
- * float 2^30 + 5 (a sum near 2^29, where CUB's gpu_to_gpu mode was 3% off: cub_reference/defect/).
- * Sorted, each once (at most 46, within MAX_CHECK_SIZES); writes at most `capacity`, the smallest.
- */
+/** The sizes `--check auto` verifies for a step, those that break careless reductions: every step's
+ * (diagnose.c), and around its own threads, elements per block (a second pass, a third) and vector up
+ * to 2^27 (0: unknown, none). With 64-bit `index_bits`, 2^31 + 5 (above every signed 32-bit index),
+ * and for float 2^30 + 5 (where CUB's gpu_to_gpu was 3% off: cub_reference/defect/). Sorted, each
+ * once (at most 46, within MAX_CHECK_SIZES); writes at most `capacity`, the smallest. */
 int adversarial_sizes(unsigned int threads, uint64_t elements_per_block, unsigned int vector_width,
                       int index_bits, size_t *sizes, int capacity);
 
@@ -73,10 +64,8 @@ typedef struct gpu_absence {
     const char *visible;   /**< CUDA_VISIBLE_DEVICES, or NULL when not set */
 } gpu_absence;
 
-/**
- * Says in one line what is missing when no GPU can be used, and what to do: no driver, an old one
- * (the runtime says the same of both), no GPU (or none CUDA_VISIBLE_DEVICES lets through), another error.
- */
+/** Says in one line what is missing when no GPU can be used, and what to do: no driver, an old one (the
+ * runtime says the same of both), no GPU (or none CUDA_VISIBLE_DEVICES lets through), another error. */
 void describe_no_gpu(const gpu_absence *a, char *text, size_t size);
 
 #endif

@@ -1,9 +1,7 @@
-/**
- * @file driver.h
- * @brief The hooks of driver_run() (main.c): where the input lives and how one run goes;
- * main.c's hold it on one GPU, multi/ fills its own. driver_run() owns the method: --check's
- * data, new data each run, warm-up, timing, every result verified, report, row, --verdicts.
- */
+/** @file driver.h
+ * @brief The hooks of driver_run() (main.c): where the input lives (main.c's: one GPU; multi/'s) and how
+ * a run goes. driver_run() owns the method: --check's data, new data each run, warm-up, timing, every
+ * result verified, report, row, --verdicts. */
 #ifndef REDUCE_DRIVER_H
 #define REDUCE_DRIVER_H
 

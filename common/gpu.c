@@ -1,12 +1,9 @@
-/**
- * @file gpu.c
- * @brief CUDA-side helpers of the harness (see gpu.h).
- */
+/** @file gpu.c
+ * @brief CUDA-side helpers of the harness (see gpu.h). */
 #include "gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "diagnose.h"
 #include "options.h"

@@ -1,7 +1,5 @@
-/**
- * @file gpu_slot.c
- * @brief One GPU's part of a run (see gpu_slot.h).
- */
+/** @file gpu_slot.c
+ * @brief One GPU's part of a run (see gpu_slot.h). */
 #include "gpu_slot.h"
 
 #include <stdint.h>
@@ -37,14 +35,14 @@ void slot_allocate(gpu_slot *s, int device, size_t max_n, size_t scratch, int fl
     memset(s, 0, sizeof *s);
     s->device = device;
     s->gated = gated;
-    s->scratch_count = scratch > 0 ? scratch : 1;
     s->flush_bytes = flush ? flush_bytes_for(gpu) : 0;
     s->flush_mode = flush;
+    size_t scratch_bytes = (scratch > 0 ? scratch : 1) * sizeof(element_t);
     CUDA_CHECK(cudaSetDevice(device));
     CUDA_CHECK(cudaMalloc((void **)&s->in, max_n * sizeof(element_t)));
     CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(element_t)));
-    CUDA_CHECK(cudaMalloc((void **)&s->scratch[0], s->scratch_count * sizeof(element_t)));
-    CUDA_CHECK(cudaMalloc((void **)&s->scratch[1], s->scratch_count * sizeof(element_t)));
+    CUDA_CHECK(cudaMalloc((void **)&s->scratch[0], scratch_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&s->scratch[1], scratch_bytes));
     if (s->flush_bytes) {
         CUDA_CHECK(cudaMalloc(&s->flush, s->flush_bytes));
         CUDA_CHECK(cudaMemset(s->flush, 0, s->flush_bytes));

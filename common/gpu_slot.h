@@ -1,15 +1,8 @@
-/**
- * @file gpu_slot.h
- * @brief One GPU's part of a run, the same for every driver: its buffers, stream, events
- * and timing gate, allocated, run around the timed work and freed in one place.
- *
- * The one-GPU driver (main.c) has one slot; a driver of several GPUs has one per GPU and
- * puts its part of the input in each. A driver adds only what is its own: main.c the
- * step and its checks. A run on slots goes: slot_begin() on each, the driver queues the
- * timed work, slot_end() on each, slots_go() (every gate open at once), slot_wait() on
- * each (its time); a driver whose run spans GPUs first waits for each gated slot's `ready`
- * event (multi_main.c's run_once() says why).
- */
+/** @file gpu_slot.h
+ * @brief One GPU's part of a run, the same for every driver (main.c has one slot, multi/ one
+ * per GPU): buffers, stream, events and timing gate. A run: slot_begin() on each, the timed
+ * work queued, slot_end() on each, slots_go() (every gate at once), slot_wait() on each; a run
+ * that spans GPUs first waits for each gated slot's `ready` (multi_main.c's run_once() says why). */
 #ifndef REDUCE_GPU_SLOT_H
 #define REDUCE_GPU_SLOT_H
 
@@ -30,7 +23,6 @@ typedef struct gpu_slot {
     element_t *in;           /**< the input on this GPU (all of it, or this GPU's part) */
     element_t *out;          /**< the step's result, one element */
     element_t *scratch[2];   /**< the step's two scratch buffers */
-    size_t scratch_count;    /**< elements each scratch buffer holds (at least 1) */
     void *flush;             /**< read or written before each timed run to evict L2; NULL with --hot */
     size_t flush_bytes;      /**< its size: FLUSH_L2_MULTIPLE x the GPU's L2 */
     int flush_mode;          /**< how: enum l2_flush (gpu.h's flush_l2()) */
@@ -41,33 +33,24 @@ typedef struct gpu_slot {
     cudaEvent_t ready;       /**< flush and poisoning done: the GPU waits at its gate */
 } gpu_slot;
 
-/**
- * Device bytes slot_allocate() takes on `gpu` for max_n inputs and `scratch` elements in each scratch
- * buffer, plus `extra_bytes` the driver allocates beside them, and the L2 flush buffer unless FLUSH_NONE.
- */
+/** Device bytes slot_allocate() takes for max_n inputs, `scratch` elements a scratch buffer and the
+ * flush buffer (unless FLUSH_NONE), plus `extra_bytes` the driver allocates beside them. */
 size_t slot_bytes(size_t max_n, size_t scratch, size_t extra_bytes, int flush, const gpu_info *gpu);
 
-/**
- * 1 if `need` bytes (slot_bytes()) and `slack` more (the context's own, a library's) fit in
- * the GPU's free memory, and max_n elements in a size_t; the driver says why not.
- */
+/** 1 if `need` bytes (slot_bytes()) and `slack` more (the context's, a library's) fit in the GPU's
+ * free memory, and max_n elements in a size_t; the driver says why not. */
 int slot_fits(size_t max_n, size_t need, size_t slack, const gpu_info *gpu);
 
-/**
- * Makes `device` current and allocates the slot there: the buffers of slot_bytes() (the
- * flush buffer zeroed, as flush_l2() by reading needs), a stream, the events, and the gate
- * when `gated`. Every call is checked (exit 4).
- */
+/** Makes `device` current and allocates there slot_bytes()'s buffers (the flush buffer zeroed, as
+ * flush_l2() by reading needs), a stream, the events, the gate when `gated`; each call checked (exit 4). */
 void slot_allocate(gpu_slot *s, int device, size_t max_n, size_t scratch, int flush, int gated,
                    const gpu_info *gpu);
 
 /** Frees what slot_allocate() took (its device made current). */
 void slot_release(gpu_slot *s);
 
-/**
- * Queues what comes before the timed work (its device made current): the L2 flush (`pass` varies what a
- * write writes), the result poisoned (a run that writes nothing fails), ready, the gate closed, start.
- */
+/** Queues what comes before the timed work (its device current): the L2 flush (`pass` varies what a
+ * write writes), the result poisoned (a run that writes nothing fails), ready, the gate closed, start. */
 void slot_begin(gpu_slot *s, int pass);
 
 /** Queues the stop event after the timed work (its device made current). */
@@ -76,10 +59,8 @@ void slot_end(gpu_slot *s);
 /** Opens every gate of `count` slots: the timed work starts. */
 void slots_go(gpu_slot *slots, int count);
 
-/**
- * Waits for the stop event; returns the ms from start. Exits 4 when the gate gave up waiting: the timed
- * work waited for the host (it must only queue, never synchronize), so the time would be meaningless.
- */
+/** Waits for the stop event; returns the ms from start. Exits 4 when the gate gave up: the timed work
+ * waited for the host (it must only queue, never synchronize), so the time would mean nothing. */
 float slot_wait(gpu_slot *s);
 
 #ifdef __cplusplus

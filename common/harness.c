@@ -1,7 +1,5 @@
-/**
- * @file harness.c
- * @brief What every driver shares (see harness.h).
- */
+/** @file harness.c
+ * @brief What every driver shares (see harness.h). */
 /* setenv() is POSIX, not C11 */
 #define _POSIX_C_SOURCE 200112L
 #include "harness.h"

@@ -1,37 +1,18 @@
-/**
- * @file main.c
- * @brief The program every step links: a step gives STEP and step_reduce() (step.h), this
- * the rest, the same for every step, so the table compares kernels alone. driver_run() asks
- * hooks (driver.h) where the input lives; main()'s hold it on one GPU. main() is weak, so
- * multi/ links its own with its own hooks.
- */
+/** @file main.c
+ * @brief The program every step links: a step gives STEP and step_reduce() (step.h), this the rest,
+ * the same for every step, so the table compares kernels alone. driver_run() asks hooks (driver.h)
+ * where the input lives; main()'s hold it on one GPU; main() is weak, so multi/ links its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "data.h"
 #include "diagnose.h"
-#include "driver.h"
-#include "gpu.h"
+#include "driver.h"   /* and harness.h: data, options, results, step, gpu */
 #include "gpu_slot.h"
-#include "harness.h"
-#include "options.h"
 #include "resources.h"
-#include "results.h"
-#include "step.h"
 
 /* ---------------------------------------------------------------- the method: driver_run() */
-
-/** Compares a sum with the reference: exact for int (in 64 bits), within `bound` for floats. */
-static verdict check_result(sum_t got, const reference *ref, double bound)
-{
-    verdict v = check_within((element_t)got, ref, bound);
-#if ELEMENT_IS_INTEGER
-    v.ok = got == ref->exact;   /* an int sum wider than element_t too: a driver's 64-bit one */
-#endif
-    return v;
-}
 
 /** Writes a sum as the program prints it (format_element()'s digits). */
 static void format_sum(char *buf, size_t size, sum_t value)
@@ -85,8 +66,11 @@ static int check_sum_of_run(void *arg, sum_t got, int poison, const char *where)
     verified_runs *r = arg;
     const driver_hooks *h = r->h;
     r->got = got;
-    r->v = check_result(got, &r->ref, STEP.error_bound ? STEP.error_bound(&r->ref, r->n)
-                                                       : error_bound(&r->ref, h->depth(h->ctx, r->n)));
+    r->v = check_within((element_t)got, &r->ref, STEP.error_bound ? STEP.error_bound(&r->ref, r->n)
+                                                                  : error_bound(&r->ref, h->depth(h->ctx, r->n)));
+#if ELEMENT_IS_INTEGER
+    r->v.ok = got == r->ref.exact;   /* exact in 64 bits: a driver's int sum may be wider than element_t */
+#endif
     r->poison = poison;
     if (r->v.ok)
         return 1;
@@ -100,10 +84,8 @@ static int check_sum_of_run(void *arg, sum_t got, int poison, const char *where)
     return 0;
 }
 
-/**
- * time_runs()'s callback: with `fresh`, one element changed (outside the timed events) before
- * each run after the first (fresh_index() says why); the run, its sums verified. -1: wrong.
- */
+/** time_runs()'s callback: with `fresh`, one element changed (outside the timed events) before each
+ * run after the first (fresh_index() says why); the run, its sums verified. -1: wrong. */
 static float verify_run(void *ctx, int run)
 {
     verified_runs *r = ctx;
@@ -129,10 +111,8 @@ static int verify_twice(verified_runs *r)
     return 0;
 }
 
-/**
- * --check: each size on random data, then one-hot at each of one_hots, each reduced twice
- * (diagnose.h). After a random failure the one-hots run on, to the first wrong, for the hint.
- */
+/** --check: each size on random data, then one-hot at each of one_hots, each reduced twice (diagnose.h);
+ * after a random failure the one-hots run on, to the first wrong, for the hint. */
 static int run_checks(const options *opt, const driver_hooks *h)
 {
     int status = h->allocate(h->ctx, opt->check_sizes, opt->check_count, 0, 0);
@@ -141,12 +121,8 @@ static int run_checks(const options *opt, const driver_hooks *h)
     int failures = 0;
     for (int i = 0; i < opt->check_count; i++) {
         size_t n = opt->check_sizes[i];
-        check_outcome outcome;
-        memset(&outcome, 0, sizeof outcome);
-        outcome.n = n;
-        outcome.per_block = STEP.elements_per_block;
-        outcome.vector_width = VECTOR_BYTES / sizeof(element_t);
-
+        check_outcome outcome = { .n = n, .per_block = STEP.elements_per_block,
+                                  .vector_width = VECTOR_BYTES / sizeof(element_t) };
         char what[96];
         uint64_t seed = opt->seed + n;
         snprintf(what, sizeof what, "random data (seed %llu)", (unsigned long long)seed);
@@ -373,25 +349,22 @@ static element_t *load_input(const char *path, size_t *n, reference *ref)
         return NULL;
     char why[256];
     FILE *f = fopen(path, "rb");
-    element_t *host = f ? host_alloc(*n) : NULL;
-    if (!f) {
-        say_errorf("--input: cannot open '%s'; give a readable file", path);
-    } else if (host && fread(host, sizeof(element_t), *n, f) != *n) {
-        say_error("--input: the file could not be read to the end");
-        free(host);
-        host = NULL;
-    }
+    element_t *host = f ? host_alloc(*n) : NULL;   /* host_alloc() says why not */
+    int whole = host && fread(host, sizeof(element_t), *n, f) == *n;
     if (f)
         fclose(f);
-    if (!host)
-        return NULL;
-    *ref = cpu_reference(host, *n);
-    if (reference_problem(ref, why, sizeof why)) {
+    if (whole)
+        *ref = cpu_reference(host, *n);
+    if (!f)
+        say_errorf("--input: cannot open '%s'; give a readable file", path);
+    else if (host && !whole)
+        say_error("--input: the file could not be read to the end");
+    else if (whole && reference_problem(ref, why, sizeof why))
         say_errorf("--input: '%s': %s", path, why);
-        free(host);
-        return NULL;
-    }
-    return host;
+    else if (whole)
+        return host;
+    free(host);
+    return NULL;
 }
 
 /** The grids --same-bits tries after the program's own, as --blocks values (blocks_flag.h). */
@@ -400,12 +373,10 @@ static const char *const other_grids[] = { "1", "2", "7", "132", "528", "1024" }
 /** Seed of --same-bits' data (mixed_values()). */
 #define SAME_BITS_SEED 14
 
-/**
- * --same-bits: the bits depend on n and the data alone, never on the grid (--blocks) or the
- * run, on mixed_values(), where the order shows. Each size, each grid (its own first): R runs
- * flushed, and at 2^20, 2^24+7, 2^26 R more unflushed, which moves when blocks finish (the
- * order a ticket or atomicAdd adds in); verdict fail runs, grid or wrong (which stops it).
- */
+/** --same-bits: the bits depend on n and the data alone, never on the grid (--blocks) or the run, on
+ * mixed_values(), where the order shows. Each size, each grid (its own first): R runs flushed, and at
+ * 2^20, 2^24+7, 2^26 R more unflushed, which moves when blocks finish (the order a ticket or atomicAdd
+ * adds in); verdict fail runs, grid or wrong (which stops it). */
 static int run_same_bits(const options *opt, one_gpu *one)
 {
     size_t sizes[MAX_CHECK_SIZES];
@@ -506,10 +477,6 @@ __attribute__((weak)) int main(int argc, char **argv)
         return print_resources(&STEP, &one.gpu);
     if (opt.same_bits)
         return run_same_bits(&opt, &one);
-    if (opt.check_count) {   /* the checks make their own data */
-        free(one.input);
-        one.input = NULL;
-    }
     driver_hooks hooks = { &one, &STEP, &one.gpu, "", one_allocate, one_release, one_load, one_zero, one_get, one_set,
                            one_hots, one_depth, one_run, NULL, one_report };
     return driver_run(&opt, &hooks);

@@ -1,7 +1,5 @@
-/**
- * @file results.c
- * @brief Statistics and CSV rows (see results.h).
- */
+/** @file results.c
+ * @brief Statistics and CSV rows (see results.h). */
 /* access() is POSIX, not C11 */
 #define _POSIX_C_SOURCE 200112L
 #include "results.h"
@@ -95,10 +93,7 @@ void csv_write_fields(FILE *f, const result_row *r)
 
 int csv_append(const char *path, const result_row *row)
 {
-    FILE *probe = fopen(path, "r");
-    int is_new = (probe == NULL);
-    if (probe)
-        fclose(probe);
+    int is_new = access(path, F_OK) != 0;
     FILE *f = fopen(path, "a");
     if (!f)
         return -1;

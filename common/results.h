@@ -1,18 +1,13 @@
-/**
- * @file results.h
- * @brief Measurements as data: statistics of the repetitions and one CSV row per run (read
- * back by report/csv_read.h). Pure C, unit-tested without a GPU.
- */
+/** @file results.h
+ * @brief Statistics of the repetitions and one CSV row per run (read back by report/csv_read.h); pure C. */
 #ifndef REDUCE_RESULTS_H
 #define REDUCE_RESULTS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/**
- * A row is "noisy" when the median's 95% confidence interval reaches further than this fraction
- * of it on either side: as much as the smallest speedups shown (one slow run does not move it).
- */
+/** A row is "noisy" when the median's 95% confidence interval reaches further than this fraction of it
+ * on either side: as much as the smallest speedups shown (one slow run does not move it). */
 #define NOISE_THRESHOLD 0.02
 
 /** Median, fastest and slowest of the timed repetitions, and where the median may lie. */
@@ -22,13 +17,10 @@ typedef struct timing_stats {
     double ci_low_ms, ci_high_ms;
 } timing_stats;
 
-/**
- * Median (mean of the middle two for an even count), min, max and the median's 95%
- * confidence interval; sorts `ms` in place. The interval runs from the j-th to the k-th
- * smallest time, j and k = n/2 -+ 0.98 sqrt(n) (+1 for k), rounded: the ranks the
- * binomial distribution of "runs below the true median" gives (6th and 15th of 20).
- * Under 6 runs it is [min, max].
- */
+/** Median (of an even count, the mean of the middle two), min, max and the median's 95% confidence
+ * interval; sorts `ms` in place. The interval: the j-th to k-th smallest, j, k = n/2 -+ 0.98 sqrt(n)
+ * (+1 for k) rounded, the ranks the binomial distribution of "runs below the true median" gives (6th
+ * and 15th of 20); under 6 runs [min, max]. */
 timing_stats summarize_times(double *ms, int count);
 
 /** Bytes read over time: the figure of merit of a memory-bound kernel, in GB/s (10^9). */
@@ -69,17 +61,14 @@ extern const char CSV_HEADER[];
 /** Writes `text` as one CSV field: quoted, a quote doubled, a line break as a space (a row is one line). */
 void csv_write_field(FILE *f, const char *text);
 
-/** Writes a row's fields (CSV, strings quoted) to `f`, without the newline, so that a
- * table can add derived columns after them. */
+/** Writes a row's fields (strings quoted) to `f`, no newline, so that a table can add columns. */
 void csv_write_fields(FILE *f, const result_row *r);
 
 /** Appends `row` to the file at `path`, writing the header first if the file is new. */
 int csv_append(const char *path, const result_row *row);
 
-/**
- * Checks before anything runs that csv_append() can write to `path` (opened for append, removed
- * if new), so a run that cannot keep its row is refused up front: 0, or -1 with a line in `error`.
- */
+/** Checks before anything runs that csv_append() can write to `path` (opened for append, removed if
+ * new), so a run that cannot keep its row is refused up front: 0, or -1 with a line in `error`. */
 int csv_check_writable(const char *path, char *error, size_t size);
 
 /** Writes n with thousands separators ("67,108,864"). */

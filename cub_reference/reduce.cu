@@ -1,9 +1,6 @@
-/**
- * @file cub_reference/reduce.cu
- * @brief cub::DeviceReduce::Sum in the steps' harness, the bar of "vs CUB": the toolkit's two-phase
- * Sum(storage, bytes, ...) here; in cub_reference/newest, the newest CCCL's (make cccl) Sum(in, out,
- * n, env), once per determinism mode (CCCL 3.1 and later). `--describe` says which.
- */
+/** @file cub_reference/reduce.cu
+ * @brief cub::DeviceReduce::Sum in the steps' harness, the bar of "vs CUB": the toolkit's Sum(storage, bytes,
+ * ...); in cub_reference/newest, the newest CCCL's (make cccl) Sum(in, out, n, env) per determinism mode. */
 #include <stdio.h>
 #include <string.h>
 #include <cub/cub.cuh>
@@ -100,11 +97,9 @@ static const step_flags OWN_FLAGS = {
 };
 
 #if HAS_DETERMINISM
-/**
- * What the env's memory resource hands out instead of a cudaMallocAsync per call: the harness's scratch. CCCL
- * 3.5.0 (cub/detail/env_dispatch.cuh) sizes the storage without a launch, then calls allocate() on a copy of the
- * resource (an exception becomes cudaErrorMemoryAllocation): one without storage that records the request sizes it.
- */
+/** What the env's memory resource hands out instead of a cudaMallocAsync per call: the harness's scratch. CCCL
+ * 3.5.0 (cub/detail/env_dispatch.cuh) calls allocate() on a copy of the resource before any launch (an exception
+ * becomes cudaErrorMemoryAllocation): one without storage that records the request sizes it. */
 struct scratch_storage {
     void *base;         /**< the harness's scratch (NULL: record the size, then throw) */
     size_t bytes;       /**< its size */
@@ -185,13 +180,11 @@ static size_t scratch_elements(size_t n) { return temp_bytes(n) / sizeof(element
 /** CUB decides its own grid: only the functions below tell the harness of it. */
 static size_t blocks_for(size_t) { return 1; }
 
-/**
- * An upper bound on the longest chain of additions of CUB's two-pass Sum (CCCL 3.0.1 and 3.5.0, dispatch_reduce.cuh,
+/** An upper bound on the longest chain of additions of CUB's two-pass Sum (CCCL 3.0.1 and 3.5.0, dispatch_reduce.cuh,
  * tuning_reduce.cuh): min(tiles, occupancy x SMs x 5) blocks of 256 threads (512, 640 from cc 10.0) share tiles of
  * threads x 16 inputs; a thread adds its share serially, a block its threads' values (at most threads - 1 deep, any
  * tree); run_to_run adds the partials in one more block, not_guaranteed one by one (atomics). 256 threads make the
- * most tiles, occupancy 1 the longest shares.
- */
+ * most tiles, occupancy 1 the longest shares. */
 static uint64_t addition_depth(size_t n)
 {
     int device = 0;
@@ -210,11 +203,9 @@ static uint64_t addition_depth(size_t n)
     return depth + (most + threads - 1) / threads + items + block;
 }
 
-/**
- * error_bound() at addition_depth(); for gpu_to_gpu's binned accumulator (rfa.cuh: K = 3 folds of W = 13 bits for
+/** error_bound() at addition_depth(); for gpu_to_gpu's binned accumulator (rfa.cuh: K = 3 folds of W = 13 bits for
  * float, 40 for double) binned_error_bound(). From about 2^25 floats, fresh data (data.h: fresh_value()) move the
- * sum by less than twice it: a stale result, which CUB never keeps, could pass.
- */
+ * sum by less than twice it: a stale result, which CUB never keeps, could pass. */
 static double own_error_bound(const reference *ref, size_t n)
 {
     if (mode != GPU_TO_GPU)

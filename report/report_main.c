@@ -77,17 +77,14 @@ static int report_field(const char *path, const char *column)
     for (int i = 0; i < count; i++)
         if (strcmp(fields[i], column) == 0)
             index = i;
-    if (index < 0) {
+    if (index < 0)
         fprintf(stderr, "report: '%s' has no column '%s'\n", path, column);
-        fclose(f);
-        return 2;
-    }
-    while (fgets(line, sizeof line, f)) {
+    while (index >= 0 && fgets(line, sizeof line, f)) {
         count = csv_split(line, fields, MAX_FIELDS);
         printf("%s\n", count > index ? fields[index] : "");
     }
     fclose(f);
-    return 0;
+    return index < 0 ? 2 : 0;
 }
 
 int main(int argc, char **argv)

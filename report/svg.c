@@ -196,9 +196,8 @@ int svg_write_run_chart(const char *path, const result_row *rows, int count, int
         double cx = p.left + (i + 0.5) * slot;
         if (row_passed(r)) {
             double y = y_of(&p, r->gbs);
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
                     cx - 0.3 * slot, y, 0.6 * slot, base - y, PALETTE[i == reference_index]);
-            fputs("<title>", f);
             put_escaped(f, r->label);
             fprintf(f, ": %.1f GB/s, %.3f ms</title></rect>\n", r->gbs, r->median_ms);
             speedups s = compute_speedups(rows, count, i, reference_index);
@@ -271,9 +270,7 @@ int svg_write_sweep_chart(const char *path, const result_row *rows, int count)
     int stride = 1;
     while ((hi - lo) / stride > 8)
         stride *= 2;
-    for (int e = (int)lo; e <= (int)hi; e++) {
-        if (e % stride != 0)
-            continue;
+    for (int e = (int)ceil(lo / stride) * stride; e <= (int)hi; e += stride) {
         double x = X_OF(e);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x, base, x, base + 5);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\">"

@@ -1,12 +1,7 @@
-/**
- * @file unit_tests.c
- * @brief Host unit tests of the harness's pure logic: flags, data, reference, the
- * verdict and its float bound, statistics, speedups, CSV, the pictures, and the failure
- * diagnosis. No GPU (the lab's own unit tests are lab/unit_tests.c).
- *
- * Prints one line per test, `PASS unit NAME` or `FAIL unit NAME: why`; tests/run.sh
- * counts them. Built per element type, so `make test TYPE=float` tests the float bound.
- */
+/** @file unit_tests.c
+ * @brief Host unit tests of the harness's pure logic (flags, data, reference, verdict and float bound,
+ * statistics, speedups, CSV, pictures, diagnosis; the lab's: lab/unit_tests.c). A line per test, `PASS
+ * unit NAME` or `FAIL unit NAME: why`, counted by tests/run.sh; built per type, to test each bound. */
 #define _GNU_SOURCE   /* sched_setaffinity(): the data made on one core */
 #include <sched.h>
 #include <float.h>
@@ -247,14 +242,10 @@ static void test_program_flags(void)
     remove(fresh);
 }
 
-/**
- * Inputs of 2^22 elements and more are made and summed in parts fixed by n, on the
- * host's cores (data.c): the same elements as made in pieces below that size, and the
- * same reference: int exactly; float and double within 2^-60 sum|x| of the exact sum (the
- * random elements are multiples of 2^-24 or 2^-53, whose multiples add up exactly in
- * 128-bit integers), the bound data.h's error_bound() adds for the reference's own error;
- * whatever the number of cores; and the first NaN or infinity found wherever it is.
- */
+/** Inputs of 2^22 elements and more are made and summed in parts fixed by n on the host's cores
+ * (data.c): the same elements as made in pieces, the same reference (int exactly; floats within
+ * 2^-60 sum|x| of the exact sum of their multiples of 2^-24 or 2^-53 in 128-bit integers, the
+ * reference's error error_bound() adds) whatever the cores, and the first NaN or infinity anywhere. */
 static void test_data_in_parts(void)
 {
     const size_t n = ((size_t)3 << 22) + 5, piece = (size_t)1 << 21;
@@ -424,12 +415,9 @@ static size_t one_per_thread(size_t count) { return (count + 255) / 256; }
 /** blocks_for of a step whose GPU query failed: it cannot tell (steps 10 and 11). */
 static size_t no_grid(size_t count) { (void)count; return 0; }
 
-/**
- * CUB gpu_to_gpu's bound (data.h: binned_error_bound(), cub_reference/reduce.cu: W and K):
- * finite at the largest float size --check auto runs, and tight enough to fail the wrong
- * sums CCCL 3.5.0 gave on an H100 (issue 38: seed 1, data in [0, 1), against step 11's and
- * run_to_run's result there as the reference).
- */
+/** CUB gpu_to_gpu's bound (binned_error_bound(), cub_reference/reduce.cu: W and K): finite at the
+ * largest float size --check auto runs, and failing the wrong sums CCCL 3.5.0 gave on an H100
+ * (issue 38: seed 1, data in [0, 1), against step 11's and run_to_run's result there). */
 static void test_binned_bound(void)
 {
     element_t mixed[3] = { 1, (element_t)-3, 2 };
@@ -571,11 +559,8 @@ static void test_format(void)
     TEST("bytes fraction", FORMATS(format_bytes, 1536, "1.5 KiB"));
 }
 
-/**
- * The run table of the rows (sweep NULL), the sweep table against the CUB steps `sweep`
- * names, or (`fit_csv` given) the fit table, its CSV written there, as printed: in memory
- * (fmemopen() is POSIX, not C11). "" if the table's function failed.
- */
+/** The run table of the rows, the sweep table against the CUB steps `sweep` names, or (`fit_csv`) the fit
+ * table, its CSV written there, as printed, in memory (fmemopen(): POSIX); "" if the function failed. */
 static const char *table_text(const result_row *rows, int count, int reference, const char *sweep, const char *fit_csv)
 {
     static char text[1 << 16];
@@ -593,10 +578,8 @@ static const char *table_text(const result_row *rows, int count, int reference, 
     return ok ? text : "";
 }
 
-/**
- * "vs CUB" divides by the fastest of several CUBs in their default mode (the toolkit's,
- * the newest CCCL's run_to_run), never by another mode, at each size its own.
- */
+/** "vs CUB" divides by the fastest of several CUBs in their default mode (the toolkit's, the newest
+ * CCCL's run_to_run), never by another mode, at each size its own. */
 static void test_reference_choice(void)
 {
     enum { ROWS = 7 };
@@ -703,11 +686,8 @@ static void test_fit(void)
     remove(csv);
 }
 
-/**
- * What diagnose() must say for what a check saw: each case's diagnosis and a text its one
- * line holds (`also`: a second one; `never`: one it must not hold), or, where `negated` is
- * set, that it does not give that diagnosis with that text.
- */
+/** What diagnose() must say for what a check saw: each case's diagnosis and a text its one line holds
+ * (`also`: a second; `never`: one it must not), or with `negated`, that it does not give them. */
 static void test_diagnose(void)
 {
     const struct {
@@ -784,10 +764,8 @@ static void test_diagnose(void)
                                                     strlen(small) == sizeof small - 1);
 }
 
-/**
- * New data for every call: after fresh_value(), the new sum passes and the previous
- * call's fails, at every call of a long timed run; the change lands anywhere in the input.
- */
+/** New data for every call: after fresh_value(), the new sum passes and the previous call's fails, at
+ * every call of a long timed run; the change lands anywhere in the input. */
 static void test_fresh(void)
 {
     enum { N = 4099, CALLS = 200 };

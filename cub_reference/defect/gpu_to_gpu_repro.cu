@@ -1,13 +1,11 @@
-/**
- * @file cub_reference/defect/gpu_to_gpu_repro.cu
+/** @file cub_reference/defect/gpu_to_gpu_repro.cu
  * @brief CUB's gpu_to_gpu DeviceReduce::Sum against an exact sum, float and double (README.md here), one file:
  *   nvcc -std=c++17 -arch=native -I build/cccl/include gpu_to_gpu_repro.cu -o repro
  *   ./repro 1073741829 2147483653          (sizes: 2^30+5 and 2^31+5)
  * Element i: the top 24 (float) or 53 (double) bits of SplitMix64's draw i + 1 of seed n + 1, over 2^24 or 2^53
  * (the harness's --check data). The host adds the draws exactly (a 128-bit integer, rounded once to long double); a
  * sum passes within the binned accumulator's bound (n 2^(W(1-K)) max|x| + 7 u |sum|, K = 3, W = 13 for float, 40 for
- * double). A line per type and size; exits 1 if any failed, 2 on bad input, 3 on a CUDA error.
- */
+ * double). A line per type and size; exits 1 if any failed, 2 on bad input, 3 on a CUDA error. */
 #include <cub/device/device_reduce.cuh>
 #include <cuda/execution>
 #include <cuda/std/__cccl/version.h>

@@ -1,5 +1,4 @@
-/**
- * @file cub_reference/defect/host_emulation.cpp
+/** @file cub_reference/defect/host_emulation.cpp
  * @brief CCCL 3.5.0's own binned accumulator (cub/detail/rfa.cuh, plain C++ for g++) driven as
  * DeterministicDeviceReduceKernel drives it, then one block's accumulators added (+=) in thread
  * order, not BlockReduce's order: without and with renorm() after each thread's loop (renorm.patch).

@@ -1,8 +1,6 @@
-/**
- * @file cub_reference/defect/trigger.cuh
+/** @file cub_reference/defect/trigger.cuh
  * @brief ../reduce.cu with what its newest builds' --describe says of CCCL 3.5.0's gpu_to_gpu defect
- * (README.md here), and the name of the patched build (make cub-defect).
- */
+ * (README.md here), and the name of the patched build (make cub-defect). */
 #ifdef CUB_GPU_TO_GPU_RENORM
 #define BUILD_NOTE "_renorm"   // newest/Makefile's build against build/cccl-patched
 #endif
