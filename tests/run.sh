@@ -19,7 +19,7 @@ type=${TYPE:-int} suffix=${SUFFIX-}
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || usage "tests/run.sh PROGRAM_DIR... (make test passes them)"
 passed=0 failed=0 skipped=0
-log=build/$type/test-log
+log=build/$type/test-log${TEST_TIER:+-$TEST_TIER}   # a tier its own: CI runs them side by side
 mkdir -p "$log"
 
 # each result's time to $log/times.txt, for finish() (EPOCHREALTIME: bash 5's, the locale's decimal mark)
