@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# make mpich: installs MPICH into build/mpich from its PyPI wheel (mpich 5.x: mpicc,
-# mpiexec, mpi.h, libmpi, 13 MB; scripts/get_wheel.sh fetches it), for a machine with no
-# MPI and no root: step 13 then finds it (multi/multi.mk). Nothing outside build/ changes.
-# A wheel for MPICH_WHEEL, downloaded elsewhere:
-#   python3 -m pip download --no-deps --only-binary=:all: "mpich>=5,<6"
+# make mpich: MPICH into build/mpich from its PyPI wheel (mpich 5.x, 13 MB; scripts/get_wheel.sh),
+# where there is no MPI and no root: steps 13 and 15 find it (multi/multi.mk); only build/ changes.
+# A wheel for MPICH_WHEEL: python3 -m pip download --no-deps --only-binary=:all: "mpich>=5,<6"
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 ##= MPICH_WHEEL=: make mpich installs this wheel file instead of downloading one

@@ -25,13 +25,11 @@ typedef struct multi_flags {
 } multi_flags;
 
 /**
- * The driver that harness_begin() takes for a multi-GPU program of `kind`, which runs
- * `shard_step`'s kernel on every GPU: the core parses its flags with its own and knows none
- * of them. It parses --gpus into `*flags` (zeroed here), prints the --help of its kind,
- * refuses the one-GPU flags (--device, --input, --resources, whatever their value) and
- * --gpus where the ranks are the GPUs, and adds multi_gpu=1, shard_step and processes (one
- * or one_per_gpu) to --describe. One driver per program: the returned one, and `flags`,
- * must outlive harness_begin().
+ * harness_begin()'s driver for a multi-GPU program of `kind` running `shard_step`'s kernel
+ * on every GPU: parses --gpus into `*flags` (zeroed here), prints its --help, refuses the
+ * one-GPU flags (--device, --input, --resources) and --gpus where the ranks are the GPUs,
+ * adds multi_gpu=1, shard_step and processes (one, one_per_gpu) to --describe. One per
+ * program: it and `flags` must outlive harness_begin().
  */
 const harness_driver *multi_driver(enum multi_kind kind, const char *shard_step, multi_flags *flags);
 

@@ -1,15 +1,16 @@
-# The multi-GPU extension: steps 12 and 13 spread the input over the GPUs with NCCL, from
-# one process (12) or one MPI rank per GPU (13). The top Makefile includes this file (the
-# extension's targets, tools, tests); each step folder includes it with MULTI_RANKS (one or
-# mpi) to build its program, or to say in one line why not (NCCL and MPI are optional).
-##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12 and 13
+# The multi-GPU extension: steps 12, 13 and 15 spread the input over the GPUs with NCCL, from
+# one process or one MPI rank per GPU. The top Makefile includes this file (targets, tools,
+# tests); each step folder includes it with MULTI_RANKS (one or mpi) to build its program,
+# or to say in one line why not (NCCL, its device API for step 15, and MPI are optional).
+##= NCCL_HOME=: where NCCL is (include/, lib/) when not in CUDA_PATH or /usr; steps 12, 13, 15
 ##= MPI_HOME=: where MPI is (bin/mpicc) when mpicc is not on PATH; step 13 only (make mpich installs one)
 ifeq ($(MULTI_RANKS),)
 
 MULTI_ONE_PROCESS_STEP  := step12_multi_gpu
 MULTI_RANK_PER_GPU_STEP := step13_rank_per_gpu
-MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP)
-export MULTI_STEPS MULTI_ONE_PROCESS_STEP MULTI_RANK_PER_GPU_STEP
+MULTI_KERNEL_STEP := step15_combine_in_kernel
+MULTI_STEPS  := $(MULTI_ONE_PROCESS_STEP) $(MULTI_RANK_PER_GPU_STEP) $(MULTI_KERNEL_STEP) $(MULTI_KERNEL_STEP)/rank_per_gpu
+export MULTI_STEPS MULTI_ONE_PROCESS_STEP MULTI_RANK_PER_GPU_STEP MULTI_KERNEL_STEP
 EXTENSIONS   += multi
 multi_FOLDERS := multi $(MULTI_STEPS)
 PROGRAM_DIRS += $(MULTI_STEPS)
@@ -19,7 +20,7 @@ HELP_FILES   += multi/multi.mk $(wildcard multi/*.sh)
 TEST_SUITES  += multi/tests.sh
 RUN_ALL_EXTRAS += multi/run_all_multi.sh
 INSTALLED    += build/mpich build/mpich-wheel
-DOC_INPUTS   += step12_multi_gpu/README.md step13_rank_per_gpu/README.md multi $(MULTI_STEPS)
+DOC_INPUTS   += $(wildcard $(MULTI_STEPS:%=%/README.md)) multi $(MULTI_STEPS)
 
 ##= SCALING_SIZES="2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30": the sizes of make scaling
 SCALING_SIZES ?= 2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30
@@ -55,7 +56,7 @@ scaling:
 	@$(MAKE) --no-print-directory all
 	@multi/scaling.sh
 
-## -C step13_rank_per_gpu mpiexec-path|mpi-include|nccl-include: the mpiexec of the MPI step 13 is built with, MPI's include folders, NCCL's (step 12 too), for scripts
+## -C step13_rank_per_gpu mpiexec-path|nccl-include: the mpiexec of the MPI step 13 is built with, NCCL's include folder (step 12 too), for scripts
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
@@ -73,6 +74,8 @@ MULTI_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 HARNESS_DIRS  := $(MULTI_DIR)
 HARNESS_EXTRA := multi_main ranks_$(MULTI_RANKS) multi_options shard_reference
 SANITIZE_MEMCHECK_FLAGS := --report-api-errors no
+# make sanitize: on one GPU (MPI: one rank, without mpiexec)
+SANITIZE_ARGS := $(if $(filter one,$(MULTI_RANKS)),--gpus 1)
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
@@ -80,6 +83,8 @@ MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
 NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
 MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
+# step 15's device API (nccl_device.h): NCCL 2.28 or newer
+MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h): install NCCL 2.28 or newer (libnccl-dev, or NVIDIA's tarball) and set NCCL_HOME=...)))
 
 # MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH, build/mpich/bin/mpicc (make
 # mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says where its files are
@@ -111,8 +116,8 @@ EXTRA_LIBS       += $(MPI_LIBDIRS:%=-L%) $(MPI_LINK_DIRS:%=-Xlinker -rpath-link=
 endif
 NCCL_INCLUDE := $(NCCL_ROOT)/include
 NCCL_LIB     := $(call nccl_lib,$(NCCL_ROOT))
-# The compiler sees nccl.h alone, through a folder of one link: -I on NCCL's folder would
-# put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
+# The compiler sees nccl.h (nccl_device*) alone, through a folder of links: -I on NCCL's folder
+# would put every header there (another toolkit's, /usr/include) ahead of the compiling toolkit's.
 NCCL_SHIM := build/nccl-include
 EXTRA_NVCC_FLAGS += -I$(NCCL_SHIM)
 EXTRA_CFLAGS     += -I$(NCCL_SHIM)
@@ -123,23 +128,21 @@ include $(MULTI_DIR)/../common/step.mk
 $(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
 $(NCCL_SHIM)/nccl.h:
 	@mkdir -p $(NCCL_SHIM)
-	@ln -sf $(NCCL_INCLUDE)/nccl.h $@
+	@ln -sf $(NCCL_INCLUDE)/nccl.h $(wildcard $(NCCL_INCLUDE)/nccl_device.h $(NCCL_INCLUDE)/nccl_device) $(NCCL_SHIM)
 
-.PHONY: nccl-include mpiexec-path mpi-include
+.PHONY: nccl-include mpiexec-path
 nccl-include:
 	@echo $(NCCL_INCLUDE)
 mpiexec-path:
 	@echo $(MPIEXEC)
-mpi-include:
-	@echo $(MPI_INCLUDES)
 else
-.PHONY: all programs clean nccl-include run mpiexec-path mpi-include check-archs sanitize-flags
+.PHONY: all programs clean nccl-include run mpiexec-path check-archs sanitize-flags
 all check-archs:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)"
 # run: the same line, and a failure (a skipped build is not a run)
 run:
 	@echo "$(notdir $(CURDIR)): skipped, $(MULTI_SKIP)" >&2; exit 2
-programs nccl-include mpiexec-path mpi-include sanitize-flags:
+programs nccl-include mpiexec-path sanitize-flags:
 	@true
 clean:
 	@rm -rf build reduce reduce_*

@@ -1,13 +1,11 @@
 /**
  * @file multi_main.c
- * @brief The multi-GPU steps' program: G GPUs each hold a shard of the input, reduce it
- * with step 11, and NCCL adds the G partial sums on every GPU; steps 12 and 13 differ in
- * their processes alone (ranks.h).
+ * @brief The multi-GPU steps' program: G GPUs each reduce a shard of the input with step
+ * 11, and the step combines the G sums on every GPU (multi_step.h); its processes: ranks.h.
  *
  * main.c's driver_run() with hooks of its own (driver.h): each GPU is a slot (gpu_slot.h)
  * and makes its own shard. Events on each process's first GPU time from the start of the
- * shard reductions until that GPU holds the combined sum (an all-reduce: its stop waits
- * for every GPU's shard).
+ * reductions until that GPU holds the combined sum, which waits for every GPU's shard.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +35,8 @@ typedef struct gpu_group {
     gpu_info info[MAX_GPUS];       /**< each GPU, as gpu_open() found it */
     ncclComm_t comms[MAX_GPUS];    /**< this process's ranks of one communicator of G (connect_gpus()) */
 } gpu_group;
+
+__attribute__((weak)) const char MULTI_SETUP[] = "";   /* a step's own (multi_step.h), else none */
 
 /** Checks an NCCL call as CUDA_CHECK does a CUDA call: on an error, one line and exit 4. */
 #define NCCL_CHECK(call) nccl_check((call), #call, __FILE__, __LINE__)
@@ -250,7 +250,7 @@ static reference load(void *ctx, size_t n, uint64_t seed)
 }
 
 /**
- * One timed run on every GPU, of the whole step or (`combine_only`) the all-reduce alone:
+ * One timed run on every GPU, of the whole step or (`combine_only`) the combine alone:
  * each slot flushed, poisoned and gated (slot_begin()), every gate opened once every GPU
  * has finished its flush (a GPU 0 let go before GPU 1's flush ends times its wait in the
  * all-reduce: 20-25 us of combine instead of 9 on 2 x H200). The ranks meet before they
@@ -291,7 +291,7 @@ static float run_once(gpu_group *m, int combine_only, int pass)
 }
 
 
-/** The combine hook (time_runs()'s callback): the all-reduce alone, nothing to verify. */
+/** The combine hook (time_runs()'s callback): the combine alone, nothing to verify. */
 static float combine_run(void *ctx, int run)
 {
     return run_once(ctx, 1, run);
@@ -337,10 +337,7 @@ static void zero(void *ctx, size_t n)
             CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
 }
 
-/**
- * The get hook: element i of the whole input on every rank, from the GPU that holds it
- * (every rank gathers each rank's answer and takes its holder's).
- */
+/** The get hook: element i of the whole input, on every rank, from its GPU (each rank's answer gathered). */
 static element_t get(void *ctx, size_t n, size_t i)
 {
     gpu_group *m = ctx;
@@ -381,9 +378,8 @@ static const size_t *one_hots(void *ctx, size_t n, int *count)
 }
 
 /**
- * The report hook: the row on G GPUs, with the all-reduce alone as its combine and the
- * setup in its label (", network transport": NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 keep
- * NCCL off NVLink and shared memory); then main.c's report, on G GPUs, and the combine alone.
+ * The report hook: the row on G GPUs, its combine timed alone, its setup in the label (", network
+ * transport": NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1); then main.c's report, and the combine.
  */
 static void report(void *ctx, result_row *row, const options *opt, const driver_outcome *o, int print)
 {
@@ -391,16 +387,17 @@ static void report(void *ctx, result_row *row, const options *opt, const driver_
     row->gpus = m->total;
     row->peak_gbs = m->total * m->info[0].peak_gbs;
     row->combine_ms = o->combine.median_ms;
+    int nccl = 0, used = (int)strlen(row->device);   /* the GPU's name, then NCCL's version: in make scaling's header */
+    NCCL_CHECK(ncclGetVersion(&nccl));
+    snprintf(row->device + used, sizeof row->device - used, ", NCCL %d.%d.%d", nccl / 10000, nccl / 100 % 100, nccl % 100);
     const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
     int network = p2p && shm && strcmp(p2p, "1") == 0 && strcmp(shm, "1") == 0;
-    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s", MULTI_STEP.number, m->total,
+    snprintf(row->label, sizeof row->label, "step%d %d GPU%s, %s%s%s", MULTI_STEP.number, m->total,
              m->total == 1 ? "" : "s", m->world.one_gpu_each ? "one MPI rank per GPU" : "one process",
-             network ? ", network transport" : "");
+             network ? ", network transport" : "", MULTI_SETUP);
     if (!print)
         return;
     char n_text[32], bytes_text[32], shard_text[32], l2_text[32], got_text[64], expected_text[64];
-    int nccl = 0;
-    NCCL_CHECK(ncclGetVersion(&nccl));
     format_count(n_text, sizeof n_text, row->n);
     format_bytes(bytes_text, sizeof bytes_text, row->bytes);
     format_count(shard_text, sizeof shard_text, m->shards[0].n);
@@ -417,7 +414,7 @@ static void report(void *ctx, result_row *row, const options *opt, const driver_
         printf("  ranks    %d, one per GPU (%s); rank 0's GPU above; times: the slowest rank's\n", m->world.size,
                ranks_describe());
     print_timing(row, opt);
-    printf("  combine  %.4f ms median: the all-reduce of one value alone, [%.4f, %.4f] ms with 95%% confidence\n",
+    printf("  combine  %.4f ms median: the combine of one value alone, [%.4f, %.4f] ms with 95%% confidence\n",
            o->combine.median_ms, o->combine.ci_low_ms, o->combine.ci_high_ms);
     printf("  speed    %.1f GB/s in all (input bytes / time), %.1f%% of %d x peak\n", row->gbs,
            100.0 * row->gbs / row->peak_gbs, m->total);
@@ -428,10 +425,7 @@ static void report(void *ctx, result_row *row, const options *opt, const driver_
                got_text, expected_text, o->v.rel_error);
 }
 
-/**
- * FNV-1a of argv[1..], NCCL_ALGO and NCCL_PROTO (each ended by a 0 byte): ranks started
- * with other ones would run other collectives, or wait in different ones.
- */
+/** FNV-1a of argv[1..], NCCL_ALGO and NCCL_PROTO (each 0-ended): ranks started with others would wait apart. */
 static unsigned long long hash_flags(int argc, char **argv)
 {
     unsigned long long hash = 14695981039346656037ULL;

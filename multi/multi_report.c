@@ -25,11 +25,7 @@ static const result_row *row_with(const result_row *rows, int count, unsigned lo
     return NULL;
 }
 
-/**
- * Speedup of row r over one GPU at its n: the first passed 1-GPU row at that n (make
- * scaling runs step 12 --gpus 1 first), the same baseline for every setup. 0 when r failed
- * or there is no such row.
- */
+/** Speedup of row r over the first passed 1-GPU row at its n (step 12's), every setup's baseline; 0: none. */
 static double speedup_over_one(const result_row *rows, int count, const result_row *r)
 {
     const result_row *one = row_with(rows, count, r->n, 1);
@@ -61,11 +57,7 @@ unsigned long long scaling_crossover(const result_row *rows, int count, int gpus
     return crossover;
 }
 
-/**
- * `make scaling`'s table: per n, setup and G, time, aggregate GB/s, speedup and efficiency
- * over one GPU at that n, the all-reduce's own time, then the crossover for each setup and
- * G > 1.
- */
+/** make scaling's table: per n, setup and G, time, GB/s, speedup, efficiency, the combine; each crossover. */
 static void print_scaling_table(const result_row *rows, int count)
 {
     const result_row *head = &rows[first_passed(rows, count)];
@@ -127,10 +119,7 @@ static int write_scaling_csv(const char *path, const result_row *rows, int count
     return close_csv(out);
 }
 
-/**
- * `scaling`: the table, its CSV, and the sweep chart with one line per step, setup and G
- * (bandwidth in all against n). Returns 0, or the path it cannot write.
- */
+/** `scaling`: the table, its CSV, the chart (a line per step, setup and G). NULL, or the path it cannot write. */
 static const char *report_scaling(const result_row *rows, int count, const char *csv_path, const char *svg_path)
 {
     static result_row lines[MAX_ROWS];
@@ -150,7 +139,7 @@ static const char *report_scaling(const result_row *rows, int count, const char 
     return NULL;
 }
 
-/** `multi`: run-all's step 12 rows (a row per G), with their speedup over `baseline`'s row in RUN-ALL-ROWS. */
+/** `multi`: run-all's rows of steps 12 and 15 (one per step and G), their speedup over `baseline`'s in RUN-ALL-ROWS. */
 static void report_multi(const result_row *rows, int count, const char *run_rows_path, const char *baseline)
 {
     static result_row run[MAX_ROWS];
@@ -159,18 +148,20 @@ static void report_multi(const result_row *rows, int count, const char *run_rows
     for (int i = 0; i < run_count; i++)
         if (strcmp(run[i].step, baseline) == 0)
             base = &run[i];
-    printf("step12 on G GPUs, same n; speedup over step11 on one GPU (%.1f us)\n", base ? base->median_ms * 1e3 : 0.0);
-    printf("%-4s %11s %10s %8s %12s\n", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
+    printf("The multi-GPU steps on G GPUs, same n; speedup over %s on one GPU (%.1f us)\n", baseline,
+           base ? base->median_ms * 1e3 : 0.0);
+    printf("%-7s %-4s %11s %10s %8s %12s\n", "step", "GPUs", "Time (us)", "GB/s", "speedup", "combine (us)");
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         char speedup[16] = "-";
         if (!row_passed(r)) {
-            printf("%-4d %11s\n", r->gpus, "FAILED");
+            printf("%-7.6s %-4d %11s\n", r->step, r->gpus, "FAILED");
             continue;
         }
         if (base && row_passed(base))
             snprintf(speedup, sizeof speedup, "%.2fx", base->median_ms / r->median_ms);
-        printf("%-4d %11.1f %10.1f %8s %12.1f\n", r->gpus, r->median_ms * 1e3, r->gbs, speedup, r->combine_ms * 1e3);
+        printf("%-7.6s %-4d %11.1f %10.1f %8s %12.1f\n", r->step, r->gpus, r->median_ms * 1e3, r->gbs, speedup,
+               r->combine_ms * 1e3);
     }
 }
 

@@ -1,11 +1,8 @@
 /**
  * @file multi_step.h
- * @brief The contract between the multi-GPU driver (multi_main.c) and steps 12 and 13:
- * what the step file provides on top of step 11's STEP and step_reduce().
- *
- * The driver owns the GPUs, the shards, the processes, the timing and the verification;
- * the step file holds only its idea: connect the GPUs in one NCCL communicator, reduce
- * each shard, then combine the partial sums with NCCL.
+ * @brief The contract between the multi-GPU driver (multi_main.c), which owns the GPUs,
+ * shards, processes, timing and checks, and a multi-GPU step's file (12, 13, 15), which
+ * holds its idea: connect the GPUs in one NCCL communicator, reduce each shard, combine.
  */
 #ifndef REDUCE_MULTI_STEP_H
 #define REDUCE_MULTI_STEP_H
@@ -18,10 +15,7 @@
 extern "C" {
 #endif
 
-/*
- * The type the partial sums are added in: int partials in 64 bits (G sums of up to
- * INT_MAX each would overflow int), floats and doubles in their own type.
- */
+/* The partial sums' type: int's in 64 bits (G sums of up to INT_MAX overflow int), others' own. */
 #if ELEMENT_IS_INTEGER
 typedef long long combine_t;
 #define COMBINE_NCCL_TYPE ncclInt64
@@ -48,26 +42,26 @@ typedef struct shard {
 
 /** The multi-GPU step's metadata (number, name, title, idea, ...), as STEP is a step's. */
 extern const step_info MULTI_STEP;
+/** Words after the setup in the rows' label, so that make scaling tells this step's apart ("" if not defined). */
+extern const char MULTI_SETUP[];
 
 /**
- * Queues the reduction of one shard on its GPU, leaving the shard's sum in s->sum as
- * combine_t. Only queues: never waits for the GPU. Returns the first CUDA error, as
- * step_reduce() does: no step exits inside it.
+ * Queues the reduction of one shard on its GPU, its sum into s->sum as combine_t (step 15:
+ * the combined sum). Never waits for the GPU; returns the first CUDA error (no step exits).
  */
 cudaError_t shard_reduce(const shard *s);
 
 /**
- * Makes the NCCL communicator of the run: one rank for each of this process's `gpus` GPUs
- * (their CUDA indices in `devices`), in `comms`. Step 12 makes every rank at once in its
- * one process; step 13, one rank per process, shares a unique id through MPI. Returns
- * NCCL's first error (the driver exits on it; with MPI that aborts every rank).
+ * Makes the run's NCCL communicator: one rank for each of this process's `gpus` GPUs (CUDA
+ * indices in `devices`), in `comms`: all at once in one process (step 12), or one rank per
+ * process with an id shared through MPI (13). Returns NCCL's first error (the driver exits).
  */
 ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus);
 
 /**
- * Queues the combine: one all-reduce over the G GPUs adds their s->sum values, and every
- * GPU gets the total in its own s->sum. `shards` and `gpus`: this process's GPUs. Only
- * queues: never waits for the GPU. Returns NCCL's first error; the driver exits 4 on it.
+ * Queues the combine of this process's `gpus` shards: every GPU gets the total of the G
+ * GPUs' s->sum in its own (an all-reduce; step 15: done in shard_reduce()'s kernel, alone
+ * only when called without it). Never waits for the GPU; returns NCCL's first error.
  */
 ncclResult_t combine(const shard *shards, int gpus);
 

@@ -1,18 +1,13 @@
 /**
  * @file ranks.h
- * @brief The processes of a multi-GPU run, for the driver both multi-GPU steps share
- * (multi_main.c): one process that drives every GPU (step 12, ranks_one.c), or one MPI
- * rank per GPU (step 13, ranks_mpi.c).
+ * @brief The processes of a multi-GPU run (multi_main.c): one that drives every GPU
+ * (ranks_one.c), or one MPI rank per GPU (ranks_mpi.c), asked where they must agree (did
+ * anyone fail? the slowest time? the whole input's sum?): one process answers alone, MPI
+ * with one collective, reached by every rank in the same order.
  *
- * The driver spreads the input over `size` processes times the GPUs each drives, and asks
- * this interface at the few points where the processes must agree (did anyone fail? how
- * long did the slowest take? what is the whole input's sum?): with one process each answer
- * is its own; with MPI each is one collective, which every rank reaches in the same order.
- *
- * Never hang: a rank that fails before the collectives says so through ranks_agree(), which
- * every rank calls, so that all stop together; a rank that fails later exits (CUDA_CHECK,
- * NCCL_CHECK), and ranks_mpi.c then aborts the whole job rather than leave the others
- * waiting in an all-reduce.
+ * Never hang: a rank that fails before the collectives says so through ranks_agree(), so
+ * that all stop together; one that fails later exits, and ranks_mpi.c aborts the whole job
+ * rather than leave the others waiting in an all-reduce.
  */
 #ifndef REDUCE_RANKS_H
 #define REDUCE_RANKS_H

@@ -18,12 +18,9 @@ counts=$(gpu_counts "$all")
 mkdir -p results
 raw=results/scaling${suffix}-rows.csv
 rm -f "$raw"
-echo "step12 on G = $counts GPUs, n = $sizes"
-if [ -n "$ranks_program" ]; then
-    echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
-else
-    echo "step13: not built ($MPI_MISSING), so only step 12"
-fi
+echo "step12 on G = $counts GPUs, n = $sizes; step15 (the combine in the kernel) too where built"
+[ -z "$ranks_program" ] || echo "step13 (one MPI rank per GPU, $launcher) on the same G, and over the network transport on G >= 2"
+[ -n "$ranks_program" ] || echo "step13: not built ($MPI_MISSING), so only step 12"
 failed=0
 # measure LABEL COMMAND...: one run, its row appended to $raw; says how it went in a word
 measure() {
@@ -39,13 +36,16 @@ measure() {
 }
 for n in $sizes; do
     printf 'n = %-6s' "$n"
-    for g in $counts; do measure "G=$g" "./$program" --gpus "$g"; done
-    if [ -n "$ranks_program" ]; then
-        for g in $counts; do measure "ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$ranks_program"; done
-        for g in $counts; do
-            [ "$g" -lt 2 ] || measure "ranks=$g,network" "${MPI_RUN[@]}" "${NETWORK_ENV[@]}" "$launcher" -n "$g" "./$ranks_program"
-        done
-    fi
+    for p in "$program" "$kernel_step/reduce$suffix"; do   # step 15 where it was built
+        [ ! -x "$p" ] || for g in $counts; do measure "${p%%_*} G=$g" "./$p" --gpus "$g"; done
+    done
+    for p in "$ranks_program" "$kernel_step/rank_per_gpu/reduce$suffix"; do
+        [ ! -x "$p" ] || for g in $counts; do measure "${p%%_*} ranks=$g" "${MPI_RUN[@]}" "$launcher" -n "$g" "./$p"; done
+    done
+    for g in $counts; do   # step 13 over the network transport
+        [ -z "$ranks_program" ] || [ "$g" -lt 2 ] || measure "ranks=$g,network" "${MPI_RUN[@]}" "${NETWORK_ENV[@]}" \
+            "$launcher" -n "$g" "./$ranks_program"
+    done
     echo
 done
 echo

@@ -1,8 +1,7 @@
 # shellcheck shell=bash
-# The multi-GPU extension's suite (steps 12 and 13), sourced by tests/run.sh after its own
-# sections (TEST_SUITES, from multi/multi.mk), with its helpers and variables; the core
-# built these folders (SUITE_PROGRAM_DIRS) and left them to this suite. Without NCCL or MPI,
-# a GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
+# The multi-GPU extension's suite (steps 12, 13, 15), sourced by tests/run.sh (TEST_SUITES)
+# after its own sections, with its helpers; the core built SUITE_PROGRAM_DIRS for it. Without
+# NCCL, MPI, a GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
 # shellcheck disable=SC2154  # tests/run.sh sets $type, $log, $suffix, $dirs ... before it sources this
 . multi/multi.sh
 
@@ -10,11 +9,11 @@ section multi-unit
 unit_tests multi_unit_tests
 
 section multi-programs
-# The programs, as they say they are; a folder that built nothing is named, with its build's
-# skip line, so that its tests SKIP by name
+# The programs, as they say they are; a folder that built nothing: why_not DIR, its build's skip line
 multi_program="" multi_name="$one_process_step/reduce$suffix"   # step 12, when NCCL was found
 rank_program="" rank_name="$rank_per_gpu_step/reduce$suffix"    # step 13, when MPI and NCCL were
-rank_missing=$(sed -n 's/^[^ ]*: skipped, //p' "$log/build-$rank_per_gpu_step.txt" 2> /dev/null | grep -m1 . || echo "not built")
+why_not() { sed -n 's/^[^ ]*: skipped, //p' "$log/build-${1////_}.txt" 2> /dev/null | grep -m1 . || echo "not built"; }
+rank_missing=$(why_not "$rank_per_gpu_step")
 for dir in "$one_process_step" "$rank_per_gpu_step"; do
     for program in $(make --no-print-directory -s -C "$dir" TYPE="$type" programs); do
         if [ "$(describe "$dir/$program" multi_gpu)" != 1 ]; then
@@ -28,9 +27,8 @@ for dir in "$one_process_step" "$rank_per_gpu_step"; do
 done
 
 section multi-diff
-# Step 12 includes the one-GPU step numbered just below it and adds its own file, counted
-# without blank and comment lines (`*sum = *partial;` is code: a comment's `*` is followed by
-# a space, `/` or the line's end); step 13 is step 12's file changed, as one-GPU steps are.
+# Step 12 includes the one-GPU step just below it and adds its own file, counted without blank
+# and comment lines (a comment's `*` is followed by a space, `/` or the end); 13 changes 12's.
 previous=""
 first_multi=${one_process_step%%_*}
 for dir in "${dirs[@]}"; do
@@ -72,10 +70,8 @@ size_notes() {
     for n in "$@"; do [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && { notes="${notes:+$notes, }n % G != 0"; break; }; done
     [ -n "$notes" ] && echo " ($notes)"
 }
-# gpu_check NAME G WHY COMMAND... -- SIZE...: one --check run of COMMAND, on G GPUs (all:
-# every GPU), passed when its verdicts (--verdicts: "check N pass", the program's own) pass
-# every size, else the failing sizes are named with what the program said of the first;
-# SKIP by name when WHY says what keeps it from running, or there are fewer GPUs
+# gpu_check NAME G WHY COMMAND... -- SIZE...: --check of COMMAND on G GPUs (all: every GPU), passed when its
+# verdicts pass every size, else the failing ones named; SKIP by name when WHY says why not, or too few GPUs
 gpu_check() {
     local name=$1 g=$2 why=$3 command=() n failing=""
     shift 3
@@ -104,8 +100,7 @@ make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skippe
     -C "$rank_per_gpu_step" run MPICC=
 
 section step12
-# the sizes that break reductions (--describe's check_sizes, from the step each GPU runs),
-# 2^31+5 apart: on one GPU or rank, and on all when more than 2
+# the sizes that break reductions (--describe's check_sizes), 2^31+5 apart: on one GPU or rank
 IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
 huge=()
 for i in "${!sizes[@]}"; do
@@ -117,7 +112,7 @@ multi_check() {
     local g=$1 args=()
     shift
     [ "$g" = all ] || args=(--gpus "$g")
-    gpu_check "gpu $multi_name $type G=$g" "$g" "$( [ -n "$multi_program" ] || echo "NCCL not found")" \
+    gpu_check "gpu $multi_name $type G=$g" "$g" "$( [ -n "$multi_program" ] || echo "${multi_missing:-NCCL not found}")" \
         "$multi_program" "${args[@]}" -- "$@"
 }
 multi_check 1 "${sizes[@]}" "${huge[@]}"
@@ -126,7 +121,7 @@ if [ "$visible" -gt 2 ]; then multi_check all "${sizes[@]}" "${huge[@]}"
 else multi_check all 1 3 257 $((2**20 + 7)); fi   # all = 1 or 2 here: a few sizes
 # multi_expect EXPECT NAME CODE TEXT ARGS...: EXPECT (expect, gpu_expect) of step 12 ARGS; SKIP where it was not built
 multi_expect() {
-    if [ -z "$multi_program" ]; then skip "$2" "NCCL not found"; else "$1" "${@:2:3}" "$multi_program" "${@:5}"; fi
+    if [ -z "$multi_program" ]; then skip "$2" "${multi_missing:-NCCL not found}"; else "$1" "${@:2:3}" "$multi_program" "${@:5}"; fi
 }
 multi_expect expect "input: $multi_name --gpus 0" 2 "--gpus" --gpus 0 -n 1000
 multi_expect expect "input: $multi_name --gpus 99" 2 "--gpus" --gpus 99 -n 1000
@@ -142,10 +137,8 @@ expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --
 section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)
-# ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks of step 13 (ARGS: its program and
-# flags) exit CODE in under 30 s (ended at 60), TEXT in their output and, if CODE is not 0,
-# one line from the program (a launcher's notices, as Open MPI's on a non-zero exit, are
-# not its). SKIP where step 13 was not built; gpu_ranks_expect: also without a GPU.
+# ranks_expect NAME CODE TEXT RANKS ARGS...: RANKS ranks (ARGS: program, flags) exit CODE in under 30 s, TEXT
+# in their output, if CODE is not 0 one line of the program's. SKIP where not built (gpu_: or without a GPU)
 ranks_expect() {
     local name=$1 code=$2 text=$3 ranks=$4 start=$SECONDS status took lines
     shift 4
@@ -199,10 +192,9 @@ name="gpu $rank_name: a rank killed during a run ends every rank"
 if [ -z "$rank_program" ]; then skip "$name" "$rank_missing"
 elif [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
 else
-    # rank 1 is killed (SIGKILL, the process the launcher started) 5 s into a run of 100000
-    # calls at 2^28 (over 10 s): rank 0, waiting for it in an all-reduce, must not stay there:
-    # the launcher ends the job, non-zero, well before the minute. Under 5 s fails: a run that
-    # ended before the kill (a refused flag, say) proves nothing.
+    # rank 1 SIGKILLed 5 s into 100000 calls at 2^28 (over 10 s): rank 0, waiting in an all-reduce,
+    # must not stay there: the launcher ends the job, non-zero, well before the minute. Under 5 s
+    # fails: a run that ended before the kill (a refused flag, say) proves nothing.
     # shellcheck disable=SC2016  # $rank and $$: the script's own
     rank_script kill_rank1.sh 'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi'
     start=$SECONDS
@@ -216,3 +208,14 @@ rank_check 1 "${sizes[@]}" "${huge[@]}"
 rank_check 2 "${sizes[@]}"
 NETWORK=1 rank_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
+
+section step15
+# The combine in the kernel (NCCL's device API), both setups, through step 12's and 13's checks
+multi_name=$kernel_step/reduce$suffix rank_name=$kernel_step/rank_per_gpu/reduce$suffix launcher=${launcher:-$(mpi_launcher)}
+multi_program=$(make --no-print-directory -s -C "$kernel_step" TYPE="$type" programs) multi_missing=$(why_not "$kernel_step")
+rank_program=$(make --no-print-directory -s -C "${rank_name%/*}" TYPE="$type" programs) rank_missing=$(why_not "${rank_name%/*}")
+multi_program=${multi_program:+$multi_name} rank_program=${rank_program:+$rank_name}   # what each builds here
+multi_check 1 "${sizes[@]}" "${huge[@]}"
+multi_check 2 "${sizes[@]}"
+for g in 1 2; do rank_check "$g" "${sizes[@]}"; done
+multi_expect gpu_expect "gpu $multi_name: 100 calls in a row on all GPUs, each verified" 0 "" -n 2^20+7 -r 100 --warmup 0 --quiet
