@@ -290,7 +290,6 @@ static float run_once(gpu_group *m, int combine_only, int pass)
     return ms;
 }
 
-
 /** The combine hook (time_runs()'s callback): the combine alone, nothing to verify. */
 static float combine_run(void *ctx, int run)
 {
@@ -327,14 +326,15 @@ static uint64_t depth(void *ctx, size_t n)
     return depth_for(m->max_shard) + (uint64_t)m->total + 1;
 }
 
-/** The zero hook: every shard of n elements all zeros. */
+/** The zero hook: every shard of n elements all zeros, each from its own GPU (cudaMemset() of another's needs peer access). */
 static void zero(void *ctx, size_t n)
 {
     gpu_group *m = ctx;
     set_sizes(m, n);
-    for (int g = 0; g < m->count; g++)
-        if (m->shards[g].n > 0)
-            CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
+    for (int g = 0; g < m->count; g++) {
+        CUDA_CHECK(cudaSetDevice(m->shards[g].device));
+        CUDA_CHECK(cudaMemset((void *)m->shards[g].in, 0, m->shards[g].n * sizeof(element_t)));
+    }
 }
 
 /** The get hook: element i of the whole input, on every rank, from its GPU (each rank's answer gathered). */

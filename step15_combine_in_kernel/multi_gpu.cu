@@ -13,6 +13,7 @@
 #endif
 #include "../step11_single_pass/reduce.cu"
 #include "multi_step.h"
+#include "harness.h"  // say_errorf(): the one line of a refusal
 
 /** Most GPUs that reach each other by load and store (an NVLink domain). */
 #define MAX_PEERS 64
@@ -25,6 +26,17 @@ struct slot {
 #define WINDOW_BYTES (2 * MAX_PEERS * sizeof(slot))
 /** How long the last block waits for a GPU's sum before it gives up (ns): a peer is lost. */
 #define WAIT_NS 10000000000ull
+#ifdef COMBINE_STAMPS  // a measuring build (README, "Where the microseconds go"), not the lesson
+#define STAMP(t) long long t = clock64()
+#else
+#define STAMP(t)
+#endif
+
+/** Slot `index` of GPU `gpu`'s window; one GPU has no window (connect_gpus()): its slots are `alone`. */
+__device__ slot *slot_at(ncclWindow_t window, slot *alone, size_t index, int gpu)
+{
+    return window ? (slot *)ncclGetLsaPointer(window, index * sizeof(slot), gpu) : alone + index;
+}
 
 /**
  * Thread p of the last block stores this GPU's sum into slot `lsaRank` of GPU p's window
@@ -33,17 +45,20 @@ struct slot {
  * A sum that does not come within WAIT_NS ends the kernel (trap): the program's next CUDA
  * call fails, and it exits with that error.
  */
-__device__ void combine_across(ncclDevComm dev, ncclWindow_t window, combine_t mine, combine_t *sum,
+__device__ void combine_across(ncclDevComm dev, ncclWindow_t window, slot *alone, combine_t mine, combine_t *sum,
                                unsigned long long call)
 {
     __shared__ combine_t sums[MAX_PEERS];
-    size_t half = (call & 1) * MAX_PEERS * sizeof(slot);
+    size_t half = (call & 1) * MAX_PEERS;
     int p = threadIdx.x;
+    STAMP(t0);
     if (p < dev.lsaSize) {
-        slot *there = (slot *)ncclGetLsaPointer(window, half + dev.lsaRank * sizeof(slot), p);
+        slot *there = slot_at(window, alone, half + dev.lsaRank, p);
         there->value = mine;
+        STAMP(t1);
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(there->call).store(call, cuda::memory_order_release);
-        slot *here = (slot *)ncclGetLocalPointer(window, half + p * sizeof(slot));
+        STAMP(t2);
+        slot *here = slot_at(window, alone, half + p, dev.lsaRank);
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> arrived(here->call);
         unsigned long long start, now;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -55,6 +70,10 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, combine_t m
             }
         }
         sums[p] = here->value;
+#ifdef COMBINE_STAMPS
+        printf("stamps GPU %d peer %d call %llu: store %lld fence %lld wait %lld clocks\n", dev.lsaRank, p, call,
+               t1 - t0, t2 - t1, clock64() - t2);
+#endif
     }
     __syncthreads();
     if (p == 0) {
@@ -62,12 +81,16 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, combine_t m
         for (int g = 0; g < dev.lsaSize; g++)
             total += sums[g];
         *sum = total;
+#ifdef COMBINE_STAMPS
+        printf("stamps GPU %d call %llu: finish %lld clocks from the start of the combine\n", dev.lsaRank, call,
+               clock64() - t0);
+#endif
     }
 }
 
 /** Step 11's reduce_pass(); its last block then combines the G GPUs' sums (combine_across()). */
 __global__ void reduce_across(const element_t *in, element_t *partials, size_t n, ncclDevComm dev,
-                              ncclWindow_t window, combine_t *sum, unsigned long long call)
+                              ncclWindow_t window, slot *alone, combine_t *sum, unsigned long long call)
 {
     const element_vec_t *vectors = (const element_vec_t *)in;
     size_t vector_count = n / VEC_WIDTH, tile = (size_t)LOADS_IN_FLIGHT * blockDim.x;
@@ -103,13 +126,13 @@ __global__ void reduce_across(const element_t *in, element_t *partials, size_t n
     if (threadIdx.x == 0)
         gpu_sum = mine;  // widened (int): G sums of up to INT_MAX each fit in 64 bits
     __syncthreads();
-    combine_across(dev, window, gpu_sum, sum, call);
+    combine_across(dev, window, alone, gpu_sum, sum, call);
 }
 
 /** The combine alone, adding 0: a GPU with no elements (n < G), or make scaling's combine column. */
-__global__ void combine_only(ncclDevComm dev, ncclWindow_t window, combine_t *sum, unsigned long long call)
+__global__ void combine_only(ncclDevComm dev, ncclWindow_t window, slot *alone, combine_t *sum, unsigned long long call)
 {
-    combine_across(dev, window, 0, sum, call);
+    combine_across(dev, window, alone, 0, sum, call);
 }
 
 extern "C" const step_info MULTI_STEP = {
@@ -127,7 +150,7 @@ static struct peer_state {
     ncclComm_t comm;
     ncclDevComm dev;
     ncclWindow_t window;
-    void *slots;
+    slot *slots;
     unsigned long long calls;
     int combined;
 } peers[MAX_PEERS];
@@ -148,20 +171,21 @@ extern "C" cudaError_t shard_reduce(const shard *s)
     if (err == cudaSuccess && s->n > 0 && blocks_for(s->n) == 0)
         return query_error;  // step 11's occupancy query failed
     if (err == cudaSuccess && s->n == 0)  // n < G: this GPU holds nothing and adds 0
-        combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, s->sum, ++p->calls);
+        combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, p->slots, s->sum, ++p->calls);
     else if (err == cudaSuccess)
         reduce_across<<<(unsigned int)blocks_for(s->n), THREADS, 0, s->stream>>>(s->in, s->scratch_a, s->n, p->dev,
-                                                                               p->window, s->sum, ++p->calls);
+                                                                               p->window, p->slots, s->sum, ++p->calls);
     p->combined = 1;
     return err == cudaSuccess ? cudaGetLastError() : err;
 }
 
-/** One line on why there is no window over every GPU; returns `result` (the driver exits 4 on it). */
-static ncclResult_t no_window(ncclResult_t result)
+/** Refuses, in one line, where there is no window over every GPU, and exits 4 (NCCL's own
+ * words: run with NCCL_DEBUG=WARN). */
+static ncclResult_t no_window(void)
 {
-    fprintf(stderr, "step 15 needs NCCL's symmetric memory over every GPU (at most %d): one node, each GPU reaching "
-                    "the others directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); else use step 12 or 13\n", MAX_PEERS);
-    return result;
+    say_errorf("step 15 needs NCCL's symmetric memory over every GPU (at most %d): one node, each GPU reaching "
+               "the others directly (NVLink or PCIe P2P, NCCL_P2P_DISABLE unset); else use step 12 or 13", MAX_PEERS);
+    exit(EXIT_CUDA_ERROR);
 }
 
 extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int gpus)
@@ -185,9 +209,16 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         peers[g].comm = comms[g];
         if (cudaSetDevice(devices[g]) != cudaSuccess)
             return ncclUnhandledCudaError;
-        result = ncclMemAlloc(&peers[g].slots, WINDOW_BYTES);
+        result = ncclMemAlloc((void **)&peers[g].slots, WINDOW_BYTES);
         if (result == ncclSuccess && cudaMemset(peers[g].slots, 0, WINDOW_BYTES) != cudaSuccess)
             return ncclUnhandledCudaError;
+    }
+    int count = 0;
+    if (result == ncclSuccess && (result = ncclCommCount(comms[0], &count)) == ncclSuccess && count == 1) {
+        // One GPU: NCCL 2.28.3 gives a communicator of one no symmetric memory (its src/transport.cc,
+        // localRanks == 1), so no window: the kernel stores to and waits on its own slots (slot_at()).
+        peers[0].dev.nRanks = peers[0].dev.lsaSize = 1;
+        return ncclSuccess;
     }
     if (result != ncclSuccess)
         return result;
@@ -200,17 +231,17 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         return result != ncclSuccess ? result : end;
     for (int g = 0; g < gpus; g++)
         if (!peers[g].window)
-            return no_window(ncclInvalidUsage);
+            return no_window();
     ncclDevCommRequirements needs = {};  // nothing but the windows (2.29: NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER)
     result = ncclGroupStart();
     for (int g = 0; g < gpus && result == ncclSuccess; g++)
         result = ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
     end = ncclGroupEnd();
     if (result != ncclSuccess || end != ncclSuccess)  // 2.28: "Communicator does not support symmetric memory"
-        return no_window(result != ncclSuccess ? result : end);
+        return no_window();
     for (int g = 0; g < gpus; g++)
         if (peers[g].dev.lsaSize != peers[g].dev.nRanks || peers[g].dev.nRanks > MAX_PEERS)  // a GPU out of reach
-            return no_window(ncclInvalidUsage);
+            return no_window();
     return ncclSuccess;
 }
 
@@ -220,7 +251,7 @@ extern "C" ncclResult_t combine(const shard *shards, int gpus)
         const shard *s = &shards[g];
         peer_state *p = peer_of(s);
         if (!p->combined && cudaSetDevice(s->device) == cudaSuccess)
-            combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, s->sum, ++p->calls);
+            combine_only<<<1, THREADS, 0, s->stream>>>(p->dev, p->window, p->slots, s->sum, ++p->calls);
         p->combined = 0;
     }
     return cudaGetLastError() == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
