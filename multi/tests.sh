@@ -188,13 +188,13 @@ else ranks_expect "input $rank_name: no GPU: every rank stops, one line" 3 "" 2 
 gpu_ranks_expect "gpu input: $rank_name more ranks than GPUs" 2 "one rank per GPU" $((visible + 1)) "$rank_program" -n 1000
 gpu_ranks_expect "gpu $rank_name 1 rank: 100 calls in a row, every result verified" 0 "" 1 \
     "$rank_program" -n 2^20+7 -r 100 --warmup 0 --quiet
-name="gpu $rank_name: a rank killed during a run ends every rank"
-if [ -z "$rank_program" ]; then skip "$name" "$rank_missing"
-elif [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
-else
-    # rank 1 SIGKILLed 5 s into 100000 calls at 2^28 (over 10 s): rank 0, waiting in an all-reduce,
-    # must not stay there: the launcher ends the job, non-zero, well before the minute. Under 5 s
-    # fails: a run that ended before the kill (a refused flag, say) proves nothing.
+# kill_test: rank 1 SIGKILLed 5 s into 100000 calls at 2^28 (over 10 s): rank 0, waiting in the
+# combine, must not stay there: the launcher ends the job, non-zero, well before the minute. Under
+# 5 s fails: a run that ended before the kill (a refused flag, say) proves nothing.
+kill_test() {
+    local name="gpu $rank_name: a rank killed during a run ends every rank" start status took
+    if [ -z "$rank_program" ]; then skip "$name" "$rank_missing"; return; fi
+    if [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"; return; fi
     # shellcheck disable=SC2016  # $rank and $$: the script's own
     rank_script kill_rank1.sh 'if [ "$rank" = 1 ]; then (sleep 5; kill -KILL $$) & fi'
     start=$SECONDS
@@ -203,7 +203,8 @@ else
     status=$? took=$((SECONDS - start))
     [ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$took" -ge 5 ] && [ "$took" -lt 50 ]
     result "$name (exit $status, $took s)" $? "124: still running at 60 s; under 5 s: ended before the kill: $(head -c 200 "$log/kill.txt")"
-fi
+}
+kill_test
 rank_check 1 "${sizes[@]}" "${huge[@]}"
 rank_check 2 "${sizes[@]}"
 NETWORK=1 rank_check 2 "${sizes[@]}"
@@ -219,3 +220,18 @@ multi_check 1 "${sizes[@]}" "${huge[@]}"
 multi_check 2 "${sizes[@]}"
 for g in 1 2; do rank_check "$g" "${sizes[@]}"; done
 multi_expect gpu_expect "gpu $multi_name: 100 calls in a row on all GPUs, each verified" 0 "" -n 2^20+7 -r 100 --warmup 0 --quiet
+kill_test
+# A GPU that misses a call (a copy patched by multi/lost_gpu.patch, which says how): GPU 0's wait
+# ends in 1 s, says which GPU and call, and the program exits 4 with one line, not a hang
+name="gpu $multi_name: a GPU that misses a call: the others' wait ends, exit 4"
+lost=$log/lost-gpu
+rm -rf "$lost" && mkdir -p "$lost" && cp "$kernel_step/multi_gpu.cu" "$lost/"
+printf '%s\n' 'MULTI_RANKS := one' 'MULTI_DEVICE_API := yes' "EXTRA_NVCC_FLAGS += -I$PWD/$kernel_step" \
+    "include $PWD/multi/multi.mk" > "$lost/Makefile"
+patch -s -d "$lost" -p1 < multi/lost_gpu.patch > "$lost/patch.txt" 2>&1
+result "multi/lost_gpu.patch applies to $kernel_step/multi_gpu.cu" $? "$(head -c 200 "$lost/patch.txt")"
+if [ -z "$multi_program" ]; then skip "$name" "$multi_missing"
+elif [ -z "$gpu" ] || [ "$visible" -lt 2 ]; then skip "$name" "needs 2 GPUs, this machine has $visible"
+elif ! make -C "$lost" TYPE="$type" > "$lost/build.txt" 2>&1; then fail "$name" "the copy does not build: $(tail -2 "$lost/build.txt")"
+else expect "$name" 4 "no sum from GPU 1 for call 3 in 1 s" timeout 60 "$lost/reduce$suffix" --gpus 2 -n 2^20 -r 5 --warmup 0
+fi

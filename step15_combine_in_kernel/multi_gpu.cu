@@ -27,9 +27,9 @@ struct slot {
 /** How long the last block waits for a GPU's sum before it gives up (ns): a peer is lost. */
 #define WAIT_NS 10000000000ull
 #ifdef COMBINE_STAMPS  // a measuring build (README, "Where the microseconds go"), not the lesson
-#define STAMP(t) long long t = clock64()
+#define STAMP(k) stamps[k][p] = clock64()
 #else
-#define STAMP(t)
+#define STAMP(k)
 #endif
 
 /** Slot `index` of GPU `gpu`'s window; one GPU has no window (connect_gpus()): its slots are `alone`. */
@@ -51,13 +51,16 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, slot *alone
     __shared__ combine_t sums[MAX_PEERS];
     size_t half = (call & 1) * MAX_PEERS;
     int p = threadIdx.x;
-    STAMP(t0);
+#ifdef COMBINE_STAMPS
+    __shared__ long long stamps[5][MAX_PEERS];
+#endif
     if (p < dev.lsaSize) {
+        STAMP(0);
         slot *there = slot_at(window, alone, half + dev.lsaRank, p);
         there->value = mine;
-        STAMP(t1);
+        STAMP(1);
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(there->call).store(call, cuda::memory_order_release);
-        STAMP(t2);
+        STAMP(2);
         slot *here = slot_at(window, alone, half + p, dev.lsaRank);
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> arrived(here->call);
         unsigned long long start, now;
@@ -65,15 +68,13 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, slot *alone
         while (arrived.load(cuda::memory_order_acquire) != call) {
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
             if (now - start > WAIT_NS) {
-                printf("GPU %d: no sum from GPU %d for call %llu in 10 s: a GPU or rank is lost\n", dev.lsaRank, p, call);
+                printf("GPU %d: no sum from GPU %d for call %llu in %llu s: a GPU or rank is lost\n", dev.lsaRank, p, call,
+                       WAIT_NS / 1000000000ull);
                 __trap();
             }
         }
         sums[p] = here->value;
-#ifdef COMBINE_STAMPS
-        printf("stamps GPU %d peer %d call %llu: store %lld fence %lld wait %lld clocks\n", dev.lsaRank, p, call,
-               t1 - t0, t2 - t1, clock64() - t2);
-#endif
+        STAMP(3);
     }
     __syncthreads();
     if (p == 0) {
@@ -81,11 +82,15 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, slot *alone
         for (int g = 0; g < dev.lsaSize; g++)
             total += sums[g];
         *sum = total;
-#ifdef COMBINE_STAMPS
-        printf("stamps GPU %d call %llu: finish %lld clocks from the start of the combine\n", dev.lsaRank, call,
-               clock64() - t0);
-#endif
+        STAMP(4);
     }
+#ifdef COMBINE_STAMPS  // every 4th call: a print's own time is not in the next call's figures
+    __syncthreads();
+    if (p < dev.lsaSize && call % 4 == 0)
+        printf("stamps GPU %d peer %d call %llu, clocks: store %lld release %lld wait %lld, the sum %lld from the start\n",
+               dev.lsaRank, p, call, stamps[1][p] - stamps[0][p], stamps[2][p] - stamps[1][p],
+               stamps[3][p] - stamps[2][p], stamps[4][0] - stamps[0][0]);
+#endif
 }
 
 /** Step 11's reduce_pass(); its last block then combines the G GPUs' sums (combine_across()). */
