@@ -34,7 +34,7 @@ const unsigned int SHOWN = 64, CELL = 13, ROW = 46, LEFT = 60, BAR = 720;
 /** Threads 0, 1, 2 and the last of blocks 0, 1 and the last: each a row, its loads of `in` on a bar of n elements. */
 int draw_loads(const char *title, const std::vector<global> &list)
 {
-    const char *names[] = { "in", "out", "scratch_a", "scratch_b" };   // the harness's cudaMalloc order (gpu_slot.c)
+    const char *names[] = { "in", "out", "scratch_a", "scratch_b", "flush" };   // gpu_slot.c's cudaMalloc order
     std::map<unsigned int, unsigned int> last;                        // block: its last thread
     std::map<std::pair<unsigned int, size_t>, std::string> cells;     // (buffer, element): who writes it, who reads it
     size_t n = 1;
@@ -72,7 +72,7 @@ int draw_loads(const char *title, const std::vector<global> &list)
     }
     printf("<text x=\"4\" y=\"%u\">The other buffers (on the CPU the blocks run in order, so the last to finish is the last one)</text>\n", y += 14);
     for (auto &[key, text] : cells)
-        printf("<text x=\"4\" y=\"%u\">%s[%zu]: %s</text>\n", y += 14, names[key.first % 4], key.second, text.c_str());
+        printf("<text x=\"4\" y=\"%u\">%s[%zu]: %s</text>\n", y += 14, names[key.first % 5], key.second, text.c_str());
     printf("</svg>\n");
     return grid == 0;
 }
