@@ -52,8 +52,8 @@ int draw_loads(const char *title, const std::vector<global> &list)
             if (b < grid && t <= last[b])
                 shown.insert({ b, t });
     printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%zu\" font-family=\"monospace\" font-size=\"11\">\n"
-           "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s at n = %zu, %u blocks "
-           "of %u threads: the elements a thread loads, in order (its kernel traced on the CPU)</text>\n",
+           "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s, n = %zu, %u blocks of "
+           "%u threads: which elements a thread loads, in order</text>\n",
            BAR + 140, 70 + 32 * shown.size() + 14 * cells.size(), title, n, grid, last[0] + 1);
     for (auto &[b, t] : shown) {
         unsigned int k = 0;
@@ -70,7 +70,7 @@ int draw_loads(const char *title, const std::vector<global> &list)
         printf("<text x=\"130\" y=\"%u\" font-size=\"9\">%s</text>\n", y + 24, text.c_str());
         y += 32;
     }
-    printf("<text x=\"4\" y=\"%u\">The other buffers (on the CPU the blocks run in order, so the last to finish is the last one)</text>\n", y += 14);
+    printf("<text x=\"4\" y=\"%u\">Its kernel traced on the CPU, where blocks run in order (the last to finish is the last). The other buffers:</text>\n", y += 14);
     for (auto &[key, text] : cells)
         printf("<text x=\"4\" y=\"%u\">%s[%zu]: %s</text>\n", y += 14, names[key.first % 5], key.second, text.c_str());
     printf("</svg>\n");
