@@ -74,7 +74,7 @@ fi
 skip "cpu: lab/broken's step6_int_index, step6_timed_differs, step8_cached_result, step3_never_ends, step14_chunks_by_grid on the CPU" \
      "they need 2^31+5 elements, timed runs or the same-bits check on a GPU; lab-check's own fixtures build_error and calls_cub need no kernel"
 
-# the pictures atop steps 0-7's READMEs: what make cpu-pictures draws now
+# the pictures atop the steps' READMEs: what make cpu-pictures draws now
 if [ "$type" = int ]; then
     rm -rf "$cpu_log/pictures" && mkdir -p "$cpu_log/pictures"
     make -s --no-print-directory -C cpu TYPE=int STEPS="$cpu_steps" PICTURES="$PWD/$cpu_log/pictures" pictures > "$cpu_log/pictures.txt" 2>&1
