@@ -10,6 +10,6 @@ NO_NVCC_GOALS += cpu cpu-pictures
 ## cpu: every single-GPU step built for the CPU (g++, no GPU, no nvcc), build/cpu/TYPE/STEP/reduce: --check and races on any machine
 cpu:
 	@$(MAKE) --no-print-directory -C cpu TYPE=$(TYPE) STEPS="$(STEPS)"
-## cpu-pictures: steps 0-7's trees (docs/images/tree-STEP.svg, atop each step's README), drawn from each kernel traced on the CPU
+## cpu-pictures: each single-GPU step's picture atop its README (docs/images: tree-STEP.svg for steps 0-7, loads-STEP.svg for the others), drawn from its kernel traced on the CPU
 cpu-pictures:
 	@$(MAKE) --no-print-directory -C cpu TYPE=int STEPS="$(STEPS)" pictures

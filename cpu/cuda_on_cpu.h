@@ -80,8 +80,6 @@ inline int __syncthreads_and(int p) { return cpu::barrier(2, p); }
 inline int __syncthreads_count(int p) { return cpu::barrier(3, p); }
 inline void __syncwarp(unsigned int mask = 0xffffffffu) { cpu::warp_meet(mask, 0, 0, 0); }
 inline unsigned int __ballot_sync(unsigned int mask, int p) { return (unsigned int)cpu::warp_meet(mask, 2, p != 0, 0); }
-inline int __any_sync(unsigned int mask, int p) { return __ballot_sync(mask, p) != 0; }
-inline int __all_sync(unsigned int mask, int p) { return __ballot_sync(mask, p) == (__ballot_sync(mask, 1)); }
 
 template <class T> T __shfl_sync(unsigned int m, T v, int src, int w = 32)
 {
@@ -105,14 +103,11 @@ template <class T> T __shfl_xor_sync(unsigned int m, T v, int x, int w = 32)
 
 /* Fences order nothing here: one thread runs at a time, and blocks one after another. */
 inline void __threadfence() {}
-inline void __threadfence_block() {}
-inline void __threadfence_system() {}
 inline void __nanosleep(unsigned int) {}
 template <class T> T __ldg(const T *p) { return *p; }
 template <class T> T __ldcg(const T *p) { return *p; }
-template <class T> T __ldcs(const T *p) { return *p; }
 
-/* Atomics: a thread is never interrupted between two meetings, so a plain update is atomic. */
+/* The atomics the steps use: a thread runs alone between two meetings, so a plain update is atomic. */
 #define CPU_ATOMIC(name, expr)                                                  \
     template <class T, class U> T name(T *p, U v)                             \
     {                                                                           \
@@ -123,23 +118,7 @@ template <class T> T __ldcs(const T *p) { return *p; }
         return old;                                                             \
     }
 CPU_ATOMIC(atomicAdd, old + (T)v)
-CPU_ATOMIC(atomicSub, old - (T)v)
-CPU_ATOMIC(atomicExch, (T)v)
-CPU_ATOMIC(atomicMax, old < (T)v ? (T)v : old)
-CPU_ATOMIC(atomicMin, (T)v < old ? (T)v : old)
-CPU_ATOMIC(atomicOr, old | (T)v)
-CPU_ATOMIC(atomicAnd, old & (T)v)
 CPU_ATOMIC(atomicInc, old >= (T)v ? 0 : old + 1)
-CPU_ATOMIC(atomicDec, (old == 0 || old > (T)v) ? (T)v : old - 1)
-template <class T> T atomicCAS(T *p, T expected, T v)
-{
-    cpu::exempt(1);
-    T old = *p;
-    if (old == expected)
-        *p = v;
-    cpu::exempt(0);
-    return old;
-}
 
 /* The runtime API's C++ overloads (cuda_runtime.h's) that take a kernel itself */
 template <class T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T *k, int threads, size_t shared)

@@ -1,15 +1,18 @@
 /**
  * @file picture.cpp
- * @brief One block's tree as an SVG, drawn from a trace of the step's own kernel on the CPU
- * (CUDA_ON_CPU_TRACE: "LEVEL THREAD r|w WORD" a line), never from its indexing.
+ * @brief A step's picture as an SVG, drawn from a trace of its own kernel on the CPU
+ * (CUDA_ON_CPU_TRACE, runtime.cpp), never from its indexing.
  *
- * picture TITLE < trace > step.svg. Per level (the barriers, then __syncwarp()s, passed):
- * the first 64 words of shared memory, a line from each word a thread read to the word it
- * wrote, and that thread's number; the threads that wrote, the active lanes of each warp
- * that did, and the worst bank conflict: the most distinct words one bank serves to a warp's
- * lanes in one access (the k-th read, or write, of each lane in the level), with 32 banks of
- * 4-byte words.
+ * picture TITLE < trace > tree-STEP.svg: block 0's tree. Per level (the barriers, then
+ * __syncwarp()s, passed): the first 64 words of shared memory, a line from each word a thread
+ * read to the word it wrote, and that thread's number; s, the other word's distance from it
+ * where all threads agree, the active lanes of each warp that wrote, and the worst bank conflict: the most distinct words one bank serves to a warp's lanes in
+ * one access (the k-th read, or write, of each lane in the level), 32 banks of 4-byte words.
+ *
+ * picture TITLE loads < trace > loads-STEP.svg: the elements a few threads load, in order;
+ * then who writes and who reads each element of the other buffers: the partial sums, the sum.
  */
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -21,17 +24,75 @@ struct access {
     unsigned int thread, word;
     char op;
 };
-const unsigned int SHOWN = 64, CELL = 13, ROW = 46, LEFT = 60;
+struct global {   // a load or store of `count` elements of cudaMalloc's buffer `buffer` from `first`
+    unsigned int block, thread, buffer;
+    char op;
+    size_t first, count;
+};
+const unsigned int SHOWN = 64, CELL = 13, ROW = 46, LEFT = 60, BAR = 720;
+
+/** Threads 0, 1, 2 and the last of blocks 0, 1 and the last: each a row, its loads of `in` on a bar of n elements. */
+int draw_loads(const char *title, const std::vector<global> &list)
+{
+    const char *names[] = { "in", "out", "scratch_a", "scratch_b", "flush" };   // gpu_slot.c's cudaMalloc order
+    std::map<unsigned int, unsigned int> last;                        // block: its last thread
+    std::map<std::pair<unsigned int, size_t>, std::string> cells;     // (buffer, element): who writes it, who reads it
+    size_t n = 1;
+    for (auto &g : list) {
+        last[g.block] = std::max(last[g.block], g.thread);
+        n = g.buffer == 0 ? std::max(n, g.first + g.count) : n;
+        if (g.buffer > 0)
+            cells[{ g.buffer, g.first }] += (g.op == 'w' ? "written by block " : ", read by block ") +
+                                            std::to_string(g.block) + " thread " + std::to_string(g.thread);
+    }
+    unsigned int grid = last.empty() ? 0 : last.rbegin()->first + 1, y = 30;
+    std::set<std::pair<unsigned int, unsigned int>> shown;
+    for (unsigned int b : { 0u, 1u, grid - 1 })
+        for (unsigned int t : { 0u, 1u, 2u, last[b] })
+            if (b < grid && t <= last[b])
+                shown.insert({ b, t });
+    printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%zu\" font-family=\"monospace\" font-size=\"11\">\n"
+           "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s, n = %zu, %u blocks of "
+           "%u threads: which elements a thread loads, in order</text>\n",
+           BAR + 140, 70 + 32 * shown.size() + 14 * cells.size(), title, n, grid, last[0] + 1);
+    for (auto &[b, t] : shown) {
+        unsigned int k = 0;
+        std::string text;
+        printf("<text x=\"4\" y=\"%u\">block %u thread %u</text>\n<rect x=\"130\" y=\"%u\" width=\"%u\" height=\"8\" fill=\"#eee\"/>\n",
+               y + 12, b, t, y + 5, BAR);
+        for (auto &g : list)
+            if (g.block == b && g.thread == t && g.buffer == 0) {
+                double x = 130 + (double)BAR * g.first / n, w = (double)BAR * g.count / n;
+                printf("<rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"8\" fill=\"#e8743b\"/>\n<text x=\"%.1f\" y=\"%u\" "
+                       "font-size=\"7\">%u</text>\n", x, y + 5, std::max(w, 2.0), x, y + 3, ++k);
+                text += std::to_string(g.first) + (g.count > 1 ? "-" + std::to_string(g.first + g.count - 1) : "") + " ";
+            }
+        printf("<text x=\"130\" y=\"%u\" font-size=\"9\">%s</text>\n", y + 24, text.c_str());
+        y += 32;
+    }
+    printf("<text x=\"4\" y=\"%u\">Its kernel traced on the CPU, where blocks run in order (the last to finish is the last). The other buffers:</text>\n", y += 14);
+    for (auto &[key, text] : cells)
+        printf("<text x=\"4\" y=\"%u\">%s[%zu]: %s</text>\n", y += 14, names[key.first % 5], key.second, text.c_str());
+    printf("</svg>\n");
+    return grid == 0;
+}
 }  // namespace
 
 int main(int argc, char **argv)
 {
     std::map<unsigned int, std::vector<access>> levels;
+    std::vector<global> globals;
     unsigned int level, thread, word;
-    char op;
-    while (scanf("%u %u %c %u", &level, &thread, &op, &word) == 4)
-        levels[level].push_back({ thread, word, op });
-    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 330;
+    char op, line[128];
+    global g;
+    while (fgets(line, sizeof line, stdin))
+        if (sscanf(line, "g %u %u %c %u %zu %zu", &g.block, &g.thread, &g.op, &g.buffer, &g.first, &g.count) == 6)
+            globals.push_back(g);
+        else if (sscanf(line, "%u %u %c %u", &level, &thread, &op, &word) == 4)
+            levels[level].push_back({ thread, word, op });
+    if (argc > 2)
+        return draw_loads(argv[1], globals);
+    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 480;
     printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
            width, height);
     printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s: block 0's "
@@ -68,24 +129,28 @@ int main(int argc, char **argv)
         for (auto &[t, w] : writes)   // the thread that wrote, above its word
             if (w[0] < SHOWN)
                 printf("<text x=\"%u\" y=\"%u\" font-size=\"7\">%u</text>\n", LEFT + w[0] * CELL, y + 28, t);
+        std::set<long> strides;   // s: from the word a thread writes to the other word it reads
         for (auto &[t, w] : writes)
             for (unsigned int from : reads[t])
-                if (from < SHOWN && w[0] < SHOWN && from != w[0])
-                    printf("<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#3b6ee8\"/>\n", LEFT + from * CELL + 5,
-                           y + 4, LEFT + w[0] * CELL + 5, y + 30);
-        std::string active;
+                if (from != w[0]) {
+                    strides.insert((long)from - w[0]);
+                    if (from < SHOWN && w[0] < SHOWN)
+                        printf("<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#3b6ee8\"/>\n", LEFT + from * CELL + 5,
+                               y + 4, LEFT + w[0] * CELL + 5, y + 30);
+                }
+        std::string active = strides.size() == 1 ? "s = " + std::to_string(*strides.begin()) + ": " : "";
+        active += lanes.empty() ? "lanes per warp: none" : "lanes per warp:";
         for (auto &[w, n] : lanes)
-            active += (active.empty() ? "" : " ") + std::to_string(n);
+            active += " " + std::to_string(n);
         std::string warp0(32, '.');
         for (auto &[t, w] : writes)
             if (t < 32)
                 warp0[t] = '#';
         unsigned int x = LEFT + SHOWN * CELL + 8;
-        printf("<text x=\"%u\" y=\"%u\">threads that write: %zu; lanes per warp: %s</text>\n", x, y + 10, writes.size(),
-               active.empty() ? "none" : active.c_str());
-        printf("<text x=\"%u\" y=\"%u\">warp 0: %s</text>\n", x, y + 24, warp0.c_str());
-        printf("<text x=\"%u\" y=\"%u\">bank conflicts: %u-way%s</text>\n", x, y + 38, worst,
+        printf("<text x=\"%u\" y=\"%u\">%s; bank conflicts: %u-way%s</text>\n", x, y + 10, active.c_str(), worst,
                writes.empty() ? " (reads only)" : "");
+        printf("<text x=\"%u\" y=\"%u\">threads that write: %zu</text>\n", x, y + 24, writes.size());
+        printf("<text x=\"%u\" y=\"%u\">warp 0: %s</text>\n", x, y + 38, warp0.c_str());
     }
     printf("</svg>\n");
     return 0;

@@ -52,10 +52,13 @@ unsigned long long epoch;          // block barriers passed, over the whole run:
 unsigned long long block_first_epoch;
 unsigned long long warp_epoch[MAX_THREADS / 32];
 cudaError_t last_error = cudaSuccess;
-/* CUDA_ON_CPU_TRACE=FILE: block 0 of the first launch's shared accesses, "LEVEL THREAD r|w WORD" a line */
+/* CUDA_ON_CPU_TRACE=FILE, of the first launch: block 0's shared accesses, "LEVEL THREAD r|w WORD" a
+ * line, and every block's to cudaMalloc's buffers, "g BLOCK THREAD r|w BUFFER ELEMENT ELEMENTS" */
 FILE *trace;
 int launches;
 unsigned long long warp_base[MAX_THREADS / 32];
+struct { char *start, *end; } buffers[8];  /* in cudaMalloc's order: the harness's in, out, scratch_a, ... */
+unsigned int buffer_count;
 
 /* The shadow of shared memory, one entry per 4-byte word: who last wrote it, who last read it. */
 struct stamp {
@@ -264,8 +267,15 @@ static void race(const char *what, unsigned int word, const stamp &a)
 static void touch(void *p, unsigned int size, bool write)
 {
     char *c = (char *)p;
-    if (!current || exempt_depth || c < shared_start || c >= shared_end)
+    if (!current || exempt_depth)
         return;
+    if (c < shared_start || c >= shared_end) {
+        for (unsigned int b = 0; trace && launches == 1 && b < buffer_count; b++)
+            if (c >= buffers[b].start && c < buffers[b].end)
+                fprintf(trace, "g %u %u %c %u %zu %zu\n", cpu::block_idx.x, current->tid, write ? 'w' : 'r', b,
+                        (size_t)(c - buffers[b].start) / sizeof(element_t), (size + sizeof(element_t) - 1) / sizeof(element_t));
+        return;
+    }
     unsigned int me = current->tid, warp = me / 32;
     for (unsigned int word = (unsigned int)(c - shared_start) / 4; word * 4 < (unsigned int)(c - shared_start) + size; word++) {
         word_shadow &w = shadow[word];
@@ -350,7 +360,12 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *)
     a->maxThreadsPerBlock = 1024, a->numRegs = 32;
     return cudaSuccess;
 }
-cudaError_t cudaMalloc(void **p, size_t bytes) { return ok((*p = aligned_alloc(256, (bytes + 255) / 256 * 256)) != nullptr, cudaErrorMemoryAllocation); }
+cudaError_t cudaMalloc(void **p, size_t bytes)
+{
+    if ((*p = aligned_alloc(256, (bytes + 255) / 256 * 256)) && buffer_count < 8)
+        buffers[buffer_count++] = { (char *)*p, (char *)*p + bytes };
+    return ok(*p != nullptr, cudaErrorMemoryAllocation);
+}
 cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int) { return cudaMalloc(p, bytes); }
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int) { *d = h; return cudaSuccess; }

@@ -74,7 +74,7 @@ fi
 skip "cpu: lab/broken's step6_int_index, step6_timed_differs, step8_cached_result, step3_never_ends, step14_chunks_by_grid on the CPU" \
      "they need 2^31+5 elements, timed runs or the same-bits check on a GPU; lab-check's own fixtures build_error and calls_cub need no kernel"
 
-# the pictures atop steps 0-7's READMEs: what make cpu-pictures draws now
+# the pictures atop the steps' READMEs: what make cpu-pictures draws now
 if [ "$type" = int ]; then
     rm -rf "$cpu_log/pictures" && mkdir -p "$cpu_log/pictures"
     make -s --no-print-directory -C cpu TYPE=int STEPS="$cpu_steps" PICTURES="$PWD/$cpu_log/pictures" pictures > "$cpu_log/pictures.txt" 2>&1
@@ -83,6 +83,21 @@ if [ "$type" = int ]; then
         result "cpu: docs/images/${f##*/} is what make cpu-pictures draws now" $? "it differs or is missing: run make cpu-pictures and commit it"
     done
     [ -n "$(ls "$cpu_log"/pictures/*.svg 2> /dev/null)" ] || fail "cpu: make cpu-pictures drew nothing" "$(tail -2 "$cpu_log/pictures.txt")"
+    # The tree figures a step's README quotes ("at s = N", then "K-way" or "K (active) lanes"
+    # before the next "at s", ". " or "; ") are its picture's: its level's K-way, every warp's K lanes
+    figures=0 wrong=""
+    for svg in docs/images/tree-*.svg; do
+        step=${svg#docs/images/tree-} && step=${step%.svg}
+        [ -f "$step/README.md" ] || continue
+        while read -r s figure; do
+            figures=$((figures + 1))
+            case $figure in *-way) grep -qE ">s = $s: [^<]*; bank conflicts: $figure<" "$svg" ;;
+                            *) grep -qE ">s = $s: lanes per warp:( ${figure%% *})+;" "$svg" ;; esac || wrong+="$step at s = $s: $figure; "
+        done < <(perl -0777 -ne 's/\s+/ /g; while (/\bat s = (\d+)(.*?)(?=\bat s = |[;.] |$)/gi) {
+                     my ($s, $text) = ($1, $2); print "$s $1$2\n" while $text =~ /\b(\d+)(-way| (?:active )?lanes?)\b/g }' "$step/README.md")
+    done
+    [ "$figures" -gt 0 ] && [ -z "$wrong" ]
+    result "cpu: the tree figures steps' READMEs quote ($figures) are their pictures'" $? "not the picture's: ${wrong%; }"
 fi
 
 # lab-check without a GPU: a wrong copy of step 3 fails on the CPU, naming n = 1 (a right one,
