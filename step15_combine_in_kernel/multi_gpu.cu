@@ -26,7 +26,7 @@ struct slot {
 #define WINDOW_BYTES (2 * MAX_PEERS * sizeof(slot))
 /** How long the last block waits for a GPU's sum before it gives up (ns): a peer is lost. */
 #define WAIT_NS 10000000000ull
-#ifdef COMBINE_STAMPS  // a measuring build (README, "Where the microseconds go"), not the lesson
+#ifdef COMBINE_STAMPS  // a measuring build (README, "Why it is faster, measured"), not the lesson
 #define STAMP(k) stamps[k][p] = clock64()
 #else
 #define STAMP(k)
@@ -215,7 +215,9 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
         if (cudaSetDevice(devices[g]) != cudaSuccess)
             return ncclUnhandledCudaError;
         result = ncclMemAlloc((void **)&peers[g].slots, WINDOW_BYTES);
-        if (result == ncclSuccess && cudaMemset(peers[g].slots, 0, WINDOW_BYTES) != cudaSuccess)
+        // zeroed before any peer may store into it (cudaMemset may return before it is done)
+        if (result == ncclSuccess && (cudaMemset(peers[g].slots, 0, WINDOW_BYTES) != cudaSuccess ||
+                                      cudaDeviceSynchronize() != cudaSuccess))
             return ncclUnhandledCudaError;
     }
     int count = 0;
@@ -237,7 +239,11 @@ extern "C" ncclResult_t connect_gpus(ncclComm_t *comms, const int *devices, int 
     for (int g = 0; g < gpus; g++)
         if (!peers[g].window)
             return no_window();
-    ncclDevCommRequirements needs = {};  // nothing but the windows (2.29: NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER)
+#ifdef NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER  // 2.29 refuses a struct without its magic number
+    ncclDevCommRequirements needs = NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER;  // nothing but the windows
+#else
+    ncclDevCommRequirements needs = {};  // 2.28: nothing but the windows
+#endif
     result = ncclGroupStart();
     for (int g = 0; g < gpus && result == ncclSuccess; g++)
         result = ncclDevCommCreate(comms[g], &needs, &peers[g].dev);
