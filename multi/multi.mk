@@ -19,7 +19,7 @@ TARGET_FILES += multi/multi.mk
 HELP_FILES   += multi/multi.mk $(wildcard multi/*.sh)
 TEST_SUITES  += multi/tests.sh
 RUN_ALL_EXTRAS += multi/run_all_multi.sh
-INSTALLED    += build/mpich build/mpich-wheel
+INSTALLED    += build/mpich build/mpich-wheel build/nccl build/nccl-wheel
 DOC_INPUTS   += $(wildcard $(MULTI_STEPS:%=%/README.md)) multi $(MULTI_STEPS)
 
 ##= SCALING_SIZES="2^20 2^21 2^22 2^23 2^24 2^25 2^26 2^27 2^28 2^29 2^30": the sizes of make scaling
@@ -48,7 +48,7 @@ $(MULTI_REPORT): $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/
 $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(MULTI_REPORT_SOURCES) $(wildcard common/*.h multi/*.h report/*.h) $(MULTI_UNIT_TESTS).cmd
 	$(Q)$(CC) $(MULTI_CFLAGS) -o $@ $(filter %.c,$^) -lm -pthread
 
-.PHONY: scaling mpich
+.PHONY: scaling mpich nccl
 
 ## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
 scaling:
@@ -57,6 +57,10 @@ scaling:
 	@multi/scaling.sh
 
 ## -C step13_rank_per_gpu mpiexec-path|nccl-include: the mpiexec of the MPI step 13 is built with, NCCL's include folder (step 12 too), for scripts
+## nccl: install NCCL (pinned: 2.32.3) from its PyPI wheel into build/nccl, for steps 12, 13 and 15 where the machine's NCCL is missing or has no device API (NCCL_WHEEL=FILE: that wheel, no network)
+nccl:
+	@multi/get_nccl.sh
+
 ## mpich: install MPICH from its PyPI wheel into build/mpich, for step 13 where no MPI is installed (MPICH_WHEEL=FILE: that wheel, no network)
 mpich:
 	@multi/get_mpich.sh
@@ -79,12 +83,14 @@ SANITIZE_ARGS := $(if $(filter one,$(MULTI_RANKS)),--gpus 1)
 CUDA_PATH ?= /usr/local/cuda
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
-# NCCL in $(NCCL_HOME), the CUDA toolkit or the system (nccl_lib ROOT: ROOT's libnccl.so folder)
+# NCCL in $(NCCL_HOME), the CUDA toolkit, the system or build/nccl (make nccl), for step 15 the
+# first with a device API (nccl_lib ROOT: ROOT's libnccl.so folder)
 nccl_lib = $(firstword $(foreach d,lib64 lib lib/$(MULTIARCH),$(if $(wildcard $(1)/$(d)/libnccl.so*),$(1)/$(d))))
-NCCL_ROOT := $(firstword $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r))))
-MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev or set NCCL_HOME=...))
+NCCL_ROOTS := $(foreach r,$(NCCL_HOME) $(CUDA_PATH) /usr $(abspath $(MULTI_DIR)/..)/build/nccl,$(if $(and $(wildcard $(r)/include/nccl.h),$(call nccl_lib,$(r))),$(r)))
+NCCL_ROOT := $(firstword $(if $(MULTI_DEVICE_API),$(foreach r,$(NCCL_ROOTS),$(if $(wildcard $(r)/include/nccl_device.h),$(r)))) $(NCCL_ROOTS))
+MULTI_SKIP := $(if $(NCCL_ROOT),,NCCL not found (install libnccl-dev, set NCCL_HOME=... or run make nccl))
 # step 15's device API (nccl_device.h): NCCL 2.28 or newer
-MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h): install NCCL 2.28 or newer (libnccl-dev, or NVIDIA's tarball) and set NCCL_HOME=...)))
+MULTI_SKIP := $(or $(MULTI_SKIP),$(if $(MULTI_DEVICE_API),$(if $(wildcard $(NCCL_ROOT)/include/nccl_device.h),,NCCL in $(NCCL_ROOT) has no device API (nccl_device.h): install NCCL 2.28 or newer (libnccl-dev) and set NCCL_HOME=..., or run make nccl)))
 
 # MPI, step 13 only: $(MPI_HOME)/bin/mpicc, mpicc on PATH, build/mpich/bin/mpicc (make
 # mpich); `mpicc -show` (MPICH) or `--showme` (Open MPI) says where its files are
@@ -128,7 +134,7 @@ include $(MULTI_DIR)/../common/step.mk
 $(BUILD)/step.o $(HARNESS_OBJ) $(CHECK_ARCH_TARGETS): | $(NCCL_SHIM)/nccl.h
 $(NCCL_SHIM)/nccl.h:
 	@mkdir -p $(NCCL_SHIM)
-	@ln -sf $(NCCL_INCLUDE)/nccl.h $(wildcard $(NCCL_INCLUDE)/nccl_device.h $(NCCL_INCLUDE)/nccl_device) $(NCCL_SHIM)
+	@ln -sf $(NCCL_INCLUDE)/nccl.h $(wildcard $(NCCL_INCLUDE)/nccl_device*) $(NCCL_SHIM)
 
 .PHONY: nccl-include mpiexec-path
 nccl-include:

@@ -94,6 +94,7 @@ gpu_check() {
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
+make_expect "nccl: NCCL_WHEEL that does not exist" 2 "no such file" nccl NCCL_WHEEL=/nonexistent/nccl.whl
 
 # make -C DIR run where the step was skipped: its skip line and a failure (MPICC=: no MPI found)
 make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skipped, MPI not found" \
