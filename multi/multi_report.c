@@ -57,6 +57,13 @@ unsigned long long scaling_crossover(const result_row *rows, int count, int gpus
     return crossover;
 }
 
+/** How the combine column is timed, and nccl-tests' way beside it: their figures differ by method. */
+static void print_combine_method(void)
+{
+    printf("combine: the combine alone, between flushes behind a gate, the median of the runs. nccl-tests'\n"
+           "all_reduce_perf -b 4 -e 4 times 20 calls back to back and reports their mean: expect its figure below ours\n");
+}
+
 /** make scaling's table: per n, setup and G, time, GB/s, speedup, efficiency, the combine; each crossover. */
 static void print_scaling_table(const result_row *rows, int count)
 {
@@ -100,6 +107,7 @@ static void print_scaling_table(const result_row *rows, int count)
             printf("crossover: %d GPUs, %s, do not stay ahead of 1 at any n measured\n", rows[i].gpus,
                    scaling_setup(&rows[i]));
     }
+    print_combine_method();
 }
 
 /** The scaling table as CSV: step, setup, n, gpus, median us, GB/s, speedup, efficiency, combine us, status. */
@@ -163,6 +171,7 @@ static void report_multi(const result_row *rows, int count, const char *run_rows
         printf("%-7.6s %-4d %11.1f %10.1f %8s %12.1f\n", r->step, r->gpus, r->median_ms * 1e3, r->gbs, speedup,
                r->combine_ms * 1e3);
     }
+    print_combine_method();
 }
 
 __attribute__((weak)) int main(int argc, char **argv)
