@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository, git's files
-# less the answers (lab/README.md, "For a course"; lab/STUDENTS.md, what is left out and why),
-# each exercise's copy (lab/lab_handout.awk), lab/handout.txt (lab/lab.sh facts) and, on a GPU,
-# our times in lab/times/.
+# make handout EXERCISES=3|7-9|all HANDOUT_DIR=dir: a course's students' repository, git's files less
+# the answers (lab/README.md, "For a course"; lab/STUDENTS.md: what is left out and why), each exercise's
+# copy (lab/lab_handout.awk), lab/handout.txt (lab/lab.sh facts) and, on a GPU, our times in lab/times/.
 ##= EXERCISES=: make handout's exercises: one (3), a range (7-9) or all (1 to 11 and 14)
 ##= HANDOUT_DIR=build/handout: the folder make handout writes (new, or empty)
 set -euo pipefail
@@ -29,7 +28,6 @@ out=${out%/}
 [ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || bad "$out is not empty: give a new or empty HANDOUT_DIR"
 mkdir -p "$out" 2> /dev/null || bad "cannot create HANDOUT_DIR=$out: give a folder you can write"
 first=${exercises[0]}
-
 # ---------------------------------------------------------------- git's files, less the answers
 # (our steps from the first exercise on, multi/ with 12 and 13, the instructor's guide and
 # answers, lab/broken/); a link to what is left out becomes its text (scripts/md_filter.sh)
@@ -50,7 +48,6 @@ printf '%s\n' "# The lab: your course's handout of exercises ${exercises[*]}" ""
     "guide: the commands, what lab-check checks, and what this handout leaves out until the deadline." > "$out/LAB.md"
 (cd "$out" && find . -name '*.md' | while IFS= read -r f; do
      scripts/md_filter.sh --text "$f" > "$f.new" && mv "$f.new" "$f"; done)
-
 # ---------------------------------------------------------------- what the lab asks of them
 {
     echo "# make handout EXERCISES=$spec: what the lab asks of our steps that this handout leaves out"
@@ -58,7 +55,6 @@ printf '%s\n' "# The lab: your course's handout of exercises ${exercises[*]}" ""
     echo "steps all $(make -s --no-print-directory print-PROGRAM_DIRS)"
     for k in "${exercises[@]}"; do lab/lab.sh facts "$k"; done
 } > "$out/lab/handout.txt" || bad "our steps do not build or describe themselves (make all says why)"
-
 # ---------------------------------------------------------------- each exercise's copy
 start=build/lab-handout   # as deep as lab/work/, so that the copy's Makefile is the same
 rm -rf "$start"
@@ -80,7 +76,6 @@ rm -rf "$start"
 room=$(cat "$out"/lab/exercises/* "$out"/lab/work/*/* "${ours[@]}" | wc -l)
 awk -v room="$room" '$1 ~ /^(lab|total|whole)$/ { $0 = sprintf("%-16s%8d", $1, $2 + room) } { print }' \
     tests/budgets.txt > "$out/tests/budgets.txt"
-
 # ---------------------------------------------------------------- our times, on a GPU
 mkdir -p "$out/lab/times" build
 read -ra types <<< "$(lab/lab.sh types handout)"

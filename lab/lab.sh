@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The classroom lab (lab/README.md): make lab, lab-check, lab-grade, lab-status and lab-clean
-# run it (lab/lab.mk; usage: the last line; check's stages: lab/lab_check.sh). One source per
-# text: the exercise, step k's README; the TODOs, our two kernels' diff (lab/lab_todos.awk);
-# a program's facts, its --describe; the steps, the top Makefile (LAB_STEPS).
+# The classroom lab (lab/README.md): make lab, lab-check, lab-grade, lab-status and lab-clean run it
+# (lab/lab.mk; usage: the last line; check's stages: lab/lab_check.sh). One source per text: the exercise,
+# step k's README; the TODOs, our kernels' diff (lab/lab_todos.awk); a program's facts, its --describe.
 # Variables (make help prints these; lab_check.sh has lab-check's), and N, REPS, DEVICE, SANITIZER, NCU:
 ##= LAB_DIR=lab/work: the folder make lab puts your copies in, and make lab-clean removes (tests use one under build/)
 ##= FORCE=0: FORCE=1 lets make lab replace a copy that exists (your work in it is lost)
@@ -94,7 +93,6 @@ check_run_settings() {
         [[ ${!flag:-0} =~ ^[01]$ ]] || bad_input "$1" "$flag takes 0 (off) or 1 (on), got '${!flag}'"
     done
 }
-
 # ------------------------------------------------------------------ start
 # relabel FILE K DIR TITLE IDEA: FILE relabelled as the lab copy of step K (lab/lab_relabel.awk)
 relabel() { awk -v k="$2" -v dir="$3" -v title="$4" -v idea="$5" -f lab/lab_relabel.awk "$1"; }
@@ -181,7 +179,6 @@ facts() {
     for key in title idea max_n same_bits; do echo "$key $k $(our_field "$k" "$key")"; done
     echo "includes $k $(our_includes "$k")"
 }
-
 # ------------------------------------------------------------------ what the checks ask of a program
 # check_sizes PROGRAM TYPE SIZE...: --check; 1: the first failing case; 3 no GPU; 2 memory; 4 CUDA error
 check_sizes() {
@@ -234,7 +231,6 @@ same_bits() {
     echo "  reproduce: $program --same-bits -r 10"
     return 1
 }
-
 # ------------------------------------------------------------------ grade
 # make lab-grade STEP=k: lab-check's checks under LAB_TIMEOUT on a new seed, recorded, then
 # scored into DEST/results.json and a summary (LAB_STUDENT, LAB_GRADES: a grades.csv row).
@@ -282,7 +278,6 @@ grade() {
     echo "wrote $dest/results.json; what the checks printed: $dir/check.txt"
     return "$status"
 }
-
 # ------------------------------------------------------------------ status, broken copies, clean
 status() {
     local k dest state started=0 correct=0 reached=0

@@ -15,7 +15,6 @@ export LAB_STEPS
 steps_text=$(lab/lab.sh steps) || exit 2   # the lab's steps, by number; its line says why not
 read -ra steps <<< "$steps_text"
 header() { sed -n -e '/^--- /q' -e "s/^# $2: //p" "$1"; }   # header PATCH KEY: its "# KEY: value"
-
 # ---------------------------------------------------------------- --demo
 # make lab-grade-demo: made-up students (the puts below, and lab/broken/*.patch but a header's
 # "demo: no") graded in minutes with quick settings: the proof that every shortcut is caught.
@@ -43,7 +42,6 @@ if [ "${1:-}" = --demo ]; then
     export LAB_TYPES LAB_HUGE N LAB_TIMEOUT LAB_GRADES_CSV
     set -- "$demo/submissions"
 fi
-
 # ---------------------------------------------------------------- the settings
 submissions=${1:-}
 only=${2:-}
@@ -74,7 +72,6 @@ work=$root/build/lab-grade-all/${types// /-}   # a folder per type list: two gra
 rm -rf "$work"
 mkdir -p "$work/logs" "$(dirname "$grades")" || exit 1
 trap 'echo "make lab-grade-all: stopped; the rows so far are in $grades" >&2; exit 130' INT TERM
-
 # ---------------------------------------------------------------- the submissions
 # one line per submission: STUDENT, K, FILE; nothing to grade: STUDENT, K, "", WHY (0 points);
 # fields apart by \x1f, which no name holds and read never merges as it does tabs
@@ -113,7 +110,6 @@ hint=$(awk -F "$sep" '{ i = index($4, "; found ") } i { print "; " $1 ": " subst
 [ ! -f "$grades" ] || echo "lab-grade-all: replacing $grades (LAB_GRADES_CSV=results/week3.csv, say, keeps a file a week)"
 rm -f "$grades"   # a new class table: the rows of this run only
 echo "lab-grade-all: $total submissions from $submissions; $types; time limit $limit s each (LAB_TIMEOUT)"
-
 # ---------------------------------------------------------------- the base copy
 # The repository less builds, lab/work/, .git and the submissions; our steps built (on no
 # student's time limit) and make lab's copy of each graded step, for the scratch copies.
@@ -133,7 +129,6 @@ make -s -j"$jobs" --no-print-directory -C "$base" TYPE="$first_type" $ours > /de
 for k in $graded_steps; do
     (cd "$base" && TYPE="$first_type" LAB_DIR=lab/work FORCE=1 lab/lab.sh start "$k" > /dev/null) || { say "make lab STEP=$k failed in $base"; exit 1; }
 done
-
 # ---------------------------------------------------------------- scratch copies, builds
 # scratch_of N STUDENT K: the scratch copy of the N-th submission (a safe name)
 scratch_of() { local student=$2; echo "$work/$(printf '%03d' "$1")-${student//[^A-Za-z0-9._-]/_}-$3"; }
@@ -155,7 +150,6 @@ done < "$list"
 xargs -d '\n' -n 1 -P "$jobs" sh -c 'dir=${1#* } type=${1%% *}; mkdir -p "$dir/build/tmp-$type" &&
     TMPDIR="$dir/build/tmp-$type" timeout -k 10 "$0" make -s --no-print-directory -C "$dir" TYPE="$type" \
     > /dev/null 2>&1' "$limit" < "$jobs_list" || true
-
 # ---------------------------------------------------------------- grade, one at a time
 ##= LAB_KEEP=0: LAB_KEEP=1: lab-grade-all keeps each submission's scratch copy in build/lab-grade-all/TYPES/
 echo "== grading, one submission at a time on the GPU"

@@ -1,8 +1,7 @@
 # shellcheck shell=bash disable=SC2154  # type, log, full, lab_steps ...: tests/run.sh's and lab/tests.sh's
 # The lab's tests, part 3: make handout. make test-ci (CI_SUITES): in the handouts for 3 and 1-3,
-# committed as a course does, make docs and make lint pass. make test (TYPE=int): the handouts
-# for 3 and 1-3, their links and leaks; make test-lab: for 7-9 and all too, the edge messages,
-# and the one for 3 builds and its make test passes.
+# committed as a course does, make docs and make lint pass. make test (int): the handouts for 3 and 1-3,
+# their links and leaks; make test-lab: 7-9 and all too, the edge messages, 3's build and make test.
 handouts=build/$type/test-handout
 section handout
 if [ "${TEST_TIER:-}" = ci ]; then

@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# make nccl: NCCL into build/nccl from its PyPI wheel (nvidia-nccl-cu13, pinned below; about
-# 300 MB; scripts/get_wheel.sh), where the machine's NCCL is missing or, for step 15, has no
-# device API: multi/multi.mk takes it after NCCL_HOME, the toolkit's and the system's. A wheel
-# for NCCL_WHEEL, downloaded elsewhere: python3 -m pip download --no-deps nvidia-nccl-cu13==2.32.3
+# make nccl: NCCL into build/nccl from its PyPI wheel (pinned below, about 300 MB; scripts/get_wheel.sh)
+# where the machine's NCCL is missing or lacks step 15's device API; multi/multi.mk then takes it.
+# A wheel for NCCL_WHEEL, downloaded elsewhere: python3 -m pip download --no-deps nvidia-nccl-cu13==2.32.3
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 ##= NCCL_WHEEL=: make nccl installs this wheel file instead of downloading one
 prefix=build/nccl
-version() { sed -n 's/^#define NCCL_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' "$prefix/include/nccl.h" | paste -sd.; }
 if [ -z "${NCCL_WHEEL:-}" ] && [ -f "$prefix/include/nccl.h" ]; then
-    echo "make nccl: NCCL $(version) is already in $prefix; rm -rf $prefix to install it again"
+    echo "make nccl: NCCL is already in $prefix; rm -rf $prefix to install it again"
     exit 0
 fi
 scripts/get_wheel.sh nccl "nvidia-nccl-cu13==2.32.3" "${NCCL_WHEEL:-}" "install libnccl-dev 2.28 or newer and skip this" \
@@ -18,4 +16,4 @@ rm -rf "$prefix"
 mv "$prefix.unpack/nvidia/nccl" "$prefix"
 rm -rf "$prefix.unpack"
 ln -s libnccl.so.2 "$prefix/lib/libnccl.so"   # the name -lnccl links
-echo "make nccl: NCCL $(version) installed in $prefix; steps 12, 13 and 15 take it where the machine's NCCL lacks what they need"
+echo "make nccl: NCCL 2.32.3 installed in $prefix; steps 12, 13 and 15 take it where the machine's NCCL lacks what they need"

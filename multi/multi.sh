@@ -12,9 +12,8 @@ one_process_step=${MULTI_ONE_PROCESS_STEP:-$(make -s --no-print-directory -C "$R
 rank_per_gpu_step=${MULTI_RANK_PER_GPU_STEP:-$(make -s --no-print-directory -C "$REPO_ROOT" print-MULTI_RANK_PER_GPU_STEP)}
 kernel_step=${MULTI_KERNEL_STEP:-$(make -s --no-print-directory -C "$REPO_ROOT" print-MULTI_KERNEL_STEP)}
 # "${MPI_RUN[@]}" LAUNCHER -n RANKS PROGRAM ARGS...: every MPI run here (tests, make scaling).
-# Open MPI refuses root and more ranks than cores unless told (CI: root, two cores), and
-# binds ranks to a core each, where a rank makes its input on one thread (common/data.c;
-# Open MPI 4.1.6 on the H100's host; Open MPI 5's PRRTE reads PRTE_). MPICH ignores them.
+# Open MPI refuses root and more ranks than cores unless told (CI: root, two cores), and binds ranks to
+# a core each, where a rank makes its input on one thread (common/data.c; Open MPI 5's PRRTE: PRTE_); MPICH ignores them.
 MPI_RUN=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
          OMPI_MCA_hwloc_base_binding_policy=none PRTE_MCA_hwloc_default_binding_policy=none)
 # After MPI_RUN: NCCL off NVLink and shared memory, on its network transport (sockets, InfiniBand) on one box

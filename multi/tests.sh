@@ -4,10 +4,8 @@
 # NCCL, MPI, a GPU, or enough GPUs, each test that needs them is a SKIP line, by name.
 # shellcheck disable=SC2154  # tests/run.sh sets $type, $log, $suffix, $dirs ... before it sources this
 . multi/multi.sh
-
 section multi-unit
 unit_tests multi_unit_tests
-
 section multi-programs
 # The programs, as they say they are; a folder that built nothing: why_not DIR, its build's skip line
 multi_program="" multi_name="$one_process_step/reduce$suffix"   # step 12, when NCCL was found
@@ -25,7 +23,6 @@ for dir in "$one_process_step" "$rank_per_gpu_step"; do
         fi
     done
 done
-
 section multi-diff
 # Step 12 includes the one-GPU step just below it and adds its own file, counted without blank
 # and comment lines (a comment's `*` is followed by a space, `/` or the end); 13 changes 12's.
@@ -44,7 +41,6 @@ else fail "$name" "it must include ../$previous/reduce.cu and add at most 40 cod
 lines=$(diff "${files[0]}" "${files[1]}" | grep -c '^[<>]')
 name="diff $first_multi -> ${rank_per_gpu_step%%_*} changes $lines lines"
 if [ "$lines" -le 40 ]; then pass "$name (at most 40)"; else fail "$name" "more than 40"; fi
-
 section multi-help
 make --no-print-directory help > "$log/multi-help.txt" 2>&1
 missing=$(for name in NCCL_HOME MPI_HOME SCALING_SIZES; do grep -q "^  $name=" "$log/multi-help.txt" || printf ' %s' "$name"; done)
@@ -89,7 +85,6 @@ gpu_check() {
     n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
     fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
 }
-
 # ---------------------------------------------------------------- step 12
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
@@ -99,7 +94,6 @@ make_expect "nccl: NCCL_WHEEL that does not exist" 2 "no such file" nccl NCCL_WH
 # make -C DIR run where the step was skipped: its skip line and a failure (MPICC=: no MPI found)
 make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skipped, MPI not found" \
     -C "$rank_per_gpu_step" run MPICC=
-
 section step12
 # the sizes that break reductions (--describe's check_sizes), 2^31+5 apart: on one GPU or rank
 IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
@@ -133,7 +127,6 @@ multi_expect gpu_expect "gpu input: $multi_name --gpus above the GPUs there are"
 multi_expect gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
     --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
-
 # ---------------------------------------------------------------- step 13
 section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
@@ -210,7 +203,6 @@ rank_check 1 "${sizes[@]}" "${huge[@]}"
 rank_check 2 "${sizes[@]}"
 NETWORK=1 rank_check 2 "${sizes[@]}"
 if [ "$visible" -gt 2 ]; then rank_check "$visible" "${sizes[@]}"; fi
-
 section step15
 # The combine in the kernel (NCCL's device API), both setups, through step 12's and 13's checks
 multi_name=$kernel_step/reduce$suffix rank_name=$kernel_step/rank_per_gpu/reduce$suffix launcher=${launcher:-$(mpi_launcher)}

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# make check-toolkit: builds every program with the newest CUDA toolkit that PyPI serves, so a
-# toolkit release that breaks the code shows up here (and in CI) before it reaches a lab.
-# No GPU needed, nothing outside build/toolkit/ is written. Four phases, one line each, the
-# compilers' output in build/toolkit/*.log (V=1 shows it too). Exit 1: a build or test failed
-# (the log's end printed); 2: the toolkit could not be installed (no venv, PyPI unreachable).
+# make check-toolkit: every program built with the newest CUDA toolkit PyPI serves, so that a release
+# that breaks the code shows up here (and in CI) before a lab. No GPU needed; only build/toolkit/ is
+# written. Four phases, a line each, the compilers' output in build/toolkit/*.log (V=1: shown). Exit 1:
+# a build or test failed (the log's end printed); 2: no toolkit installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (TYPES="int": fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
@@ -30,7 +29,6 @@ fail() {
     tail -n 30 "$1" | sed 's/^/    /'
     exit 1
 }
-
 # ---------------------------------------------------------------- 1. the wheels
 pip_log=$out/pip.log
 : > "$pip_log"
@@ -55,7 +53,6 @@ versions=$("$venv/bin/python" -c 'import sys
 from importlib.metadata import version
 print(", ".join(p + " " + version(p) for p in sys.argv[1:]))' "${wheels[@]}") ||
     fail "$pip_log" "pip installed the wheels, but their versions cannot be read"
-
 # ---------------------------------------------------------------- 2. CUDA_PATH
 # complete DIR: nvcc can compile and link the programs from DIR alone
 complete() {
@@ -81,7 +78,6 @@ say "nvcc $release from PyPI wheels ($versions), CUDA_PATH=$cuda"
 archs=$(NVCC=$nvcc nvcc_archs)
 arch=$(echo "$archs" | head -1)
 [ -n "$arch" ] || fail "$pip_log" "'$cuda/bin/nvcc --list-gpu-code' lists no architecture"
-
 # ---------------------------------------------------------------- 3. every program
 build_log=$out/build.log files=$out/files
 git ls-files -z --cached --others --exclude-standard 2> "$build_log" |
@@ -114,7 +110,6 @@ for type in $types; do
     counts="$counts${counts:+, }$type $passed"
 done
 say "unit tests pass: $counts (logs: $out/unit-TYPE.log)"
-
 # ---------------------------------------------------------------- 4. the architectures
 # Its oldest and newest, and each one the system's nvcc does not list: make check-archs
 # compiles every program for those. CUDA_PATH stays the system's, for step 12's nccl.h (the

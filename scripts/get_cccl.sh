@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# make cccl (its help line says what; scripts/get_wheel.sh fetches the wheel), for
-# cub_reference/newest: the determinism modes of CCCL 3.1 and later, which CUDA 13.0's CCCL
-# 3.0.1 lacks. Headers only (about 25 MB): build/cccl travels with the tree to a GPU machine
-# that reaches no registry. A wheel for CCCL_WHEEL, downloaded elsewhere:
-#   python3 -m pip download --no-deps --only-binary=:all: nvidia-cuda-cccl
+# make cccl (its help line says what; scripts/get_wheel.sh fetches the wheel), for cub_reference/newest:
+# CCCL 3.1's determinism modes, which CUDA 13.0's CCCL 3.0.1 lacks. Headers only (about 25 MB):
+# build/cccl travels with the tree to a GPU machine that reaches no registry. A wheel for CCCL_WHEEL,
+# downloaded elsewhere: python3 -m pip download --no-deps --only-binary=:all: nvidia-cuda-cccl
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 ##= CCCL_WHEEL=: make cccl installs this wheel file instead of downloading one

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Fetches a PyPI wheel and unpacks it (a zip file: no pip install, no root), for make cccl
-# (scripts/get_cccl.sh) and make mpich (multi/get_mpich.sh).
-# Usage: scripts/get_wheel.sh NAME REQUIREMENT WHEEL ADVICE PATH...
-# The wheel file WHEEL (NAME_WHEEL, no network), else the newest kept in build/NAME-wheel,
-# else the one pip downloads there for REQUIREMENT, is unpacked into build/NAME.unpack (the
-# caller empties it); each PATH (a pattern) must be in it. ADVICE ends the line said without
-# python3. Exit 0, or 2 after one line on stderr ("make NAME: ...").
+# Fetches a PyPI wheel and unpacks it (a zip: no pip install, no root), for make cccl, mpich, nccl.
+# Usage: scripts/get_wheel.sh NAME REQUIREMENT WHEEL ADVICE PATH...: the wheel file WHEEL (NAME_WHEEL,
+# no network), else the newest kept in build/NAME-wheel, else pip's download there of REQUIREMENT, is
+# unpacked into build/NAME.unpack (the caller empties it); each PATH (a pattern) must be in it. ADVICE
+# ends the line said without python3. Exit 0, or 2 after one line on stderr ("make NAME: ...").
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 name=$1 requirement=$2 wheel=$3 advice=$4

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Doxygen's filter for *.md (docs/Doxyfile's FILTER_PATTERNS): pictures from the site's image
-# path, and a relative link (its text may span lines) to a file this tree lacks (lab/ or multi/
-# removed, a course's handout) shown as its text, not failing the site on an unresolved \ref.
-# --text FILE: the dead links alone made text (make handout); --dead: FILE:LINE: TARGET for each
-# dead link of the .md files under here but build/ (make lint), exit 1 if any.
+# Doxygen's filter for *.md (docs/Doxyfile's FILTER_PATTERNS): pictures from the site's image path, and
+# a relative link (its text may span lines) to a file this tree lacks (lab/ or multi/ removed, a handout)
+# shown as its text, not failing the site on an unresolved \ref. --text FILE: the dead links alone made
+# text (make handout); --dead (make lint): FILE:LINE: TARGET per dead link of the .md files, exit 1 if any.
 mode=doxygen files=("$@")
 case ${1:-} in --text) mode=text files=("${@:2}") ;; --dead) mode=dead; mapfile -t files < <(find . -path ./build -prune -o -name '*.md' -print | sort) ;; esac
 for file in "${files[@]}"; do

@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # make test's GPU sections, sourced by tests/run.sh after its own, with its functions and variables
-# (pass, expect, step_copy, programs, small, large, newest_cub, log ...); no GPU: SKIP lines, by name.
-#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's
-#             --check auto, a 32-bit step's unsigned index (TYPE=int, tests/fixtures/unsigned_index.patch),
-#             each timed path verified 100 times, --input and --print-sum
+# (pass, expect, step_copy, programs, log ...); no GPU: SKIP lines, by name.
+#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's --check
+#             auto, a 32-bit step's unsigned index (tests/fixtures/), each timed path 100 times, --input
 #   same-bits the programs that claim the same bits whatever the grid, and the controls
 #   resources make resources' registers, shared memory and blocks per SM; report field
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
-
 section gpu
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
 gpu=yes
@@ -364,7 +362,6 @@ else
     [[ $controls == *" runs"* && $controls == *" grid"* ]] ||
         fail "gpu same-bits control: one program whose runs differ and one whose grid changes its value" "found:${controls:- none}"
 fi
-
 section resources
 # make resources: a row per step and CUB's; on a GPU the API's blocks per SM fit the header's SM
 make --no-print-directory resources TYPE="$type" > "$log/resources.txt" 2>&1; status=$?

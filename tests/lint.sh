@@ -2,17 +2,14 @@
 # make lint: the checks about the text around the code, no GPU needed, one line each:
 #   docs      the Doxygen site builds with zero warnings (make docs)
 #   links     every relative link of every .md leads to a file (scripts/md_filter.sh --dead)
-#   budgets   every layer within its line budget (tests/budgets.txt), bash and each script
-#             within theirs, and no number higher than in the last commit or the one before, but
-#             a layer's raise paid by the others'
-#   scripts   every script, wherever it is (tracked *.sh, and files with a bash #! line),
-#             passes shellcheck (.shellcheckrc)
+#   budgets   every layer, bash and each script within its line budget (tests/budgets.txt), no number
+#             above the last commit's or the one before's, but a layer's raise paid by the others'
+#   scripts   every script (tracked *.sh, and files with a bash #! line) passes shellcheck (.shellcheckrc)
 #   help      make help lists every target and each variable's true default
 #   readme    README's flags table lists every flag of the programs' --help; README is at
 #             most 350 lines, names no commit, and says how to test the other types and clean
-# Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is
-# "N passed, N failed"; exit 1 if any failed. Usage: tests/lint.sh PROGRAM_DIR... (make lint
-# passes them, and builds LINT_HELP_DIR first)
+# Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is "N passed,
+# N failed"; exit 1 if any failed. Usage: tests/lint.sh PROGRAM_DIR... (make lint: LINT_HELP_DIR built)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -28,7 +25,6 @@ pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 # result NAME STATUS DETAIL: pass NAME when STATUS (a condition's $?) is 0, else fail it with DETAIL
 result() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
-
 # ---------------------------------------------------------------- docs
 if command -v doxygen > /dev/null 2>&1; then
     if make --no-print-directory docs > "$log/docs.txt" 2>&1; then
@@ -50,7 +46,6 @@ else
 fi
 scripts/md_filter.sh --dead > "$log/links.txt"
 result "links: every relative link of the .md files leads to a file" $? "dead: $(paste -sd';' "$log/links.txt")"
-
 # ---------------------------------------------------------------- budgets
 # One rule (tests/budgets.txt's header): git's files but the prose and the lessons' kernels.
 counted() { git ls-files -- "$@" 2> /dev/null | grep -vE '\.(md|svg)$|^docs/|^step[^/]*/.*\.cu$'; }
@@ -105,7 +100,6 @@ else
         result "budgets only go down: none above $rev's, a layer's rise paid by others" "$([ -z "$raised" ]; echo $?)" "raised:$raised"
     done
 fi
-
 # ---------------------------------------------------------------- scripts
 # (.shellcheckrc lets shellcheck follow the helpers the scripts source)
 scripts=()
@@ -122,7 +116,6 @@ elif command -v shellcheck > /dev/null 2>&1; then
 else
     fail "shellcheck: every script" "shellcheck not installed: apt-get install -y shellcheck (Debian, Ubuntu), dnf install ShellCheck, brew install shellcheck"
 fi
-
 # ---------------------------------------------------------------- make help
 # The targets: the .PHONY lists of TARGET_FILES, step.mk's and the program folders' own
 # (step 4's race-demo), but internal ones. A variable's true default: make's own (print-VAR,
@@ -154,7 +147,6 @@ for name in TYPE N REPS SIZES SM NVCC_ARCH CUDA_PATH DEVICE V; do
 done
 if [ -z "$wrong" ] && [ "$count" -ge 12 ]; then pass "make help shows every variable with its real default ($count of them)"
 else fail "make help shows every variable with its real default" "${wrong:-only $count variables}"; fi
-
 # ---------------------------------------------------------------- README
 # the flags: those the one-GPU programs' --help names (asked of LINT_HELP_DIR's, the first
 # step, which make lint builds; an extension's suite checks its own), -n's notations too

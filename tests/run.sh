@@ -42,7 +42,6 @@ section() {
     fi
     section_name=$1 section_start=$SECONDS
 }
-
 # ---------------------------------------------------------------- unit
 # unit_tests NAME: build/TYPE/NAME's PASS or FAIL lines (common/unit_test.h), each counted
 unit_tests() {
@@ -76,7 +75,6 @@ expect() {
 make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 # step_copy DIR FROM: DIR, emptied, holds FROM's kernel file and a Makefile of common/step.mk alone
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
-
 # ---------------------------------------------------------------- the CI tier
 # make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
 # (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
@@ -168,7 +166,6 @@ if [ -n "${TEST_TIER:-}" ]; then   # CI's and an extension's tier (make test-lab
 fi
 section unit
 unit_tests unit_tests
-
 section build
 programs=()        # the programs the sections below test: every folder's but SUITE_PROGRAM_DIRS'
 programs_64=()     # those whose kernels index with 64 bits: checked at 2^31+5 too
@@ -202,7 +199,6 @@ for dir in "${dirs[@]}"; do
         if [ "$(describe "$dir/$program" index_bits)" = 64 ]; then programs_64+=("$dir/$program"); fi
     done
 done
-
 section stale
 # Objects depend on their command line: a copy of step 0 built for sm_75, then SM=80 rebuilds
 # it for sm_80 (cuobjdump says so where it is), and a second SM=80 rebuilds nothing.
@@ -228,7 +224,6 @@ else
     ! grep -q "NVCC" "$log/stale.txt" && [ -z "$(find "$stale" -newer "$log/stale/mark" ! -type d)" ]
     result "stale builds: make SM=80 again rebuilds nothing" $? "$(tr '\n' ' ' < "$log/stale.txt")"
 fi
-
 section diff
 previous=""
 for dir in "${dirs[@]}"; do
@@ -244,7 +239,6 @@ for dir in "${dirs[@]}"; do
     fi
     previous=$dir
 done
-
 section tools
 steps_found="" steps_wrong=""
 for dir in "${dirs[@]}"; do
@@ -298,7 +292,6 @@ if ! PATH=/usr/bin:/bin command -v nvcc > /dev/null; then
     [[ $line == *"install the toolkit"* ]]
     result "no toolkit at all: the missing ncu's line says to install the toolkit" $? "$line"
 fi
-
 section input
 case $type in   # the element 1, raw; for float and double NaN, infinity and the largest finite too
     int)    one='\x01\x00\x00\x00' ;;
