@@ -76,10 +76,9 @@ if [ "$plumbing" = 1 ]; then
 fi
 
 copies=()   # the copies built below, one test each
-in_checked() { [[ " ${checked[*]} " == *" $1 "* ]]; }
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k") copy=$start/$(step_dir "$k")
-    ! in_checked "$k" || copies+=("$copy")
+    [[ " ${checked[*]} " != *" $k "* ]] || copies+=("$copy")
     if [ "$plumbing" = 0 ]; then
         make --no-print-directory lab STEP="$k" LAB_DIR="$start" > "$log/lab-out.txt" 2>&1 ||
             fail "lab: make lab STEP=$k" "$(tail -1 "$log/lab-out.txt")"

@@ -90,13 +90,6 @@ library_defect() {
     [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
-# check_run PROGRAM: PROGRAM --check auto, its output and status in $log/check-PROGRAM.*
-check_run() {
-    local saved=$log/check-${1//\//_}
-    timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
-    echo $? > "$saved.status"
-}
-
 # check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
 # host's each hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time
 # making data on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
@@ -165,9 +158,10 @@ if [ -n "$gpu" ]; then
     for program in "${programs_64[@]}" "${programs[@]}"; do
         [ -n "${started[$program]:-}" ] && continue
         started[$program]=1
-        rm -f "$log/check-${program//\//_}".*
+        saved=$log/check-${program//\//_}   # the output, verdicts and status check_all reads
+        rm -f "$saved".*
         while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
-        check_run "$program" &
+        { timeout 900 "$program" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"; echo $? > "$saved.status"; } &
     done
     wait
 fi
