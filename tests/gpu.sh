@@ -90,22 +90,6 @@ library_defect() {
     [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
 }
 
-# check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
-# host's each hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time
-# making data on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
-check_jobs() {
-    local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
-    [ "$type" = double ] && element_bytes=8
-    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
-    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
-    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
-    for mib in "$gpu_mib" "$host_mib"; do
-        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$jobs" ] && jobs=$((mib / need_mib))
-        else jobs=1; fi
-    done
-    echo $((jobs < 1 ? 1 : jobs))
-}
-
 # check_all PROGRAM: its --check auto run (--describe's check_sizes), one line: PASS when it
 # exited 0 and its verdicts pass every size in order, else FAIL naming the failed sizes and its
 # first FAILED and hint lines. library_defect's sizes: a line of their own, passing if each failed.
@@ -151,10 +135,21 @@ check_all() {
 gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
-    # the 64-bit programs first: their 2^31+5 makes them the longest
-    at_once=$(check_jobs)
+    # how many --check runs go at once: as many as the GPU's free memory and the host's each
+    # hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time making data
+    # on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
+    element_bytes=4 at_once=4
+    [ "$type" = double ] && element_bytes=8
+    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
+    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
+    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
+    for mib in "$gpu_mib" "$host_mib"; do
+        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$at_once" ] && at_once=$((mib / need_mib))
+        else at_once=1; fi
+    done
+    at_once=$((at_once < 1 ? 1 : at_once))
     echo "     --check auto runs: $at_once at once"
-    declare -A started=()
+    declare -A started=()   # the 64-bit programs first: their 2^31+5 makes them the longest
     for program in "${programs_64[@]}" "${programs[@]}"; do
         [ -n "${started[$program]:-}" ] && continue
         started[$program]=1
