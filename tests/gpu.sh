@@ -156,7 +156,8 @@ if [ -n "$gpu" ]; then
         saved=$log/check-${program//\//_}   # the output, verdicts and status check_all reads
         rm -f "$saved".*
         while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
-        { timeout 900 "$program" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"; echo $? > "$saved.status"; } &
+        { timeout 900 "$program" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
+          echo $? > "$saved.status"; } &
     done
     wait
 fi
