@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # make test's GPU sections, sourced by tests/run.sh after its own, with its functions and variables
 # (pass, expect, step_copy, programs, small, large, newest_cub, log ...); no GPU: SKIP lines, by name.
-#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's
-#             --check auto, a 32-bit step's unsigned index (TYPE=int, tests/fixtures/unsigned_index.patch),
-#             each timed path verified 100 times, --input and --print-sum
-#   same-bits the programs that claim the same bits whatever the grid, and the controls
-#   resources make resources' registers, shared memory and blocks per SM; report field
+# gpu: the GPU targets ask for a GPU first; every program's --check auto, a 32-bit step's unsigned
+# index, each timed path verified 100 times, --input and --print-sum. same-bits: the programs that
+# claim the same bits whatever the grid, and the controls. resources: make resources; report field.
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 
 section gpu
@@ -76,11 +74,9 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZES REASON", the sizes of its --check auto that a library it calls
-# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu, whose threads end
-# their loop without renorm() (cub_reference/defect/). --describe says the condition (its
-# trigger.cuh): gpu_to_gpu_renorm=missing, and from n=gpu_to_gpu_every_thread_exposed_from
-# (0: never) every thread of CUB's grid deposits more than endurance() (where only some do, it
-# is held to pass). --check's data fails from there on the H100; check_all fails if one passes.
+# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu (cub_reference/defect/),
+# from the n where every thread of CUB's grid deposits more than endurance() values (where only
+# some do, it is held to pass), as --describe says (its trigger.cuh); check_all fails if one passes.
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0

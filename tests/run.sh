@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
 # make test: everything that can run on this machine, one line per test (and a progress
-# line per folder built). The sections, each ending with its "-- NAME: S s" line:
-#   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
-#   build     the harness library, then every program folder at once (make -C DIR)
-#   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing (int)
-#   diff      consecutive steps' kernel files differ by at most 40 lines (60 after an extension's)
-#   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
-#   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections and each extension's suite (TEST_SUITES: its folders,
-# SUITE_PROGRAM_DIRS, built here). Without a GPU the GPU checks are SKIP lines, by name.
+# line per folder built). The sections, each ending with its "-- NAME: S s" line: unit (the
+# harness's host unit tests), build (the harness, then every folder at once), stale (a change
+# of flags rebuilds), diff (consecutive steps' kernels), tools (step_dir, make sweep's programs,
+# check-archs), input (bad input: one line, exit 2, GPU untouched); then tests/gpu.sh's and
+# each extension's suite (TEST_SUITES). Without a GPU the GPU checks are SKIP lines, by name.
 # make test-ci (TEST_TIER=ci): below. Last line "N passed, N failed, N skipped"; exit 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
