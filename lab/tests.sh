@@ -1,9 +1,8 @@
 # shellcheck shell=bash disable=SC2154  # type, log, gpu ...: tests/run.sh's, which sources this file
 # The lab's tests, sourced by tests/run.sh (TEST_SUITES, lab/lab.mk): section lab here (make lab,
-# lab-check, the broken copies); lab/tests_grade.sh next (lab-grade, make handout). make test runs the
-# quick tier (texts, refusals, every copy made, step 3's built and checked, for int); make test-lab
-# (TEST_TIER=lab: on the lab GPU, and in CI without one) runs all, naming each GPU check it SKIPs.
-# What does not depend on the type runs for TYPE=int; a broken copy whose header sets LAB_TYPES=T, for T.
+# lab-check, the broken copies), lab/tests_grade.sh next. make test runs the quick tier (texts,
+# refusals, every copy made, step 3's built and checked, for int); make test-lab (TEST_TIER=lab)
+# all, each GPU check it cannot run a SKIP. What does not depend on the type runs for TYPE=int.
 ##= LAB_TESTS=1: LAB_TESTS=0: make test leaves the lab's tests out (one SKIP line)
 if [ "${LAB_TESTS:-1}" = 0 ]; then skip "lab: every lab test" "LAB_TESTS=0"; return 0; fi
 section lab
@@ -75,10 +74,9 @@ if [ "$plumbing" = 1 ]; then
 fi
 
 copies=()   # the copies built below, one test each
-in_checked() { [[ " ${checked[*]} " == *" $1 "* ]]; }
 for k in "${lab_steps[@]}"; do
     step=$(step_dir "$k") copy=$start/$(step_dir "$k")
-    ! in_checked "$k" || copies+=("$copy")
+    [[ " ${checked[*]} " != *" $k "* ]] || copies+=("$copy")
     if [ "$plumbing" = 0 ]; then
         make --no-print-directory lab STEP="$k" LAB_DIR="$start" > "$log/lab-out.txt" 2>&1 ||
             fail "lab: make lab STEP=$k" "$(tail -1 "$log/lab-out.txt")"

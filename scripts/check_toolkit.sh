@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make check-toolkit: every program built with the newest CUDA toolkit PyPI serves, so that a release
-# that breaks the code shows up here (and in CI) before a lab. No GPU needed; only build/toolkit/ is
-# written. Four phases, a line each, the compilers' output in build/toolkit/*.log (V=1: shown). Exit 1:
-# a build or test failed (the log's end printed); 2: no toolkit installed (no venv, PyPI unreachable).
+# make check-toolkit: every program built with the newest CUDA toolkit on PyPI, so a release
+# that breaks the code shows up here (and in CI) before it reaches a lab. No GPU needed; writes
+# only build/toolkit/ (its logs: V=1 shows them too). Exit 1: a build or test failed (the log's
+# end printed); 2: the toolkit could not be installed (no venv, PyPI unreachable).
 # Usage: scripts/check_toolkit.sh PROGRAM_DIR...   (TYPES="int": fewer types)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit

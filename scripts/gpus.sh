@@ -1,7 +1,6 @@
 # shellcheck shell=bash
-# The shared library of the tools and tests, sourced by each (no `set`: the sourcing script's
-# options hold). nvidia-smi (NVIDIA_SMI: tests give a stand-in) is read from its CSV and XML,
-# never from its tables for people.
+# The shared library of the tools and tests, sourced by each (no `set`: the sourcing script's options
+# hold). nvidia-smi (NVIDIA_SMI: tests give a stand-in) is read from its CSV and XML, never its tables.
 NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# make profile: Nsight Compute on the first (largest) pass of each program at a fixed size, one table of
-# the metrics the steps' ideas move and how many kernels one sum launches; the clocks left as they are
-# (--clock-control none). make lab-check PROFILE=1 prints the same table for a student's copy and ours.
-# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N, DEVICE; a PROGRAM_DIR may be a
-# path, e.g. a lab copy; PROFILE_CALLER names the caller in errors)
+# make profile: Nsight Compute on the first (largest) pass of each program at a fixed size, one
+# table of the metrics the steps' ideas move and how many kernels one sum launches, the card's
+# clocks as they are (--clock-control none); make lab-check PROFILE=1: the student's copy and ours.
+# Usage: scripts/profile.sh PROGRAM_DIR...   (PROFILE_N, DEVICE; a PROGRAM_DIR may be a path,
+# e.g. a lab copy; PROFILE_CALLER names the caller in errors)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 suffix=${SUFFIX-}

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# make -C DIR race-demo in step 4's folder: racecheck on Harris's 2007 last-warp code (built
-# with -DLEGACY_WARP_SYNC), then on this repository's version with __syncwarp().
-# Succeeds when racecheck reports the hazard in the first and nothing in the second.
+# make -C DIR race-demo (step 4): racecheck on Harris's 2007 last-warp code (-DLEGACY_WARP_SYNC), then
+# on ours with __syncwarp(); succeeds when racecheck reports the hazard in the first, nothing in the second.
 # Usage: scripts/race_demo.sh LEGACY_PROGRAM SAFE_PROGRAM
 set -euo pipefail
 . "$(dirname "$0")/gpus.sh"

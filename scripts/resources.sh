@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make resources (its help line says what, common/resources.h why, the lines under the table each
-# column). On a GPU every figure is the program's own (--resources); without one, registers and shared
-# memory are the compiler's for the built architecture (SM=90: an H100's), a line saying the rest needs
-# a GPU; a library's kernels, a row that says so. Exit 1: a program or build failed. TYPE, SUFFIX, DEVICE.
+# make resources (what: its help line; why: common/resources.h). On a GPU every figure is the
+# program's own (--resources); without one, registers and shared memory are the compiler's for
+# the built architecture (SM=90: an H100's), a line says the rest needs a GPU; kernel=library: a row says so.
+# Exit 1 when a program or build failed. TYPE, SUFFIX, DEVICE as make resources gives them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpus.sh   # usage

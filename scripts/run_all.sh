@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# make run-all and make sweep (their help lines say what; TYPE=float: results/run-all_float.*):
-# the programs one at a time with progress, then the report's table and chart; exit 1 if any failed.
-# run-all: each folder's ./reduce at N, else each program it builds (make -C DIR programs: the
-# newest CUB's modes), a folder that builds none named. --sweep: SWEEP_PROGRAMS over SIZES.
-# Usage: scripts/run_all.sh DIR...  or  scripts/run_all.sh --sweep PROGRAM...  (SUFFIX: the type)
+# make run-all and make sweep (their help lines say what; results/run-all_float.* for TYPE=float):
+# the programs one at a time with progress, then the report's table and chart; exit 1 if any
+# failed. run-all: each folder's ./reduce at N, else each program it builds (make -C DIR programs:
+# the newest CUB's modes); a folder that builds none is named. --sweep: SWEEP_PROGRAMS over SIZES.
+# Usage: scripts/run_all.sh DIR...   or   scripts/run_all.sh --sweep PROGRAM...   (the int
+# build's paths; SUFFIX picks the type)
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit
 . scripts/gpus.sh

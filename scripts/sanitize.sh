@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make sanitize: compute-sanitizer's memcheck, racecheck, synccheck and initcheck on every
-# program, at the runs its --describe names (sanitize_runs); any error or racecheck warning
-# fails. A folder's build may add flags (make -C DIR sanitize-flags, common/step.mk).
+# make sanitize: compute-sanitizer's memcheck, racecheck, synccheck and initcheck on every program, at the
+# runs its --describe names (sanitize_runs); any error or racecheck warning fails. A folder's build may add
+# flags (make -C DIR sanitize-flags, common/step.mk).
 # Usage: scripts/sanitize.sh PROGRAM_DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit

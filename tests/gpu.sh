@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # make test's GPU sections, sourced by tests/run.sh after its own, with its functions and variables
-# (pass, expect, step_copy, programs, log ...); no GPU: SKIP lines, by name.
-#   gpu       the GPU targets ask for a GPU first, saying what is missing as it is; every program's --check
-#             auto, a 32-bit step's unsigned index (tests/fixtures/), each timed path 100 times, --input
-#   same-bits the programs that claim the same bits whatever the grid, and the controls
-#   resources make resources' registers, shared memory and blocks per SM; report field
+# (pass, expect, step_copy, programs, small, large, newest_cub, log ...); no GPU: SKIP lines, by name.
+# gpu: the GPU targets ask for a GPU first; every program's --check auto, a 32-bit step's unsigned
+# index, each timed path verified 100 times, --input and --print-sum. same-bits: the programs that
+# claim the same bits whatever the grid, and the controls. resources: make resources; report field.
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are tests/run.sh's (and budget is read there)
 section gpu
 "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > "$log/probe.txt" 2>&1; probe=$?
@@ -74,11 +73,9 @@ make_expect "make sanitize without compute-sanitizer says how to get it" 2 "comp
     sanitize SANITIZER=/nonexistent/compute-sanitizer NVCC=false
 
 # library_defect PROGRAM: "SIZES REASON", the sizes of its --check auto that a library it calls
-# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu, whose threads end
-# their loop without renorm() (cub_reference/defect/). --describe says the condition (its
-# trigger.cuh): gpu_to_gpu_renorm=missing, and from n=gpu_to_gpu_every_thread_exposed_from
-# (0: never) every thread of CUB's grid deposits more than endurance() (where only some do, it
-# is held to pass). --check's data fails from there on the H100; check_all fails if one passes.
+# is known to sum wrong on this GPU, else nothing: CCCL 3.5.0's gpu_to_gpu (cub_reference/defect/),
+# from the n where every thread of CUB's grid deposits more than endurance() values (where only
+# some do, it is held to pass), as --describe says (its trigger.cuh); check_all fails if one passes.
 library_defect() {
     local from sizes
     [ "$(describe "$1" gpu_to_gpu_renorm)" = missing ] || return 0
@@ -86,29 +83,6 @@ library_defect() {
     [[ $from =~ ^[1-9][0-9]*$ ]] || return 0
     sizes=$(describe "$1" check_sizes | tr ',' '\n' | awk -v f="$from" '$1 >= f' | paste -sd,)
     [ -n "$sizes" ] && echo "$sizes CCCL $(describe "$1" cccl_version)'s gpu_to_gpu: from n=$from every thread deposits more than endurance() values, and none renorm()s after its last"
-}
-
-# check_run PROGRAM: PROGRAM --check auto, its output and status in $log/check-PROGRAM.*
-check_run() {
-    local saved=$log/check-${1//\//_}
-    timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
-    echo $? > "$saved.status"
-}
-
-# check_jobs: how many --check runs go at once: as many as the GPU's free memory and the
-# host's each hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time
-# making data on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
-check_jobs() {
-    local element_bytes=4 need_mib gpu_mib host_mib mib jobs=4
-    [ "$type" = double ] && element_bytes=8
-    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
-    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
-    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
-    for mib in "$gpu_mib" "$host_mib"; do
-        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$jobs" ] && jobs=$((mib / need_mib))
-        else jobs=1; fi
-    done
-    echo $((jobs < 1 ? 1 : jobs))
 }
 
 # check_all PROGRAM: its --check auto run (--describe's check_sizes), one line: PASS when it
@@ -156,16 +130,29 @@ check_all() {
 gpu_expect() { if [ -z "$gpu" ]; then skip "$1" "no GPU"; else expect "$@"; fi; }
 
 if [ -n "$gpu" ]; then
-    # the 64-bit programs first: their 2^31+5 makes them the longest
-    at_once=$(check_jobs)
+    # how many --check runs go at once: as many as the GPU's free memory and the host's each
+    # hold 2^31+5 elements (and a tenth more), 1 to 4. A run spends most of its time making data
+    # on the host's cores: four side by side halve the time (16 cores: 25 s, not 53).
+    element_bytes=4 at_once=4
+    [ "$type" = double ] && element_bytes=8
+    need_mib=$(( (2**31 + 5) * element_bytes * 11 / 10 / 2**20 ))
+    gpu_mib=$("$NVIDIA_SMI" --query-gpu=memory.free --format=csv,noheader,nounits 2>/dev/null | sort -n | head -1)
+    host_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)
+    for mib in "$gpu_mib" "$host_mib"; do
+        if [[ $mib =~ ^[0-9]+$ ]]; then [ $((mib / need_mib)) -lt "$at_once" ] && at_once=$((mib / need_mib))
+        else at_once=1; fi
+    done
+    at_once=$((at_once < 1 ? 1 : at_once))
     echo "     --check auto runs: $at_once at once"
-    declare -A started=()
+    declare -A started=()   # the 64-bit programs first: their 2^31+5 makes them the longest
     for program in "${programs_64[@]}" "${programs[@]}"; do
         [ -n "${started[$program]:-}" ] && continue
         started[$program]=1
-        rm -f "$log/check-${program//\//_}".*
+        saved=$log/check-${program//\//_}   # the output, verdicts and status check_all reads
+        rm -f "$saved".*
         while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
-        check_run "$program" &
+        { timeout 900 "$program" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
+          echo $? > "$saved.status"; } &
     done
     wait
 fi

@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# make lint: the checks about the text around the code, no GPU needed, one line each:
-#   docs      the Doxygen site builds with zero warnings (make docs)
-#   links     every relative link of every .md leads to a file (scripts/md_filter.sh --dead)
-#   budgets   every layer, bash and each script within its line budget (tests/budgets.txt), no number
-#             above the last commit's or the one before's, but a layer's raise paid by the others'
-#   scripts   every script (tracked *.sh, and files with a bash #! line) passes shellcheck (.shellcheckrc)
-#   help      make help lists every target and each variable's true default
-#   readme    README's flags table lists every flag of the programs' --help; README is at
-#             most 350 lines, names no commit, and says how to test the other types and clean
-# Without doxygen or shellcheck the check FAILS, saying how to install it. The last line is "N passed,
-# N failed"; exit 1 if any failed. Usage: tests/lint.sh PROGRAM_DIR... (make lint: LINT_HELP_DIR built)
+# make lint: the checks of the text around the code, no GPU needed, one line each: docs (the
+# Doxygen site, zero warnings), links (of every .md), budgets (tests/budgets.txt: the layers,
+# bash, each script, and the ratchet), scripts (shellcheck), help (every target, each
+# variable's true default), readme (the flags of --help, its length, what it must say).
+# Without doxygen or shellcheck the check FAILS, saying how to install it. Last line "N passed,
+# N failed"; exit 1 if any failed. Usage: tests/lint.sh PROGRAM_DIR... (make lint passes them).
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next check.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -53,7 +48,7 @@ lines_of() { counted "$@" | tr '\n' '\0' | xargs -0 -r cat -- | wc -l; }
 budget() { awk -v k="$1" '$1 == k { print $2 }' "${2:-tests/budgets.txt}"; }
 # is_script FILE: a shell script: *.sh, or a bash #! line (the scripts section checks these too)
 is_script() { [[ $1 == *.sh ]] || head -c 40 "$1" 2> /dev/null | grep -q '^#!.*bash'; }
-bash_scripts() { git ls-files | while IFS= read -r f; do is_script "$f" && echo "$f"; done; }
+bash_scripts() { git ls-files --cached "$@" | while IFS= read -r f; do is_script "$f" && echo "$f"; done; }
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
     fail "budgets: every layer within its line budget" "not a git checkout: the budgets count git's files"
 else
@@ -101,11 +96,8 @@ else
     done
 fi
 # ---------------------------------------------------------------- scripts
-# (.shellcheckrc lets shellcheck follow the helpers the scripts source)
-scripts=()
-while IFS= read -r -d '' file; do
-    if is_script "$file"; then scripts+=("$file"); fi
-done < <(git ls-files -z --cached --others --exclude-standard 2> /dev/null || find . -path ./build -prune -o -type f -print0)
+# every script, untracked ones too (.shellcheckrc lets shellcheck follow what they source)
+mapfile -t scripts < <(bash_scripts --others --exclude-standard)
 if [ ${#scripts[@]} -lt 10 ]; then
     fail "shellcheck: every script" "found ${#scripts[@]} scripts only (git ls-files)"
 elif command -v shellcheck > /dev/null 2>&1; then

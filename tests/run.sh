@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
 # make test: everything that can run on this machine, one line per test (and a progress
-# line per folder built). The sections, each ending with its "-- NAME: S s" line:
-#   unit      host unit tests of the harness (flags, data, verdict, tables, CSV, SVG)
-#   build     the harness library, then every program folder at once (make -C DIR)
-#   stale     a change of flags (SM=80) rebuilds a copy of step 0; a second make nothing (int)
-#   diff      consecutive steps' kernel files differ by at most 40 lines (60 after an extension's)
-#   tools     step_dir, make sweep's programs and check-archs agree with the Makefile's lists
-#   input     bad input against a real step binary: one line, exit 2, GPU untouched
-# Then tests/gpu.sh's sections and each extension's suite (TEST_SUITES: its folders,
-# SUITE_PROGRAM_DIRS, built here). Without a GPU the GPU checks are SKIP lines, by name.
+# line per folder built). The sections, each ending with its "-- NAME: S s" line: unit (the
+# harness's host unit tests), build (the harness, then every folder at once), stale (a change
+# of flags rebuilds), diff (consecutive steps' kernels), tools (step_dir, make sweep's programs,
+# check-archs), input (bad input: one line, exit 2, GPU untouched); then tests/gpu.sh's and
+# each extension's suite (TEST_SUITES). Without a GPU the GPU checks are SKIP lines, by name.
 # make test-ci (TEST_TIER=ci): below. Last line "N passed, N failed, N skipped"; exit 1 if any failed.
 # Usage: tests/run.sh PROGRAM_DIR...   (TYPE and SUFFIX come from the Makefile)
 # No -e: a command that fails is a FAIL line to count, and the run goes on to the next test.
@@ -122,22 +118,6 @@ removable_checks() {
     done
 }
 
-# toolkit_checks: the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME,
-# else /usr/local/cuda); without one a build says so in one line before anything else
-toolkit_checks() {
-    local found status
-    mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
-    printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
-    for tool in make sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
-    found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
-    [ "$found" = "$log/fake-cuda" ]; result "toolkit: the nvcc on PATH gives CUDA_PATH" $? "got '$found'"
-    found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
-    [ "$found" = "$log/fake-cuda" ]; result "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" $? "got '$found'"
-    env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
-    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc" "$log/no-nvcc.txt"
-    result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
-}
-
 # finish: the section times, the last line; exit 1 if any failed. Every result line must be
 # counted (one made in a subshell, or under a local counter's name, would print and not count)
 finish() {
@@ -156,7 +136,19 @@ finish() {
     [ "$failed" -eq 0 ]
 }
 if [ "${TEST_TIER:-}" = ci ]; then
-    section toolkit; toolkit_checks
+    section toolkit
+    # the toolkit is found as a user expects (the nvcc on PATH, else CUDA_HOME,
+    # else /usr/local/cuda); without one a build says so in one line before anything else
+    mkdir -p "$log/fake-cuda/bin" "$log/no-nvcc"
+    printf '#!/bin/sh\nexit 0\n' > "$log/fake-cuda/bin/nvcc"; chmod +x "$log/fake-cuda/bin/nvcc"
+    for tool in make sh echo; do ln -sf "$(type -P "$tool")" "$log/no-nvcc/$tool"; done
+    found=$(env -u CUDA_PATH -u CUDA_HOME PATH="$log/fake-cuda/bin:$PATH" make --no-print-directory -s print-CUDA_PATH)
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: the nvcc on PATH gives CUDA_PATH" $? "got '$found'"
+    found=$(env -u CUDA_PATH PATH="$log/no-nvcc" CUDA_HOME="$log/fake-cuda" make --no-print-directory -s print-CUDA_PATH)
+    [ "$found" = "$log/fake-cuda" ]; result "toolkit: without nvcc on PATH, CUDA_HOME gives CUDA_PATH" $? "got '$found'"
+    env -u NVCC make --no-print-directory all CUDA_PATH=/nonexistent > "$log/no-nvcc.txt" 2>&1; status=$?
+    [ "$status" -eq 2 ] && [ "$(wc -l < "$log/no-nvcc.txt")" -eq 1 ] && grep -q "no nvcc" "$log/no-nvcc.txt"
+    result "toolkit: make all without nvcc says so in one line, exit 2" $? "exit $status: $(head -3 "$log/no-nvcc.txt" | tr '\n' ' ')"
     section removable; removable_checks
 fi
 if [ -n "${TEST_TIER:-}" ]; then   # CI's and an extension's tier (make test-lab: lab/lab.mk): their suites
