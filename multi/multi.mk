@@ -50,7 +50,7 @@ $(MULTI_UNIT_TESTS): $(MULTI_UNIT_SOURCES) $(MULTI_REPORT_SOURCES) $(wildcard co
 
 .PHONY: scaling mpich nccl
 
-## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step13 (one MPI rank per GPU, when built) and step13 over the network transport: speedup, efficiency, the all-reduce, each crossover (results/scaling.csv, .svg)
+## scaling: over SCALING_SIZES (2^20 ... 2^30) x G = 1, 2, 4 ... all GPUs: step12, step15 and step13 and step15 with one MPI rank per GPU (each where built), step13 over the network transport: speedup, efficiency, the combine, each crossover (results/scaling.csv, .svg)
 scaling:
 	@scripts/preflight.sh $@
 	@$(MAKE) --no-print-directory all
