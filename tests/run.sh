@@ -74,6 +74,7 @@ step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "i
 # ---------------------------------------------------------------- the CI tier
 # make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
 # (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
+# The copy takes this tree's builds (not the tests' copies): make rebuilds what the removal changed.
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed why=""
@@ -86,8 +87,9 @@ removable_checks() {
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
         mkdir -p "$scratch"
-        git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-            tar --null -T - -cf - | tar -xf - -C "$scratch"
+        { git ls-files -z -co --exclude-standard; git ls-files -z -oi --exclude-standard |
+            grep -zE '^([^/]+/)+(build/.*|reduce[^/]*)$|^build/(int|cpu|tools)/' | grep -zvE '^build/[^/]+/test-|^lab/work/'; } |
+            while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$scratch"
         read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
         echo "  removable: building and testing a copy without ${folders[*]} ..."
         ( cd "$scratch" && rm -rf "${folders[@]}" && grep -qx "include $ext/$ext.mk" Makefile &&
