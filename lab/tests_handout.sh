@@ -8,7 +8,7 @@ if [ "${TEST_TIER:-}" = ci ]; then
     [ "$type" = int ] || { skip "handout: make docs and make lint in the handouts" "TYPE=int only"; return 0; }
     [ ! -f lab/handout.txt ] || { skip "handout: make docs and make lint in the handouts" "a course's handout makes none"; return 0; }
     for spec in 3 1-3; do
-        out=$handouts/ci-$spec
+        out=$log/handout-$spec   # the tier's own folder: make test-lab, beside it in CI, empties $handouts
         rm -rf "$out"
         make --no-print-directory handout EXERCISES="$spec" HANDOUT_DIR="$out" > "$log/handout.txt" 2>&1 &&
             (cd "$out" && git init -q && git add -A && git -c user.name=ci -c user.email=ci@localhost commit -qm handout &&
