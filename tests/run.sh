@@ -87,7 +87,7 @@ removable_checks() {
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
         mkdir -p "$scratch"
-        { git ls-files -z -co --exclude-standard; git ls-files -z -oi --exclude-standard -- build/int build/cpu build/tools |
+        { git ls-files -z -co --exclude-standard; git ls-files -z -oi --exclude-standard -- "build/$type" build/cpu build/tools |
             grep -zv '/test-'; git ls-files -z -oi --exclude-standard | grep -zE '^[^/]+/([^/]+/)?(build/|reduce[^/]*$)' | grep -zv '^build/'; } |
             while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$scratch"
         read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
