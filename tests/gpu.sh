@@ -144,17 +144,12 @@ if [ -n "$gpu" ]; then
     done
     at_once=$((at_once < 1 ? 1 : at_once))
     echo "     --check auto runs: $at_once at once"
-    declare -A started=()   # the 64-bit programs first: their 2^31+5 makes them the longest
-    for program in "${programs_64[@]}" "${programs[@]}"; do
-        [ -n "${started[$program]:-}" ] && continue
-        started[$program]=1
-        saved=$log/check-${program//\//_}   # the output, verdicts and status check_all reads
+    # the 64-bit programs first (2^31+5: the longest); the output, verdicts and status check_all reads
+    # shellcheck disable=SC2016  # $0 and $1 are the inner shell's: the log folder and one program
+    printf '%s\n' "${programs_64[@]}" "${programs[@]}" | awk '!seen[$0]++' | xargs -d '\n' -n 1 -P "$at_once" bash -c '
+        saved=$0/check-${1//\//_}
         rm -f "$saved".*
-        while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
-        { timeout 900 "$program" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"
-          echo $? > "$saved.status"; } &
-    done
-    wait
+        timeout 900 "$1" --check auto --verdicts "$saved.verdicts" > "$saved.out" 2> "$saved.err"; echo $? > "$saved.status"' "$log"
 fi
 for program in "${programs[@]}"; do check_all "$program"; done
 # diagnose.h's claim (DIAG_INDEX_32BIT): 2^31+5 catches a signed 32-bit index only; an unsigned one
@@ -388,7 +383,6 @@ for dir in "${dirs[@]}"; do
     if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why; row: '$row'"; fi
 done
 
-row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
 { build/tools/report header
   row prev_x "prev start" 2.000000; row next_x "next (yours)" 1.500000; row next_x "next ours" 1.000000
 } > "$log/field-rows.csv"
