@@ -26,13 +26,8 @@ done
 section multi-diff
 # Step 12 includes the one-GPU step just below it and adds its own file, counted without blank
 # and comment lines (a comment's `*` is followed by a space, `/` or the end); 13 changes 12's.
-previous=""
 first_multi=${one_process_step%%_*}
-for dir in "${dirs[@]}"; do
-    case $dir in step*/*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
-    number=${dir%%_*}
-    [ "${number#step}" -lt "${first_multi#step}" ] && [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
-done
+previous=$(step_dir $((${first_multi#step} - 1)))
 files=("$one_process_step"/*.cu "$rank_per_gpu_step"/*.cu)
 lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "${files[0]}")
 name="diff ${previous%%_*} -> $first_multi: ${files[0]} includes $previous/reduce.cu and adds $lines code lines"
@@ -85,7 +80,6 @@ gpu_check() {
     n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
     fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
 }
-# ---------------------------------------------------------------- step 12
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
@@ -127,7 +121,6 @@ multi_expect gpu_expect "gpu input: $multi_name --gpus above the GPUs there are"
 multi_expect gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
     --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
-# ---------------------------------------------------------------- step 13
 section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)
