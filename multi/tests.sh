@@ -90,11 +90,9 @@ make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skippe
     -C "$rank_per_gpu_step" run MPICC=
 section step12
 # the sizes that break reductions (--describe's check_sizes), 2^31+5 apart: on one GPU or rank
-IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
-huge=()
-for i in "${!sizes[@]}"; do
-    if [ "${sizes[i]}" -gt 2147483647 ]; then huge=("${sizes[i]}"); unset 'sizes[i]'; fi
-done
+all_sizes=$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes | tr , '\n')
+mapfile -t sizes < <(awk 'NF && $1 <= 2147483647' <<< "$all_sizes")
+mapfile -t huge < <(awk '$1 > 2147483647' <<< "$all_sizes")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 3 257)   # without a program the checks below SKIP, by name
 # multi_check G SIZE...: step 12 --check on G GPUs (all: every GPU it sees)
 multi_check() {
