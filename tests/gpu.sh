@@ -87,14 +87,11 @@ library_defect() {
 check_all() {
     local program=$1 sizes count name status failing_sizes passed_sizes saved=$log/check-${1//\//_} defect="" known="" size verdict wrong=""
     sizes=$(describe "$program" check_sizes)
-    count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
-    if [ "$count" -eq 0 ]; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
+    if ! grep -q '[0-9]' <<< "$sizes"; then fail "gpu $program $type: --check auto" "its --describe gives no check_sizes"; return; fi
     [ -n "$gpu" ] && defect=$(library_defect "$program")   # its condition asks the GPU
     known=${defect%% *}
-    if [ -n "$known" ]; then
-        sizes=$(tr ',' '\n' <<< "$sizes" | grep -vxF -f <(tr ',' '\n' <<< "$known") | paste -sd,)
-        count=$((count - $(tr ',' '\n' <<< "$known" | grep -c .)))
-    fi
+    [ -z "$known" ] || sizes=$(tr ',' '\n' <<< "$sizes" | grep -vxF -f <(tr ',' '\n' <<< "$known") | paste -sd,)
+    count=$(tr ',' '\n' <<< "$sizes" | grep -c '^[0-9]')
     name="gpu $program $type: --check auto, $count sizes from ${sizes%%,*} to ${sizes##*,}${known:+ (all but n=$known)}, random and one-hot data"
     if [ -z "$gpu" ]; then skip "$name" "no GPU"; return; fi
     status=$(cat "$saved.status" 2>/dev/null)
