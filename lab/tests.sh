@@ -9,10 +9,8 @@ section lab
 lab_root=build/$type/test-lab
 rm -rf "$lab_root"
 read -ra lab_steps <<< "$(lab/lab.sh steps)"
-if [ -z "${gpu+set}" ]; then   # make test-lab: no tests/gpu.sh before it asked for the GPU
-    gpu=yes
-    "$(step_dir 0)/reduce$suffix" -n 1 -r 1 --warmup 0 --quiet > /dev/null 2>&1 || [ $? -ne 3 ] || gpu=""
-fi
+# make test-lab: no tests/gpu.sh before it, so the GPU targets' check (gpu.sh: it agrees with the programs)
+[ -n "${gpu+set}" ] || gpu=$(scripts/preflight.sh test-lab 2> /dev/null && echo yes)
 # A course's handout: each exercise's copy made, built and, on a GPU, checked
 if [ -f lab/handout.txt ]; then
     skip "lab: make lab from our kernels, the broken copies, lab-grade and lab-grade-all" \
