@@ -54,12 +54,8 @@ fi
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
 # size_notes G N...: what makes the sizes adversarial on G GPUs, for the test's name
 size_notes() {
-    local g=$1 n notes=""
-    shift
-    [ "$g" = all ] && return
-    for n in "$@"; do [ "$n" -lt "$g" ] && { notes="n < G"; break; }; done
-    for n in "$@"; do [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && { notes="${notes:+$notes, }n % G != 0"; break; }; done
-    [ -n "$notes" ] && echo " ($notes)"
+    [ "$1" = all ] || printf '%s\n' "${@:2}" | awk -v g="$1" '$1 < g { a = "n < G" } g > 1 && $1 % g { b = "n % G != 0" }
+        END { s = a (a != "" && b != "" ? ", " : "") b; if (s != "") print " (" s ")" }'
 }
 # gpu_check NAME G WHY COMMAND... -- SIZE...: --check of COMMAND on G GPUs (all: every GPU), passed when its
 # verdicts pass every size, else the failing ones named; SKIP by name when WHY says why not, or too few GPUs
