@@ -54,11 +54,7 @@ visible_gpus() {
     else listed_gpus; fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
-gpu_counts() {
-    local g=1 powers=()
-    while [ "$g" -lt "$1" ]; do powers+=("$g"); g=$((g * 2)); done
-    echo "${powers[@]}" "$1"
-}
+gpu_counts() { awk -v all="$1" 'BEGIN { for (g = 1; g < all; g *= 2) printf "%d ", g; print all }'; }
 
 # have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
 have_libcuda() {
