@@ -49,10 +49,8 @@ valid_step() {
 }
 # before_step K: the step exercise K starts from: the one before K in the list
 before_step() {
-    local k before=""
     [ -z "$handout" ] || { fact start "$1"; return; }
-    for k in "${kernel_steps[@]}"; do [ "$k" -lt "$1" ] && before=$k; done
-    echo "$before"
+    printf '%s\n' "${kernel_steps[@]}" | awk -v k="$1" '$1 < k { before = $1 } END { print before }'
 }
 # need_grader TARGET: the lab's tool is built (a direct run may come before make's), or exit 1
 need_grader() {
