@@ -49,10 +49,8 @@ valid_step() {
 }
 # before_step K: the step exercise K starts from: the one before K in the list
 before_step() {
-    local k before=""
     [ -z "$handout" ] || { fact start "$1"; return; }
-    for k in "${kernel_steps[@]}"; do [ "$k" -lt "$1" ] && before=$k; done
-    echo "$before"
+    printf '%s\n' "${kernel_steps[@]}" | awk -v k="$1" '$1 < k { before = $1 } END { print before }'
 }
 # need_grader TARGET: the lab's tool is built (a direct run may come before make's), or exit 1
 need_grader() {
@@ -308,11 +306,9 @@ make_broken() {
     cur=$(step_dir "$k") dest=$lab_dir/$(step_dir "$k")
     (FORCE=1 start "$k") > /dev/null || exit 1
     cp "$cur/reduce.cu" "$dest/reduce.cu" || exit 1
-    if command -v patch > /dev/null 2>&1; then
-        patch -s --no-backup-if-mismatch "$dest/reduce.cu" < "$file" > "$dest/patch.log" 2>&1
-    else
-        git apply --unsafe-paths --directory="$dest" -p1 "$file" > "$dest/patch.log" 2>&1
-    fi || { echo "lab: $file does not apply to $cur/reduce.cu: $(head -1 "$dest/patch.log")" >&2; exit 1; }
+    { if command -v patch > /dev/null 2>&1; then patch -s --no-backup-if-mismatch -d "$dest" -p1 < "$file"
+      else git apply --unsafe-paths --directory="$dest" -p1 "$file"; fi; } > "$dest/patch.log" 2>&1 ||
+        { echo "lab: $file does not apply to $cur/reduce.cu: $(head -1 "$dest/patch.log")" >&2; exit 1; }
     rm -f "$dest/patch.log"
     echo "$dest"
 }

@@ -92,11 +92,9 @@ check_includes() {
         [[ " ${may[*]} " == *" $target "* ]] || { bad="line $line: #include $target"; break; }
     done < <(include_lines "$file")
     [ -n "$bad" ] || { note includes pass "only what our step $k's file includes ($ours)"; return 0; }
-    {
-        echo "your copy may include only what our step $k's file includes ($ours), and <cstdio>, <cstdint>,"
-        echo "<climits>, <cfloat>, <cassert> (or their .h names): the exercise is your own kernel, and a library's"
-        echo "reduction (CUB, Thrust, cuBLAS, cooperative_groups::reduce) is not; remove the #include and what uses it"
-    } > "$log/includes.txt"
+    printf '%s\n' "your copy may include only what our step $k's file includes ($ours), and <cstdio>, <cstdint>," \
+        "<climits>, <cfloat>, <cassert> (or their .h names): the exercise is your own kernel, and a library's" \
+        "reduction (CUB, Thrust, cuBLAS, cooperative_groups::reduce) is not; remove the #include and what uses it" > "$log/includes.txt"
     echo "FAIL includes: $bad"
     sed 's/^/  /' "$log/includes.txt"
     note includes fail "$bad"

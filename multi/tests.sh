@@ -26,13 +26,8 @@ done
 section multi-diff
 # Step 12 includes the one-GPU step just below it and adds its own file, counted without blank
 # and comment lines (a comment's `*` is followed by a space, `/` or the end); 13 changes 12's.
-previous=""
 first_multi=${one_process_step%%_*}
-for dir in "${dirs[@]}"; do
-    case $dir in step*/*) continue ;; step[0-9]_*|step[0-9][0-9]_*) ;; *) continue ;; esac
-    number=${dir%%_*}
-    [ "${number#step}" -lt "${first_multi#step}" ] && [ -f "$dir/reduce.cu" ] && ! suite_owned "$dir" && previous=$dir
-done
+previous=$(step_dir $((${first_multi#step} - 1)))
 files=("$one_process_step"/*.cu "$rank_per_gpu_step"/*.cu)
 lines=$(grep -cvE '^[[:space:]]*($|//|/\*|\*/|\*([[:space:]]|$))' "${files[0]}")
 name="diff ${previous%%_*} -> $first_multi: ${files[0]} includes $previous/reduce.cu and adds $lines code lines"
@@ -59,12 +54,8 @@ fi
 visible=$( [ -n "$gpu" ] && visible_gpus || echo 0)
 # size_notes G N...: what makes the sizes adversarial on G GPUs, for the test's name
 size_notes() {
-    local g=$1 n notes=""
-    shift
-    [ "$g" = all ] && return
-    for n in "$@"; do [ "$n" -lt "$g" ] && { notes="n < G"; break; }; done
-    for n in "$@"; do [ "$g" -gt 1 ] && [ $((n % g)) -ne 0 ] && { notes="${notes:+$notes, }n % G != 0"; break; }; done
-    [ -n "$notes" ] && echo " ($notes)"
+    [ "$1" = all ] || printf '%s\n' "${@:2}" | awk -v g="$1" '$1 < g { a = "n < G" } g > 1 && $1 % g { b = "n % G != 0" }
+        END { s = a (a != "" && b != "" ? ", " : "") b; if (s != "") print " (" s ")" }'
 }
 # gpu_check NAME G WHY COMMAND... -- SIZE...: --check of COMMAND on G GPUs (all: every GPU), passed when its
 # verdicts pass every size, else the failing ones named; SKIP by name when WHY says why not, or too few GPUs
@@ -85,7 +76,6 @@ gpu_check() {
     n=${failing# } n=${n%% *}   # the first failing size: what the program said of it
     fail "$name" "failing n:$failing: $(grep -h "n=${n}[ :,]" "$log/check.txt" "$log/check-err.txt" | head -2 | tr '\n' ' ')$(head -c 200 "$log/check-err.txt")"
 }
-# ---------------------------------------------------------------- step 12
 echo "not a zip file" > "$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that is not a wheel" 2 "is not a wheel" mpich MPICH_WHEEL="$log/not-a-wheel.whl"
 make_expect "mpich: MPICH_WHEEL that does not exist" 2 "no such file" mpich MPICH_WHEEL=/nonexistent/mpich.whl
@@ -96,11 +86,9 @@ make_expect "make -C (step 13) run without MPI: the skip line, exit 2" 2 "skippe
     -C "$rank_per_gpu_step" run MPICC=
 section step12
 # the sizes that break reductions (--describe's check_sizes), 2^31+5 apart: on one GPU or rank
-IFS=, read -ra sizes <<< "$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes)"
-huge=()
-for i in "${!sizes[@]}"; do
-    if [ "${sizes[i]}" -gt 2147483647 ]; then huge=("${sizes[i]}"); unset 'sizes[i]'; fi
-done
+all_sizes=$( [ -n "$multi_program" ] && describe "$multi_program" check_sizes | tr , '\n')
+mapfile -t sizes < <(awk 'NF && $1 <= 2147483647' <<< "$all_sizes")
+mapfile -t huge < <(awk '$1 > 2147483647' <<< "$all_sizes")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 3 257)   # without a program the checks below SKIP, by name
 # multi_check G SIZE...: step 12 --check on G GPUs (all: every GPU it sees)
 multi_check() {
@@ -127,7 +115,6 @@ multi_expect gpu_expect "gpu input: $multi_name --gpus above the GPUs there are"
 multi_expect gpu_expect "gpu $multi_name --gpus 1: 100 calls in a row, every result verified" 0 "" \
     --gpus 1 -n 2^20+7 -r 100 --warmup 0 --quiet
 expect "input: --gpus on a one-GPU step" 2 "unknown option '--gpus'" "$large" --gpus 2 -n 1000
-# ---------------------------------------------------------------- step 13
 section step13
 # One MPI rank per GPU, started with the mpiexec of the MPI it was built with (mpi_launcher)
 launcher=$( [ -n "$rank_program" ] && mpi_launcher)

@@ -16,13 +16,7 @@ program_dirs() {
     [ ${#dirs[@]} -eq 0 ] || printf '%s\n' "${dirs[@]}"
 }
 # step_dir K: the folder of step K (stepK_NAME among program_dirs), or nothing and status 1
-step_dir() {
-    local dir
-    for dir in $(program_dirs); do
-        if [[ $dir == step"$1"_* && $dir != */* ]]; then echo "$dir"; return 0; fi
-    done
-    return 1
-}
+step_dir() { program_dirs | awk -v step="step$1_" 'index($0, step) == 1 && !/\// && !found++ { print } END { exit !found }'; }
 
 # describe PROGRAM KEY: one field of PROGRAM --describe (common/harness.c lists them), or nothing
 describe() { "$1" --describe 2>/dev/null | sed -n "s/^$2=//p" || true; }
@@ -60,11 +54,7 @@ visible_gpus() {
     else listed_gpus; fi
 }
 # gpu_counts ALL: 1 2 4 ... below ALL, then ALL
-gpu_counts() {
-    local g=1 powers=()
-    while [ "$g" -lt "$1" ]; do powers+=("$g"); g=$((g * 2)); done
-    echo "${powers[@]}" "$1"
-}
+gpu_counts() { awk -v all="$1" 'BEGIN { for (g = 1; g < all; g *= 2) printf "%d ", g; print all }'; }
 
 # have_libcuda: true if the driver's CUDA library, libcuda.so.1, can be loaded
 have_libcuda() {

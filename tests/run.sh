@@ -71,6 +71,7 @@ expect() {
 make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 # step_copy DIR FROM: DIR, emptied, holds FROM's kernel file and a Makefile of common/step.mk alone
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
+row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
 # ---------------------------------------------------------------- the CI tier
 # make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
 # (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
@@ -297,7 +298,6 @@ small=$(for p in "${programs[@]}"; do [ "$(describe "$p" index_bits)" = 32 ] && 
 large=${programs_64[0]:-}   # a 64-bit step
 printf 'not a whole element' > "$log/odd.bin"   # 19 bytes: no element size divides it
 if [ -x "$small" ] && [ -x "$large" ]; then
-    expect "input: n above the step max" 2 "maximum"             "$small" -n 2^31
     # the flags' parsing is unit-tested; here, a program's one line and exit 2 for them
     expect "input: unknown flag"         2 "unknown option"      "$small" --frobnicate
     expect "input: --verdicts in a folder that does not exist" 2 "--verdicts" "$small" --check 5 --verdicts /nonexistent/dir/v.txt
@@ -315,7 +315,7 @@ if [ -x "$small" ] && [ -x "$large" ]; then
     name="input: every program's --check auto sizes hold 1, its elements per block and one either side, and 2^31+5 where its indices are 64-bit"
     if [ -z "$wrong" ] && [ ${#programs[@]} -gt 0 ]; then pass "$name"; else fail "$name" "${wrong:-no program}"; fi
     expect "input: --help"               0 "Usage:"              "$small" --help
-    expect "input: a 32-bit step's maximum says why" 2 "indexes with 32-bit integers" "$small" -n 2^31
+    expect "input: n above a 32-bit step's maximum, saying why" 2 "maximum of 2147483647: its kernel indexes with 32-bit integers" "$small" -n 2^31
     expect "input: a 64-bit step's maximum says why" 2 "maximum of 9223372036854775807" "$large" -n 2^63
     expect "input: -n 2^64-1, the top of the sizes' range, is a size above the maximum" 2 "maximum" "$large" -n 2^64-1
     # its own reason (64-bit indices), not the 32-bit steps' advice to use another
