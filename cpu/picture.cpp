@@ -3,11 +3,11 @@
  * @brief A step's picture as an SVG, drawn from a trace of its own kernel on the CPU
  * (CUDA_ON_CPU_TRACE, runtime.cpp), never from its indexing.
  *
- * picture TITLE < trace > tree-STEP.svg: block 0's tree. Per level (the barriers, then
- * __syncwarp()s, passed): the first 64 words of shared memory, a line from each word a thread
- * read to the word it wrote, and that thread's number; s, the other word's distance from it
- * where all threads agree, the active lanes of each warp that wrote, and the worst bank conflict: the most distinct words one bank serves to a warp's lanes in
- * one access (the k-th read, or write, of each lane in the level), 32 banks of 4-byte words.
+ * picture TITLE < trace > tree-STEP.svg: block 0's tree. Per level (barriers, then __syncwarp()s,
+ * passed; reads alone join the writes after them): shared memory's first 64 words, a line from each
+ * word a thread read to the word it wrote, that thread; s, where all agree; each warp's lanes that
+ * wrote (0: idle); the worst bank conflict: the most distinct words one bank serves to a warp's
+ * lanes in one access (the k-th read, or write, of each lane), 32 banks of 4-byte words.
  *
  * picture TITLE loads < trace > loads-STEP.svg: the elements a few threads load, in order;
  * then who writes and who reads each element of the other buffers: the partial sums, the sum.
@@ -92,7 +92,19 @@ int main(int argc, char **argv)
             levels[level].push_back({ thread, word, op });
     if (argc > 2)
         return draw_loads(argv[1], globals);
-    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 480;
+    unsigned int warps = 0;   // the block's, busy or not: a level prints each one's lanes
+    for (auto &[l, list] : levels)
+        for (auto &a : list)
+            warps = std::max(warps, a.thread / 32 + 1);
+    for (auto it = levels.begin(); it != levels.end() && std::next(it) != levels.end();) {
+        auto next = std::next(it);   // reads alone (the last warp's, before a __syncwarp()): the next level's
+        if (std::none_of(it->second.begin(), it->second.end(), [](const access &a) { return a.op == 'w'; })) {
+            next->second.insert(next->second.begin(), it->second.begin(), it->second.end());
+            levels.erase(it);
+        }
+        it = next;
+    }
+    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 560;
     printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
            width, height);
     printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s: block 0's "
@@ -104,8 +116,8 @@ int main(int argc, char **argv)
         std::map<unsigned int, std::vector<unsigned int>> reads, writes;   // thread: its words, in order
         for (auto &a : list)
             (a.op == 'w' ? writes : reads)[a.thread].push_back(a.word);
-        std::map<unsigned int, unsigned int> lanes;   // warp: lanes that wrote
-        for (auto &[t, w] : writes)
+        std::vector<unsigned int> lanes(warps);   // each warp's lanes that wrote (that read, where none wrote)
+        for (auto &[t, w] : writes.empty() ? reads : writes)
             lanes[t / 32]++;
         unsigned int worst = writes.empty() && reads.empty() ? 0 : 1;
         for (auto *side : { &reads, &writes }) {
@@ -117,15 +129,13 @@ int main(int argc, char **argv)
                 for (auto &[bank, words] : by_bank)
                     worst = words.size() > worst ? (unsigned int)words.size() : worst;
         }
-        printf("<text x=\"4\" y=\"%u\">level %u</text>\n", y + 22, l);
-        for (unsigned int i = 0; i < SHOWN; i++) {
-            bool written = false;
-            for (auto &[t, w] : writes)
-                for (unsigned int x : w)
-                    written |= x == i;
+        printf("<text x=\"4\" y=\"%u\">level %u</text>\n", y + 22, row - 1);
+        std::set<unsigned int> written;
+        for (auto &[t, w] : writes)
+            written.insert(w.begin(), w.end());
+        for (unsigned int i = 0; i < SHOWN; i++)
             printf("<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"10\" fill=\"%s\" stroke=\"#999\"/>\n", LEFT + i * CELL,
-                   y + 30, CELL - 2, written ? "#e8743b" : "#eee");
-        }
+                   y + 30, CELL - 2, written.count(i) ? "#e8743b" : "#eee");
         for (auto &[t, w] : writes)   // the thread that wrote, above its word
             if (w[0] < SHOWN)
                 printf("<text x=\"%u\" y=\"%u\" font-size=\"7\">%u</text>\n", LEFT + w[0] * CELL, y + 28, t);
@@ -139,18 +149,16 @@ int main(int argc, char **argv)
                                y + 4, LEFT + w[0] * CELL + 5, y + 30);
                 }
         std::string active = strides.size() == 1 ? "s = " + std::to_string(*strides.begin()) + ": " : "";
-        active += lanes.empty() ? "lanes per warp: none" : "lanes per warp:";
-        for (auto &[w, n] : lanes)
+        active += writes.empty() ? "reads only: lanes per warp:" : "lanes per warp:";
+        for (unsigned int n : lanes)
             active += " " + std::to_string(n);
-        std::string warp0(32, '.');
-        for (auto &[t, w] : writes)
+        std::string warp0(32, '.');   // its lanes that wrote (that read, where none wrote)
+        for (auto &[t, w] : writes.empty() ? reads : writes)
             if (t < 32)
                 warp0[t] = '#';
         unsigned int x = LEFT + SHOWN * CELL + 8;
-        printf("<text x=\"%u\" y=\"%u\">%s; bank conflicts: %u-way%s</text>\n", x, y + 10, active.c_str(), worst,
-               writes.empty() ? " (reads only)" : "");
-        printf("<text x=\"%u\" y=\"%u\">threads that write: %zu</text>\n", x, y + 24, writes.size());
-        printf("<text x=\"%u\" y=\"%u\">warp 0: %s</text>\n", x, y + 38, warp0.c_str());
+        printf("<text x=\"%u\" y=\"%u\">%s; bank conflicts: %u-way</text>\n", x, y + 10, active.c_str(), worst);
+        printf("<text x=\"%u\" y=\"%u\">warp 0: %s</text>\n", x, y + 24, warp0.c_str());
     }
     printf("</svg>\n");
     return 0;

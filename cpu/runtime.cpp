@@ -3,10 +3,8 @@
  * @brief What cuda_on_cpu.h declares: the fibers, their meetings, the shared-memory race
  * check, and the CUDA runtime calls the harness makes, answered by a fake device, "CPU".
  *
- * Schedule (CUDA_ON_CPU_SCHEDULE): "in-order" runs a block's threads 0, 1, ... each up to its
- * next meeting; "reverse" (the default: the order that exposes a missing barrier in a tree
- * whose threads read above their own index) runs them from the last. A thread runs alone
- * between meetings, so a kernel's loads and stores never interleave inside a segment.
+ * Schedules (CUDA_ON_CPU_SCHEDULE, cpu/README.md): a block's threads from the last (reverse) or
+ * from 0 (in-order), each alone up to its next meeting, so no two threads' accesses interleave.
  */
 #include <link.h>
 #include <setjmp.h>
@@ -173,8 +171,6 @@ static bool release_warp(unsigned int w)
     return true;
 }
 
-static const char *step_name() { return STEP.name; }
-
 /** Runs one block to its end; exits the program on a deadlock. */
 static void run_block()
 {
@@ -208,7 +204,7 @@ static void run_block()
             return;
         if (!released) {
             fprintf(stderr, "DEADLOCK %s block %u: threads wait at meetings that not all of them reach "
-                    "(a __syncthreads() or __syncwarp() in a branch?)\n", step_name(), block_idx.x);
+                    "(a __syncthreads() or __syncwarp() in a branch?)\n", STEP.name, block_idx.x);
             exit(EXIT_WRONG);
         }
     }
@@ -252,12 +248,11 @@ cudaError_t launch(void (*kernel_body)(void *), void *arg, dim3 grid, dim3 block
 
 /* ------------------------------------------------------------------ the race check */
 using cpu::current;
-using cpu::step_name;
 static void race(const char *what, unsigned int word, const stamp &a)
 {
     fprintf(stderr, "RACE %s block %u: thread %u %s shared word %u (byte %u of the block's shared memory), "
             "which thread %u %s after barrier %llu with no barrier between (schedule %s)\n",
-            step_name(), cpu::block_idx.x, current->tid, what, word, word * 4, a.thread,
+            STEP.name, cpu::block_idx.x, current->tid, what, word, word * 4, a.thread,
             what[0] == 'w' && &a == &shadow[word].read ? "read" : "wrote",
             a.epoch - block_first_epoch, reverse ? "reverse" : "in-order");
     exit(EXIT_WRONG);

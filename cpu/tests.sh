@@ -44,9 +44,8 @@ for t in $cpu_types; do
 done
 
 section cpu-faults
-# Each fault in a copy of its step's file, built for the CPU: the run must fail, saying why.
-# A step's patch from lab/broken (the logic ones: the others need a GPU's timing or memory, below)
-# or, for step 2, its tree's barrier deleted. cpu_fault NAME STEP EXPECT [PATCH]
+# cpu_fault NAME STEP EXPECT [PATCH]: a copy of STEP's file with lab/broken's PATCH (the logic ones), or
+# for step 2 its tree's barrier deleted, built for the CPU: the run must fail, saying EXPECT.
 cpu_fault() {
     local dir=build/cpu/fixtures/$1 out
     if [ ! -f "$2/reduce.cu" ] || [ ! -f "${4:-$2/reduce.cu}" ]; then
@@ -84,7 +83,7 @@ if [ "$type" = int ]; then
     done
     [ -n "$(ls "$cpu_log"/pictures/*.svg 2> /dev/null)" ] || fail "cpu: make cpu-pictures drew nothing" "$(tail -2 "$cpu_log/pictures.txt")"
     # The tree figures a step's README quotes ("at s = N", then "K-way" or "K (active) lanes"
-    # before the next "at s", ". " or "; ") are its picture's: its level's K-way, every warp's K lanes
+    # before the next "at s", ". " or "; ") are its picture's: its level's K-way, every busy warp's K lanes
     figures=0 wrong=""
     for svg in docs/images/tree-*.svg; do
         step=${svg#docs/images/tree-} && step=${step%.svg}
@@ -92,7 +91,7 @@ if [ "$type" = int ]; then
         while read -r s figure; do
             figures=$((figures + 1))
             case $figure in *-way) grep -qE ">s = $s: [^<]*; bank conflicts: $figure<" "$svg" ;;
-                            *) grep -qE ">s = $s: lanes per warp:( ${figure%% *})+;" "$svg" ;; esac || wrong+="$step at s = $s: $figure; "
+                            *) grep -qE ">s = $s: lanes per warp:( 0)*( ${figure%% *}( 0)*)+;" "$svg" ;; esac || wrong+="$step at s = $s: $figure; "
         done < <(perl -0777 -ne 's/\s+/ /g; while (/\bat s = (\d+)(.*?)(?=\bat s = |[;.] |$)/gi) {
                      my ($s, $text) = ($1, $2); print "$s $1$2\n" while $text =~ /\b(\d+)(-way| (?:active )?lanes?)\b/g }' "$step/README.md")
     done
