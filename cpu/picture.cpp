@@ -3,11 +3,11 @@
  * @brief A step's picture as an SVG, drawn from a trace of its own kernel on the CPU
  * (CUDA_ON_CPU_TRACE, runtime.cpp), never from its indexing.
  *
- * picture TITLE < trace > tree-STEP.svg: block 0's tree. Per level (barriers, then __syncwarp()s,
- * passed; reads alone join the writes after them): shared memory's first 64 words, a line from each
- * word a thread read to the word it wrote, that thread; s, where all agree; each warp's lanes that
- * wrote (0: idle); the worst bank conflict: the most distinct words one bank serves to a warp's
- * lanes in one access (the k-th read, or write, of each lane), 32 banks of 4-byte words.
+ * picture TITLE < trace > tree-STEP.svg: block 0's tree. Per level (barriers, then __syncwarp()s, passed; reads
+ * alone join the writes alone after them): shared memory's first 64 words, a line from each word a thread read to
+ * the word it wrote, that thread; s, where all agree; each warp's lanes that wrote (0: idle; a row of reads alone:
+ * that read); the worst bank conflict: the most distinct words one of 32 banks of 4-byte words serves to a warp's
+ * lanes in one access (each lane's k-th read, or write, of the level).
  *
  * picture TITLE loads < trace > loads-STEP.svg: the elements a few threads load, in order;
  * then who writes and who reads each element of the other buffers: the partial sums, the sum.
@@ -97,14 +97,16 @@ int main(int argc, char **argv)
         for (auto &a : list)
             warps = std::max(warps, a.thread / 32 + 1);
     for (auto it = levels.begin(); it != levels.end() && std::next(it) != levels.end();) {
-        auto next = std::next(it);   // reads alone (the last warp's, before a __syncwarp()): the next level's
-        if (std::none_of(it->second.begin(), it->second.end(), [](const access &a) { return a.op == 'w'; })) {
+        auto next = std::next(it);   // reads alone (the last warp's, before a __syncwarp()) and the writes after them
+        auto has = [](const std::vector<access> &level, char op) {
+            return std::any_of(level.begin(), level.end(), [op](const access &a) { return a.op == op; }); };
+        if (!has(it->second, 'w') && !has(next->second, 'r')) {
             next->second.insert(next->second.begin(), it->second.begin(), it->second.end());
             levels.erase(it);
         }
         it = next;
     }
-    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 560;
+    unsigned int height = 40 + ROW * (unsigned int)levels.size(), width = LEFT + SHOWN * CELL + 640;
     printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
            width, height);
     printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"4\" y=\"16\" font-size=\"13\">%s: block 0's "
@@ -130,12 +132,12 @@ int main(int argc, char **argv)
                     worst = words.size() > worst ? (unsigned int)words.size() : worst;
         }
         printf("<text x=\"4\" y=\"%u\">level %u</text>\n", y + 22, row - 1);
-        std::set<unsigned int> written;
-        for (auto &[t, w] : writes)
-            written.insert(w.begin(), w.end());
+        std::set<unsigned int> marked;   // the words written (read, in a row of reads alone)
+        for (auto &[t, w] : writes.empty() ? reads : writes)
+            marked.insert(w.begin(), w.end());
         for (unsigned int i = 0; i < SHOWN; i++)
             printf("<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"10\" fill=\"%s\" stroke=\"#999\"/>\n", LEFT + i * CELL,
-                   y + 30, CELL - 2, written.count(i) ? "#e8743b" : "#eee");
+                   y + 30, CELL - 2, !marked.count(i) ? "#eee" : writes.empty() ? "#9ab8f0" : "#e8743b");
         for (auto &[t, w] : writes)   // the thread that wrote, above its word
             if (w[0] < SHOWN)
                 printf("<text x=\"%u\" y=\"%u\" font-size=\"7\">%u</text>\n", LEFT + w[0] * CELL, y + 28, t);
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
                                y + 4, LEFT + w[0] * CELL + 5, y + 30);
                 }
         std::string active = strides.size() == 1 ? "s = " + std::to_string(*strides.begin()) + ": " : "";
-        active += writes.empty() ? "reads only: lanes per warp:" : "lanes per warp:";
+        active += writes.empty() ? "reads only, as in the source: lanes per warp:" : "lanes per warp:";
         for (unsigned int n : lanes)
             active += " " + std::to_string(n);
         std::string warp0(32, '.');   // its lanes that wrote (that read, where none wrote)

@@ -63,9 +63,7 @@ struct stamp {
     unsigned int thread;
     unsigned long long epoch, warp_epoch;
 };
-struct word_shadow {
-    stamp write, read;
-};
+struct word_shadow { stamp write, read; };
 word_shadow *shadow;
 }  // namespace
 

@@ -73,9 +73,9 @@ make_expect() { expect "$1" "$2" "$3" make --no-print-directory "${@:4}"; }
 step_copy() { rm -rf "$1" && mkdir -p "$1" && cp "$2/reduce.cu" "$1/" && echo "include $PWD/common/step.mk" > "$1/Makefile"; }
 row() { echo "\"$1\",\"$2\",\"int\",1024,4096,\"GPU\",1000.0,20,1,$3,$3,$3,$3,$3,1.0,0.1,0.000e+00,\"PASSED\",1,0"; }
 # ---------------------------------------------------------------- the CI tier
-# make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders
-# (NAME_FOLDERS) and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only.
-# The copy takes this tree's builds (not the tests' copies): make rebuilds what the removal changed.
+# make test-ci (.ci/run). removable: in a copy of git's files without an extension's folders (NAME_FOLDERS)
+# and include line, make all, test (no GPU, LAB_TESTS=0) and docs pass; TYPE=int only. With the core's and the
+# program folders' builds, no extension's: make rebuilds what the removal changed (common/ stays as it is).
 read -ra extensions <<< "$(make --no-print-directory -s print-EXTENSIONS)"
 removable_checks() {
     local ext scratch folders status last name installed why=""
@@ -88,8 +88,8 @@ removable_checks() {
     for ext in "${extensions[@]}"; do
         scratch=build/removable/$ext
         mkdir -p "$scratch"
-        { git ls-files -z -co --exclude-standard; git ls-files -z -oi --exclude-standard -- "build/$type" build/cpu build/tools |
-            grep -zv '/test-'; git ls-files -z -oi --exclude-standard | grep -zE '^[^/]+/([^/]+/)?(build/|reduce[^/]*$)' | grep -zv '^build/'; } |
+        { git ls-files -z -co --exclude-standard; git ls-files -z -oi --exclude-standard -- "build/$type/harness-*" "build/$type/unit_tests*"
+          git ls-files -z -oi --exclude-standard | grep -zE "^[^/]+/([^/]+/)?(build/$type/|reduce[^/]*$)" | grep -zvE '^build/|_(float|double)$'; } |
             while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$scratch"
         read -ra folders <<< "$(make --no-print-directory -s "print-${ext}_FOLDERS")"
         echo "  removable: building and testing a copy without ${folders[*]} ..."
