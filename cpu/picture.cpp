@@ -118,9 +118,16 @@ int main(int argc, char **argv)
         std::map<unsigned int, std::vector<unsigned int>> reads, writes;   // thread: its words, in order
         for (auto &a : list)
             (a.op == 'w' ? writes : reads)[a.thread].push_back(a.word);
-        std::vector<unsigned int> lanes(warps);   // each warp's lanes that wrote (that read, where none wrote)
-        for (auto &[t, w] : writes.empty() ? reads : writes)
+        // who wrote, or who read in a row of reads alone: each warp's lanes, warp 0's, the words marked
+        std::vector<unsigned int> lanes(warps);
+        std::string warp0(32, '.');
+        std::set<unsigned int> marked;
+        for (auto &[t, w] : writes.empty() ? reads : writes) {
             lanes[t / 32]++;
+            if (t < 32)
+                warp0[t] = '#';
+            marked.insert(w.begin(), w.end());
+        }
         unsigned int worst = writes.empty() && reads.empty() ? 0 : 1;
         for (auto *side : { &reads, &writes }) {
             std::map<std::pair<unsigned int, size_t>, std::map<unsigned int, std::set<unsigned int>>> banks;
@@ -132,9 +139,6 @@ int main(int argc, char **argv)
                     worst = words.size() > worst ? (unsigned int)words.size() : worst;
         }
         printf("<text x=\"4\" y=\"%u\">level %u</text>\n", y + 22, row - 1);
-        std::set<unsigned int> marked;   // the words written (read, in a row of reads alone)
-        for (auto &[t, w] : writes.empty() ? reads : writes)
-            marked.insert(w.begin(), w.end());
         for (unsigned int i = 0; i < SHOWN; i++)
             printf("<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"10\" fill=\"%s\" stroke=\"#999\"/>\n", LEFT + i * CELL,
                    y + 30, CELL - 2, !marked.count(i) ? "#eee" : writes.empty() ? "#9ab8f0" : "#e8743b");
@@ -154,10 +158,6 @@ int main(int argc, char **argv)
         active += writes.empty() ? "reads only, as in the source: lanes per warp:" : "lanes per warp:";
         for (unsigned int n : lanes)
             active += " " + std::to_string(n);
-        std::string warp0(32, '.');   // its lanes that wrote (that read, where none wrote)
-        for (auto &[t, w] : writes.empty() ? reads : writes)
-            if (t < 32)
-                warp0[t] = '#';
         unsigned int x = LEFT + SHOWN * CELL + 8;
         printf("<text x=\"%u\" y=\"%u\">%s; bank conflicts: %u-way</text>\n", x, y + 10, active.c_str(), worst);
         printf("<text x=\"%u\" y=\"%u\">warp 0: %s</text>\n", x, y + 24, warp0.c_str());
