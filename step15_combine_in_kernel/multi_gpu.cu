@@ -39,6 +39,18 @@ __device__ slot *slot_at(ncclWindow_t window, slot *alone, size_t index, int gpu
 }
 
 /**
+ * Says which GPU's sum never came and ends the kernel (trap). Never inlined: inlined, its
+ * printf cost the kernel a register, and in the int build nvcc then put step 11's third and
+ * fourth loads after the first one's add: 0.65% slower (docs/runs/step15-printf.txt).
+ */
+__device__ __noinline__ void give_up(int gpu, int peer, unsigned long long call)
+{
+    printf("GPU %d: no sum from GPU %d for call %llu in %llu s: a GPU or rank is lost\n", gpu, peer, call,
+           WAIT_NS / 1000000000ull);
+    __trap();
+}
+
+/**
  * Thread p of the last block stores this GPU's sum into slot `lsaRank` of GPU p's window
  * (an LSA pointer: a store over NVLink), then waits for GPU p's sum in slot p of this GPU's.
  * Thread 0 adds the G sums in GPU order: the same total, and for floats the same bits, on every GPU.
@@ -67,11 +79,8 @@ __device__ void combine_across(ncclDevComm dev, ncclWindow_t window, slot *alone
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
         while (arrived.load(cuda::memory_order_acquire) != call) {
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-            if (now - start > WAIT_NS) {
-                printf("GPU %d: no sum from GPU %d for call %llu in %llu s: a GPU or rank is lost\n", dev.lsaRank, p, call,
-                       WAIT_NS / 1000000000ull);
-                __trap();
-            }
+            if (now - start > WAIT_NS)
+                give_up(dev.lsaRank, p, call);
         }
         sums[p] = here->value;
         STAMP(3);
