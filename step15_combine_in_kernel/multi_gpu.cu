@@ -39,9 +39,9 @@ __device__ slot *slot_at(ncclWindow_t window, slot *alone, size_t index, int gpu
 }
 
 /**
- * Says which GPU's sum never came and ends the kernel (trap). Never inlined: inlined, its
- * printf cost the kernel a register, and in the int build nvcc then put step 11's third and
- * fourth loads after the first one's add: 0.65% slower (docs/runs/step15-printf.txt).
+ * Says which GPU's sum never came and ends the kernel (trap). Never inlined: inlined, in
+ * the int build for sm_90 nvcc issued two of step 11's four loads after the first one's
+ * add: 0.8% slower (docs/runs/step15-printf.txt).
  */
 __device__ __noinline__ void give_up(int gpu, int peer, unsigned long long call)
 {
